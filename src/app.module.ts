@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { ParamsModule } from './params/params.module.js';
+import { AuditModule } from './audit/audit.module.js';
+import { AccessGuard } from './common/guards/access.guard.js';
+import { FieldSelectionInterceptor } from './common/fields/field-selection.interceptor.js';
+import { TrackerExceptionFilter } from './common/http/exception.filter.js';
+import { AuthModule } from './auth/auth.module.js';
+import { UserModule } from './user/user.module.js';
+import { GroupModule } from './group/group.module.js';
+import { InfoModule } from './info/info.module.js';
+
+/** The resource modules; a new resource is one more entry here. */
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule];
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, ParamsModule, AuditModule, ...RESOURCE_MODULES],
+      providers: [
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_INTERCEPTOR, useClass: FieldSelectionInterceptor },
+        { provide: APP_FILTER, useClass: TrackerExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.service.js';
+import { Caller } from '../common/caller.js';
+import type { CallerResolver } from '../common/guards/caller-resolver.js';
+import type { Credentials } from '../common/http/request-params.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import { toDbDateTime } from '../common/time/datetime.js';
+import { ParametersService, type Parameters } from '../params/parameters.service.js';
+import { UserService, type UserRecord } from '../user/user.service.js';
+import { GroupService } from '../group/group.service.js';
+import { digestSecret, verifyPassword } from './credentials.js';
+
+/** Login tokens die after this long unused (defaults.md). */
+export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+/** last_used of keys and tokens is refreshed at most this often, so reads do not each cost a write. */
+const LAST_USED_RESOLUTION_MS = 60 * 1000;
+
+/**
+ * Resolves the caller of a request from its credentials (misc.md, "Authentication"): login + password first,
+ * then a login token, then an API key. Invalid credentials are errors, never a silent anonymous caller.
+ */
+@Injectable()
+export class CallerResolverService implements CallerResolver {
+  constructor(
+    private readonly db: Db,
+    private readonly parametersService: ParametersService,
+    private readonly users: UserService,
+    private readonly groups: GroupService,
+  ) {}
+
+  async resolve(credentials: Credentials, ip: string): Promise<Caller> {
+    const parameters = await this.parametersService.load();
+    if (credentials.login !== undefined && credentials.password !== undefined) {
+      const user = await this.checkPassword(credentials.login, credentials.password, parameters);
+      return this.callerFor(user, parameters, { kind: 'password' });
+    }
+    if (credentials.token !== undefined) {
+      const { user, tokenId } = await this.checkToken(credentials.token, ip, parameters);
+      return this.callerFor(user, parameters, { kind: 'token', tokenId });
+    }
+    if (credentials.apiKey !== undefined) {
+      const user = await this.checkApiKey(credentials.apiKey, parameters);
+      return this.callerFor(user, parameters, { kind: 'api_key' });
+    }
+    return Caller.anonymous(parameters);
+  }
+
+  async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
+    const groups = await this.groups.membershipsOf(user.id);
+    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
+  }
+
+  /** Password check for any request; the login call adds the lockout bookkeeping around it. */
+  async checkPassword(login: string, password: string, parameters: Parameters): Promise<UserRecord> {
+    const user = await this.users.findByLogin(login);
+    if (!user || !(await verifyPassword(password, user.cryptpassword))) throw TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD);
+    this.assertEnabled(user, parameters);
+    return user;
+  }
+
+  assertEnabled(user: UserRecord, parameters: Parameters): void {
+    if (user.loginDeniedText.trim() !== '') {
+      throw TrackerError.of(Errors.ACCOUNT_DISABLED, { reason: user.loginDeniedText, maintainer: parameters.get('maintainer') });
+    }
+  }
+
+  private async checkToken(token: string, ip: string, parameters: Parameters): Promise<{ user: UserRecord; tokenId: number }> {
+    const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
+    const match = /^(\d+)-(.+)$/.exec(token.trim());
+    if (!match) throw invalid();
+    const row = await this.db.read.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string }>(
+      'SELECT id, user_id, ip_addr, last_used FROM login_tokens WHERE token_hash = ?',
+      [digestSecret(token.trim())],
+    );
+    if (!row || Number(row.user_id) !== Number(match[1])) throw invalid();
+    if (row.ip_addr && row.ip_addr !== ip) throw invalid();
+    const lastUsed = new Date(String(row.last_used).replace(' ', 'T') + (String(row.last_used).endsWith('Z') ? '' : 'Z')).getTime();
+    if (Date.now() - lastUsed > TOKEN_LIFETIME_MS) {
+      await this.db.transaction((tx) => tx.run('DELETE FROM login_tokens WHERE id = ?', [row.id]));
+      throw invalid();
+    }
+    const user = await this.users.findById(Number(row.user_id));
+    if (!user) throw invalid();
+    this.assertEnabled(user, parameters);
+    if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
+      await this.db.transaction((tx) => tx.update('login_tokens', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
+    }
+    return { user, tokenId: Number(row.id) };
+  }
+
+  private async checkApiKey(apiKey: string, parameters: Parameters): Promise<UserRecord> {
+    const row = await this.db.read.one<{ id: number; user_id: number; revoked: number; last_used: string | null }>(
+      'SELECT id, user_id, revoked, last_used FROM api_keys WHERE key_hash = ?',
+      [digestSecret(apiKey)],
+    );
+    if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
+    if (Number(row.revoked) === 1) throw TrackerError.of(Errors.API_KEY_REVOKED);
+    const user = await this.users.findById(Number(row.user_id));
+    if (!user) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
+    this.assertEnabled(user, parameters);
+    const lastUsed = row.last_used ? new Date(String(row.last_used).replace(' ', 'T') + 'Z').getTime() : 0;
+    if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
+      await this.db.transaction((tx) => tx.update('api_keys', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
+    }
+    return user;
+  }
+}

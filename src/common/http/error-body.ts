@@ -1,0 +1,12 @@
+import type { ErrorDefinition } from '../errors/index.js';
+import { TrackerError } from '../errors/index.js';
+
+export const DOCUMENTATION_URL = 'https://bugzilla.readthedocs.org/en/5.0/api/';
+
+export function errorBody(error: TrackerError) {
+  return { error: true, code: error.code, message: error.message, documentation: DOCUMENTATION_URL };
+}
+
+export function errorFrom(definition: ErrorDefinition<any>, params: Record<string, unknown> = {}): TrackerError {
+  return TrackerError.of(definition, params);
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Errors, TrackerError } from '../errors/index.js';
+import { sendError } from './exception.filter.js';
+import { peekRequestContext } from './request-context.js';
+import { etagMatches, etagOf, htmlBody, isValidCallback, jsonpBody, negotiate } from './output-format.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+const CORS_ALLOW_HEADERS = 'origin, content-type, accept, x-requested-with, authorization, x-bugzilla-api-key, x-bugzilla-token, x-bugzilla-login, x-bugzilla-password, x-tracker-api-key, x-tracker-token, x-tracker-login, x-tracker-password';
+
+/**
+ * The HTTP edge, shared by every route: bodies are read as text (RequestParams parses them, so a bad body gets a
+ * coded error and any Content-Type is accepted), OPTIONS answers with the route's methods, and every response is rendered in the negotiated format (JSON, JSONP, HTML)
+ * with Vary, CORS and ETag headers.
+ */
+export function configureHttp(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'OPTIONS') return;
+    const url = request.url.split('?')[0];
+    const allowed = METHODS.filter((method) => fastify.findRoute({ method, url }));
+    if (!allowed.length) {
+      sendError(reply, TrackerError.of(Errors.REST_INVALID_RESOURCE, { method: request.method, path: url }));
+      return reply;
+    }
+    void reply.status(200).header('Allow', allowed.join(', ')).header('Access-Control-Allow-Methods', allowed.join(', ')).send('');
+    return reply;
+  });
+
+  fastify.addHook('onSend', async (request, reply, payload) => renderOutput(request, reply, payload));
+}
+
+function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  void reply.header('Vary', 'Accept');
+  void reply.header('Access-Control-Allow-Origin', '*');
+  void reply.header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+  // The seed answers every success with 200, creates included (routes.md, "Success status").
+  if (reply.statusCode === 201) void reply.status(200);
+  const contentType = String(reply.getHeader('content-type') ?? '');
+  if (typeof payload !== 'string' || !contentType.startsWith('application/json')) return payload;
+
+  const query = request.query as Record<string, unknown> | undefined;
+  const callback = typeof query?.callback === 'string' ? query.callback : bodyCallback(request);
+  let body = payload;
+  let type: string;
+  if (isValidCallback(callback)) {
+    body = jsonpBody(callback, payload);
+    type = 'text/javascript; charset=utf-8';
+  } else if (callback !== undefined) {
+    type = 'application/json; charset=utf-8'; // a bad callback's error is plain JSON
+  } else {
+    const negotiated = negotiate(request.headers.accept);
+    if (negotiated === 'text/html') body = htmlBody(payload);
+    type = `${negotiated}; charset=utf-8`;
+  }
+  void reply.header('content-type', type);
+
+  if (request.method === 'GET' && reply.statusCode === 200) {
+    const etag = etagOf(body, type);
+    void reply.header('ETag', etag);
+    if (etagMatches(request.headers['if-none-match'] as string | undefined, etag)) {
+      void reply.status(304);
+      return '';
+    }
+  }
+  return body;
+}
+
+/** On non-GET requests the callback may come in the JSON body (misc.md, JSONP). */
+function bodyCallback(request: FastifyRequest): string | undefined {
+  const raw = peekRequestContext(request)?.params.raw('callback');
+  return typeof raw === 'string' ? raw : undefined;
+}

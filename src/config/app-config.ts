@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+/** The service's configuration, read from the environment once at start and validated. */
+export class AppConfig {
+  port: number;
+  host: string;
+  /** `mysql://…`, `mariadb://…` or `sqlite:PATH`. */
+  databaseUrl: string;
+  /** Read replicas (MySQL/MariaDB only): reads go there, writes to `databaseUrl`. */
+  databaseReplicaUrls: string[];
+  urlbase: string;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  adminApiKey: string | undefined;
+  /** `smtp://…`/`smtps://…` for SMTP delivery, `off` to drop mail, unset for .eml files under `dataDir`. */
+  mailUrl: string | undefined;
+  dataDir: string;
+  maxBodyBytes: number;
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULT_DATABASE_URL = 'sqlite:./data/tracker.sqlite';
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got '${raw}')`);
+  }
+  return value;
+}
+
+function databaseUrl(env: NodeJS.ProcessEnv, name: string, raw: string): string {
+  if (/^sqlite:.+/.test(raw)) return raw;
+  if (/^(mysql|mariadb):\/\/[^/]+(\/[^/?]+)?(\?.*)?$/.test(raw)) {
+    try {
+      new URL(raw);
+      return raw;
+    } catch {
+      /* fall through to the error */
+    }
+  }
+  throw new ConfigError(`${name} must be mysql://user:password@host:port/database, mariadb://… or sqlite:PATH (got '${raw}')`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const config = new AppConfig();
+  config.port = integer(env, 'PORT', 3000, 0, 65535);
+  config.host = env.HOST?.trim() || '127.0.0.1';
+  config.databaseUrl = databaseUrl(env, 'DATABASE_URL', env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL);
+  config.databaseReplicaUrls = (env.DATABASE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+    .map((u) => databaseUrl(env, 'DATABASE_REPLICA_URLS', u));
+  if (config.databaseReplicaUrls.length && config.databaseUrl.startsWith('sqlite:')) {
+    throw new ConfigError('DATABASE_REPLICA_URLS needs a MySQL/MariaDB DATABASE_URL');
+  }
+  config.urlbase = env.TRACKER_URLBASE?.trim() ?? '';
+  if (config.urlbase && !/^https?:\/\/\S+\/$/.test(config.urlbase)) {
+    throw new ConfigError(`TRACKER_URLBASE must be an http(s) URL ending with '/' (got '${config.urlbase}')`);
+  }
+  config.adminEmail = env.TRACKER_ADMIN_EMAIL?.trim() || 'admin@example.com';
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(config.adminEmail)) {
+    throw new ConfigError(`TRACKER_ADMIN_EMAIL must be an email address (got '${config.adminEmail}')`);
+  }
+  config.adminPassword = env.TRACKER_ADMIN_PASSWORD || undefined;
+  if (config.adminPassword !== undefined && config.adminPassword.trim().length < 6) {
+    throw new ConfigError('TRACKER_ADMIN_PASSWORD must be at least 6 characters long');
+  }
+  config.adminApiKey = env.TRACKER_ADMIN_API_KEY?.trim() || undefined;
+  if (config.adminApiKey !== undefined && !/^[A-Za-z0-9_-]{20,}$/.test(config.adminApiKey)) {
+    throw new ConfigError('TRACKER_ADMIN_API_KEY must be at least 20 characters of letters, digits, _ or -');
+  }
+  config.mailUrl = env.TRACKER_MAIL_URL?.trim() || undefined;
+  if (config.mailUrl && config.mailUrl !== 'off' && !/^smtps?:\/\/\S+$/.test(config.mailUrl)) {
+    throw new ConfigError(`TRACKER_MAIL_URL must be smtp://…, smtps://… or off (got '${config.mailUrl}')`);
+  }
+  const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
+  config.dataDir = path.resolve(env.TRACKER_DATA_DIR?.trim() || (sqlitePath && sqlitePath !== ':memory:' ? path.dirname(sqlitePath) : './data'));
+  config.maxBodyBytes = integer(env, 'TRACKER_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  return config;
+}

@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import { migrations } from './migrations/index.js';
+
+/** TypeORM options for a DATABASE_URL; shared by the app, the admin command line and ormconfig.ts. */
+export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = []): DataSourceOptions {
+  const common = { migrations, synchronize: false, migrationsTransactionMode: 'each' as const };
+  if (databaseUrl.startsWith('sqlite:')) {
+    const database = databaseUrl.slice('sqlite:'.length);
+    if (database !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(database)), { recursive: true });
+    return { ...common, type: 'better-sqlite3', database, enableWAL: true, prepareDatabase: (db: any) => db.pragma('busy_timeout = 5000') };
+  }
+  const url = (u: string) => u.replace(/^mariadb:/, 'mysql:');
+  const connection = {
+    charset: 'utf8mb4_unicode_ci',
+    timezone: 'Z',
+    dateStrings: true,
+    extra: { decimalNumbers: true, connectionLimit: 20 },
+  };
+  const type = databaseUrl.startsWith('mariadb:') ? ('mariadb' as const) : ('mysql' as const);
+  if (replicaUrls.length) {
+    return {
+      ...common,
+      ...connection,
+      type,
+      replication: { master: { url: url(databaseUrl) }, slaves: replicaUrls.map((u) => ({ url: url(u) })) },
+    };
+  }
+  return { ...common, ...connection, type, url: url(databaseUrl) };
+}

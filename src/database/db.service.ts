@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { dialectOf, type Dialect } from './dialect.js';
+import { Sql } from './sql.js';
+
+/**
+ * The database as the services see it: `db.read` for queries outside a write, `db.transaction(fn)` for every
+ * write (one transaction per request, so a failure leaves nothing behind).
+ */
+@Injectable()
+export class Db {
+  readonly dialect: Dialect;
+  readonly read: Sql;
+  // SQLite has one connection (better-sqlite3): its transactions must not interleave, so they queue here.
+  // This is the only process-local state of the service, and SQLite is single-process by nature.
+  private sqliteQueue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly dataSource: DataSource) {
+    this.dialect = dialectOf(dataSource);
+    this.read = new Sql(dataSource.manager, this.dialect, !!(dataSource.options as { replication?: unknown }).replication);
+  }
+
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const run = () => this.dataSource.transaction((manager) => work(new Sql(manager, this.dialect)));
+    if (this.dialect === 'mysql') return run();
+    const result = this.sqliteQueue.then(run, run);
+    this.sqliteQueue = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,4 @@
+import { InitialSchema1763700000000 } from './1763700000000-InitialSchema.js';
+
+/** Every migration, in order. Listed explicitly: ES modules cannot be globbed by TypeORM. */
+export const migrations = [InitialSchema1763700000000];

@@ -1,0 +1,82 @@
+import type { EntityManager } from 'typeorm';
+import type { Dialect } from './dialect.js';
+
+export type SqlValue = string | number | boolean | null | Buffer;
+export type Row = Record<string, any>;
+
+/**
+ * Plain SQL over one EntityManager (the transaction's, or the data source's for reads). Both dialects take `?`
+ * placeholders. Values are bound, never interpolated; lists go through `in()`.
+ */
+export class Sql {
+  /** `fromReplica`: reads outside a transaction go to a read replica (TypeORM replication's "slave" mode). */
+  constructor(readonly manager: EntityManager, readonly dialect: Dialect, private readonly fromReplica = false) {}
+
+  async all<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    if (!this.fromReplica) return (await this.manager.query(sql, params)) as T[];
+    const runner = this.manager.connection.createQueryRunner('slave');
+    try {
+      return (await runner.query(sql, params)) as T[];
+    } finally {
+      await runner.release();
+    }
+  }
+
+  async one<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
+    const rows = await this.all<T>(sql, params);
+    return rows[0];
+  }
+
+  /** Runs a write; returns the generated id of an INSERT and the number of affected rows. */
+  async run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
+    const runner = this.manager.queryRunner;
+    if (runner) {
+      const result = await runner.query(sql, params, true);
+      const raw = result.raw;
+      const insertId = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : Number(raw?.insertId ?? 0);
+      return { insertId, affected: result.affected ?? Number(raw?.affectedRows ?? 0) };
+    }
+    const raw = await this.manager.query(sql, params);
+    const insertId = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : Number(raw?.insertId ?? 0);
+    return { insertId, affected: Number(raw?.affectedRows ?? raw?.changes ?? 0) };
+  }
+
+  /** INSERT of one row given as column → value; returns the new id (0 for tables without one). */
+  async insert(table: string, row: Record<string, SqlValue | undefined>): Promise<number> {
+    const columns = Object.keys(row).filter((c) => row[c] !== undefined);
+    const sql = `INSERT INTO ${this.quote(table)} (${columns.map((c) => this.quote(c)).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    return (await this.run(sql, columns.map((c) => row[c] as SqlValue))).insertId;
+  }
+
+  /** INSERT of many rows with the same columns, in one statement per 500 rows. */
+  async insertMany(table: string, rows: Array<Record<string, SqlValue>>): Promise<void> {
+    if (!rows.length) return;
+    const columns = Object.keys(rows[0]);
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      const values = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+      await this.run(
+        `INSERT INTO ${this.quote(table)} (${columns.map((c) => this.quote(c)).join(', ')}) VALUES ${values}`,
+        chunk.flatMap((r) => columns.map((c) => r[c])),
+      );
+    }
+  }
+
+  /** UPDATE of one table's columns by a WHERE of column equalities. */
+  async update(table: string, set: Record<string, SqlValue | undefined>, where: Record<string, SqlValue>): Promise<number> {
+    const columns = Object.keys(set).filter((c) => set[c] !== undefined);
+    if (!columns.length) return 0;
+    const keys = Object.keys(where);
+    const sql = `UPDATE ${this.quote(table)} SET ${columns.map((c) => `${this.quote(c)} = ?`).join(', ')} WHERE ${keys.map((k) => `${this.quote(k)} = ?`).join(' AND ')}`;
+    return (await this.run(sql, [...columns.map((c) => set[c] as SqlValue), ...keys.map((k) => where[k])])).affected;
+  }
+
+  /** `(?, ?, ?)` for a list; an empty list gives `(NULL)` so `x IN (NULL)` matches nothing. */
+  in(values: readonly unknown[]): string {
+    return values.length ? `(${values.map(() => '?').join(', ')})` : '(NULL)';
+  }
+
+  quote(identifier: string): string {
+    return this.dialect === 'mysql' ? `\`${identifier}\`` : `"${identifier}"`;
+  }
+}

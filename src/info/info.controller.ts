@@ -1,0 +1,55 @@
+import { Controller, Get, Put } from '@nestjs/common';
+import { InfoService, TRACKER_VERSION } from './info.service.js';
+import { Ctx, CurrentCaller, Params, type RequestContext } from '../common/http/request-context.js';
+import { OpenWithRequireLogin, RequireGroup } from '../common/guards/access.decorators.js';
+import { SelectableFields } from '../common/fields/field-selection.decorator.js';
+import type { Caller } from '../common/caller.js';
+import type { RequestParams } from '../common/http/request-params.js';
+
+@Controller()
+export class InfoController {
+  constructor(private readonly info: InfoService) {}
+
+  @Get('version')
+  @OpenWithRequireLogin()
+  version() {
+    return { version: TRACKER_VERSION };
+  }
+
+  @Get('extensions')
+  extensions() {
+    return { extensions: {} };
+  }
+
+  @Get('timezone')
+  @OpenWithRequireLogin()
+  timezone() {
+    return { timezone: '+0000' };
+  }
+
+  @Get('time')
+  time() {
+    return this.info.time();
+  }
+
+  @Get('parameters')
+  @OpenWithRequireLogin()
+  @SelectableFields({ path: 'parameters', fields: {} })
+  parameters(@CurrentCaller() caller: Caller) {
+    return { parameters: this.info.visibleParameters(caller) };
+  }
+
+  /** Beyond Bugzilla 5.0: tweakparams members change parameters (body: name → value, or {parameters: {…}}). */
+  @Put('parameters')
+  @RequireGroup('tweakparams', 'change', 'parameters', { login: true })
+  async updateParameters(@Ctx() ctx: RequestContext) {
+    const data = ctx.params.data();
+    const changes = (ctx.params.object('parameters') as Record<string, unknown> | undefined) ?? data;
+    return { parameters: await this.info.updateParameters(changes, ctx) };
+  }
+
+  @Get('last_audit_time')
+  async lastAuditTime(@Params() params: RequestParams) {
+    return { last_audit_time: await this.info.lastAuditTime(params.list('class', { commas: true })) };
+  }
+}

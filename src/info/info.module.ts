@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { InfoController } from './info.controller.js';
+import { InfoService } from './info.service.js';
+import { GroupModule } from '../group/group.module.js';
+
+@Module({ imports: [GroupModule], controllers: [InfoController], providers: [InfoService] })
+export class InfoModule {}

@@ -1,0 +1,79 @@
+/**
+ * The installation parameters (Bugzilla's "params"), their defaults on a fresh install (../shared/spec/defaults.md)
+ * and who may read them through GET /rest/parameters. Values are strings, as the API returns them.
+ */
+export type ParameterKind = 'bool' | 'int' | 'string' | 'regexp' | 'email' | 'group' | 'url' | { oneOf: readonly string[] };
+
+export interface ParameterDefinition {
+  name: string;
+  default: string;
+  kind: ParameterKind;
+  /** Visible to anonymous callers (`anonymous`), to every logged-in caller (`user`), or to tweakparams only. */
+  visibleTo: 'anonymous' | 'user' | 'tweakparams';
+}
+
+const p = (name: string, def: string, kind: ParameterKind, visibleTo: ParameterDefinition['visibleTo'] = 'tweakparams'): ParameterDefinition =>
+  ({ name, default: def, kind, visibleTo });
+
+export const PARAMETER_DEFINITIONS: readonly ParameterDefinition[] = [
+  p('maintainer', '', 'email', 'anonymous'),
+  p('requirelogin', '0', 'bool', 'anonymous'),
+  p('urlbase', '', 'url', 'user'),
+  p('attachment_base', '', 'string', 'user'),
+  p('cookiepath', '/', 'string', 'user'),
+  p('allowemailchange', '1', 'bool', 'user'),
+  p('emailregexp', "^[\\w\\.\\+\\-=']+@[\\w\\.\\-]+\\.[\\w\\-]+$", 'regexp', 'user'),
+  p('emailregexpdesc', 'A legal address must contain exactly one \'@\', and at least one \'.\' after the @.', 'string', 'user'),
+  p('emailsuffix', '', 'string', 'user'),
+  p('createemailregexp', '.*', 'regexp'),
+  p('mailfrom', 'bugzilla-daemon', 'string', 'user'),
+  p('defaultpriority', '---', 'string', 'user'),
+  p('defaultseverity', 'enhancement', 'string', 'user'),
+  // Bugzilla ships these empty, which makes a Create Bug without platform/op_sys fail; Tracker defaults them to All.
+  p('defaultplatform', 'All', 'string', 'user'),
+  p('defaultopsys', 'All', 'string', 'user'),
+  p('duplicate_or_move_bug_status', 'RESOLVED', 'string', 'user'),
+  p('letsubmitterchoosepriority', '1', 'bool', 'user'),
+  p('letsubmitterchoosemilestone', '1', 'bool', 'user'),
+  p('musthavemilestoneonaccept', '0', 'bool', 'user'),
+  p('commentonchange_resolution', '0', 'bool', 'user'),
+  p('commentonduplicate', '0', 'bool', 'user'),
+  p('noresolveonopenblockers', '0', 'bool', 'user'),
+  p('maxattachmentsize', '1000', 'int', 'user'),
+  p('maxlocalattachment', '0', 'int', 'user'),
+  p('password_complexity', 'no_constraints', { oneOf: ['no_constraints', 'mixed_letters', 'letters_numbers', 'letters_numbers_specialchars'] }, 'user'),
+  p('rememberlogin', 'on', { oneOf: ['on', 'defaulton', 'defaultoff', 'off'] }, 'user'),
+  p('search_allow_no_criteria', '1', 'bool', 'user'),
+  p('max_search_results', '10000', 'int'),
+  p('default_search_limit', '500', 'int'),
+  p('use_see_also', '1', 'bool', 'user'),
+  p('useclassification', '0', 'bool', 'user'),
+  p('usemenuforusers', '0', 'bool', 'user'),
+  p('useqacontact', '0', 'bool', 'user'),
+  p('usestatuswhiteboard', '0', 'bool', 'user'),
+  p('usetargetmilestone', '0', 'bool', 'user'),
+  p('maxusermatches', '1000', 'int'),
+  p('insidergroup', '', 'group'),
+  p('timetrackinggroup', 'editbugs', 'group'),
+  p('comment_taggers_group', 'editbugs', 'group'),
+  p('querysharegroup', 'editbugs', 'group'),
+  p('chartgroup', 'editbugs', 'group'),
+  p('makeproductgroups', '0', 'bool'),
+  p('usevisibilitygroups', '0', 'bool'),
+  p('strict_isolation', '0', 'bool'),
+  p('or_groups', '1', 'bool'),
+  p('utf8', '1', 'bool'),
+  p('webservice_email_filter', '0', 'bool'),
+  p('user_info_class', 'CGI', 'string'),
+  p('user_verify_class', 'DB', 'string'),
+  p('password_check_on_login', '1', 'bool'),
+  p('collapsed_comment_tags', 'obsolete, spam', 'string'),
+  p('allowbugdeletion', '0', 'bool'),
+  p('allowuserdeletion', '0', 'bool'),
+  p('last_visit_keep_days', '10', 'int'),
+];
+
+export const PARAMETERS_BY_NAME: ReadonlyMap<string, ParameterDefinition> = new Map(PARAMETER_DEFINITIONS.map((d) => [d.name, d]));
+
+/** The secret behind update_token HMACs; stored beside the parameters but never shown by the API. */
+export const SITE_SECRET_PARAMETER = 'site_wide_secret';

@@ -1,0 +1,229 @@
+import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
+
+describe('REST protocol layer and information endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const expectError = (res: { status: number; body: any }, code: number, status: number) => {
+    expect(res.body).toMatchObject({ error: true, code });
+    expect(typeof res.body.message).toBe('string');
+    expect(typeof res.body.documentation).toBe('string');
+    expect(res.status).toBe(status);
+  };
+
+  describe('information endpoints', () => {
+    it('GET /rest/version answers the version with Vary: Accept', async () => {
+      const res = await t.get('/version');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ version: '5.0.6' });
+      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    });
+
+    it('GET /rest/extensions, /rest/timezone and /rest/time', async () => {
+      expect((await t.get('/extensions')).body).toEqual({ extensions: {} });
+      expect((await t.get('/timezone')).body).toEqual({ timezone: '+0000' });
+      const time = (await t.get('/time')).body;
+      expect(time).toMatchObject({ tz_name: 'UTC', tz_short_name: 'UTC', tz_offset: '+0000' });
+      expect(time.db_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(time.web_time).toBe(time.web_time_utc);
+    });
+
+    it('parameters: anonymous sees maintainer and requirelogin only', async () => {
+      const res = await t.get('/parameters');
+      expect(res.body.parameters).toEqual({ maintainer: ADMIN_LOGIN, requirelogin: '0' });
+    });
+
+    it('parameters: a logged-in user sees the listed set, not the tweakparams-only ones', async () => {
+      const user = await t.createUser('params-user@example.com');
+      const { parameters } = (await t.get('/parameters', { key: user.apiKey })).body;
+      expect(parameters).toMatchObject({ defaultplatform: 'All', defaultopsys: 'All', useqacontact: '0', maintainer: ADMIN_LOGIN });
+      expect(parameters).not.toHaveProperty('insidergroup');
+      expect(parameters).not.toHaveProperty('max_search_results');
+    });
+
+    it('parameters: tweakparams sees every parameter, never the site secret', async () => {
+      const { parameters } = (await t.get('/parameters', { key: ADMIN_API_KEY })).body;
+      expect(parameters).toMatchObject({ insidergroup: '', timetrackinggroup: 'editbugs', max_search_results: '10000' });
+      expect(parameters).not.toHaveProperty('site_wide_secret');
+    });
+
+    it('parameters honour include_fields per parameter name', async () => {
+      const res = await t.get('/parameters', { key: ADMIN_API_KEY, query: { include_fields: 'maintainer,useqacontact' } });
+      expect(res.body.parameters).toEqual({ maintainer: ADMIN_LOGIN, useqacontact: '0' });
+    });
+
+    it('last_audit_time is null on an empty audit log and validates class names', async () => {
+      const res = await t.get('/last_audit_time', { query: { class: ['Bugzilla::Product', 'not a class'] } });
+      expect(res.status).toBe(200);
+      expect(res.body).toHaveProperty('last_audit_time');
+    });
+  });
+
+  describe('routing and errors', () => {
+    it('an unknown route is 32614 / 404 with a JSON body', async () => {
+      expectError(await t.get('/no/such/thing'), 32614, 404);
+    });
+
+    it('a known path with an unsupported method is 32614 / 404', async () => {
+      expectError(await t.request('DELETE', '/version'), 32614, 404);
+    });
+
+    it('OPTIONS answers with the methods of the route', async () => {
+      const res = await t.request('OPTIONS', '/version');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('allow')).toBe('GET');
+      expect(res.headers.get('access-control-allow-methods')).toBe('GET');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('OPTIONS on an unknown path is 32614', async () => {
+      expectError(await t.request('OPTIONS', '/nothing-here'), 32614, 404);
+    });
+
+    it('CORS headers are on successes and errors', async () => {
+      expect((await t.get('/version')).headers.get('access-control-allow-origin')).toBe('*');
+      expect((await t.get('/nope')).headers.get('access-control-allow-origin')).toBe('*');
+    });
+  });
+
+  describe('content negotiation', () => {
+    it('Accept: */* and no Accept give JSON; a Content-Type on a GET is ignored', async () => {
+      const res = await t.get('/version', { headers: { accept: '*/*', 'content-type': 'application/json' } });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ version: '5.0.6' });
+    });
+
+    it('JSONP wraps the result as /**/cb(...) in text/javascript', async () => {
+      const res = await t.get('/version', { query: { callback: 'cb.fn[0]' } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(res.text).toBe('/**/cb.fn[0]({"version":"5.0.6"})');
+    });
+
+    it('JSONP wraps errors too and keeps their status', async () => {
+      const res = await t.get('/version', { query: { callback: 'cb', api_key: 'wrong' } });
+      expect(res.status).toBe(400);
+      expect(res.text).toMatch(/^\/\*\*\/cb\(\{"error":true,"code":306/);
+    });
+
+    it('a bad callback is 32611 as plain JSON', async () => {
+      const res = await t.get('/version', { query: { callback: 'alert(1)' } });
+      expectError(res, 32611, 400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    });
+
+    it('Accept: text/html gives a page with the escaped, indented JSON', async () => {
+      const res = await t.get('/parameters', { headers: { accept: 'text/html' } });
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.text).toContain('<pre>');
+      expect(res.text).toContain('&#34;maintainer&#34;: &#34;admin@example.com&#34;');
+      expect(res.headers.get('vary')).toBe('Accept');
+    });
+
+    it('ETag on GET and 304 on a matching If-None-Match', async () => {
+      const first = await t.get('/version');
+      const etag = first.headers.get('etag')!;
+      expect(etag).toBeTruthy();
+      const second = await t.get('/version', { headers: { 'if-none-match': etag } });
+      expect(second.status).toBe(304);
+      expect(second.text).toBe('');
+      const other = await t.get('/version', { headers: { 'if-none-match': '"something-else"' } });
+      expect(other.status).toBe(200);
+    });
+  });
+
+  describe('request bodies', () => {
+    it('malformed JSON is 32000 / 400', async () => {
+      expectError(await t.request('PUT', '/parameters', { rawBody: '{bad json', key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } }), 32000, 400);
+    });
+
+    it('a JSON body that is not an object is 32000 / 400', async () => {
+      expectError(await t.request('PUT', '/parameters', { rawBody: '[1,2]', key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } }), 32000, 400);
+    });
+
+    it('an oversized body gets a coded JSON error, not a Fastify default body', async () => {
+      const big = 'x'.repeat(t.config.maxBodyBytes + 10);
+      const res = await t.request('PUT', '/parameters', { rawBody: `{"a":"${big}"}`, key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } });
+      expect(res.body).toMatchObject({ error: true, code: 32000 });
+      expect(res.status).toBe(413);
+    });
+  });
+
+  describe('authentication forms', () => {
+    let user: { id: number; login: string; apiKey: string };
+    beforeAll(async () => {
+      user = await t.createUser('auth-forms@example.com', { password: 'secret-pass' });
+    });
+    const whoCanSeeInsiderParam = async (options: Parameters<TestApp['get']>[1]) => (await t.get('/parameters', options));
+
+    it.each([
+      ['Tracker_api_key', { query: { Tracker_api_key: ADMIN_API_KEY } }],
+      ['Bugzilla_api_key', { query: { Bugzilla_api_key: ADMIN_API_KEY } }],
+      ['api_key', { query: { api_key: ADMIN_API_KEY } }],
+      ['X-BUGZILLA-API-KEY', { headers: { 'X-BUGZILLA-API-KEY': ADMIN_API_KEY } }],
+      ['X-TRACKER-API-KEY', { headers: { 'X-TRACKER-API-KEY': ADMIN_API_KEY } }],
+      ['Authorization: Bearer', { headers: { Authorization: `Bearer ${ADMIN_API_KEY}` } }],
+      ['Tracker_login + Tracker_password', { query: { Tracker_login: ADMIN_LOGIN, Tracker_password: ADMIN_PASSWORD } }],
+      ['Bugzilla_login + Bugzilla_password', { query: { Bugzilla_login: ADMIN_LOGIN, Bugzilla_password: ADMIN_PASSWORD } }],
+      ['login + password', { query: { login: ADMIN_LOGIN, password: ADMIN_PASSWORD } }],
+      ['X-BUGZILLA-LOGIN + X-BUGZILLA-PASSWORD', { headers: { 'X-BUGZILLA-LOGIN': ADMIN_LOGIN, 'X-BUGZILLA-PASSWORD': ADMIN_PASSWORD } }],
+    ])('%s authenticates', async (_name, options) => {
+      const res = await whoCanSeeInsiderParam(options);
+      expect(res.status).toBe(200);
+      expect(res.body.parameters).toHaveProperty('insidergroup');
+    });
+
+    it('credentials in a PUT body authenticate too', async () => {
+      const res = await t.put('/parameters', { Bugzilla_api_key: ADMIN_API_KEY, maintainer: ADMIN_LOGIN });
+      expect(res.status).toBe(200);
+    });
+
+    it.each([
+      ['an unknown API key', { query: { api_key: 'not-a-key' } }, 306, 400],
+      ['an unknown API key in a header', { headers: { 'X-BUGZILLA-API-KEY': 'not-a-key' } }, 306, 400],
+      ['a wrong password', { query: { login: ADMIN_LOGIN, password: 'wrong' } }, 300, 401],
+      ['an unknown login', { query: { Bugzilla_login: 'nobody@example.com', Bugzilla_password: 'x' } }, 300, 401],
+      ['an invalid token', { query: { token: '1-notatoken' } }, 32000, 400],
+      ['a malformed token', { query: { Bugzilla_token: 'garbage' } }, 32000, 400],
+      ['an invalid token header', { headers: { 'X-BUGZILLA-TOKEN': '1-nope' } }, 32000, 400],
+    ])('%s is an error, never anonymous', async (_name, options, code, status) => {
+      expectError(await t.get('/version', options), code, status);
+    });
+
+    it('a disabled account is refused with 301 whatever the credential', async () => {
+      const disabled = await t.createUser('disabled@example.com', { password: 'secret-pass', disabled: 'Gone fishing' });
+      expectError(await t.get('/parameters', { key: disabled.apiKey }), 301, 401);
+      expectError(await t.get('/parameters', { query: { login: disabled.login, password: 'secret-pass' } }), 301, 401);
+    });
+
+    it('a plain user key authenticates as that user (sees user-level parameters)', async () => {
+      const res = await t.get('/parameters', { key: user.apiKey });
+      expect(res.body.parameters).toHaveProperty('defaultplatform');
+    });
+  });
+
+  describe('requirelogin', () => {
+    let locked: TestApp;
+    beforeAll(async () => {
+      locked = await startTestApp();
+      await locked.setParameters({ requirelogin: '1' });
+    });
+    afterAll(() => locked.close());
+
+    it('version, timezone and parameters stay open', async () => {
+      expect((await locked.get('/version')).status).toBe(200);
+      expect((await locked.get('/timezone')).status).toBe(200);
+      expect((await locked.get('/parameters')).body.parameters.requirelogin).toBe('1');
+    });
+
+    it('everything else needs a login (410)', async () => {
+      expectError(await locked.get('/time'), 410, 401);
+      expectError(await locked.get('/extensions'), 410, 401);
+      expect((await locked.get('/time', { key: ADMIN_API_KEY })).status).toBe(200);
+    });
+  });
+});
