@@ -12,9 +12,12 @@ import { AuthModule } from './auth/auth.module.js';
 import { UserModule } from './user/user.module.js';
 import { GroupModule } from './group/group.module.js';
 import { InfoModule } from './info/info.module.js';
+import { ProductModule } from './product/product.module.js';
+import { FieldModule } from './field/field.module.js';
+import { FlagModule } from './flag/flag.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule];
 
 @Module({})
 export class AppModule {
