@@ -1,0 +1,75 @@
+import { RequestParams, toBoolean } from './request-params.js';
+import { TrackerError } from '../errors/index.js';
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (err) {
+    return (err as TrackerError).code;
+  }
+  return undefined;
+};
+
+describe('RequestParams (clients.md, routes.md parameter merging)', () => {
+  it('query values override the same keys of the body', () => {
+    const params = RequestParams.merge({ summary: 'from query' }, { summary: 'from body', other: 1 });
+    expect(params.string('summary')).toBe('from query');
+    expect(params.int('other')).toBe(1);
+  });
+  it('repeated query keys are lists; comma lists split where asked', () => {
+    const params = RequestParams.merge({ id: ['1', '2,3'] }, undefined);
+    expect(params.list('id')).toEqual(['1', '2,3']);
+    expect(params.intList('id')).toEqual([1, 2, 3]);
+  });
+  it('drops keys with illegal characters at every level', () => {
+    const params = RequestParams.merge({}, { 'ok_key.1-x': 1, 'bad key': 2, nested: { 'a$b': 1, c: 2 } });
+    expect(params.all()).toEqual({ 'ok_key.1-x': 1, nested: { c: 2 } });
+  });
+  it.each([
+    ['True', true], ['False', false], ['1', true], ['0', false], ['true', true], ['false', false], [true, true], [0, false], ['', false],
+  ])('boolean %p is %p', (raw, expected) => {
+    expect(toBoolean(raw)).toBe(expected);
+    expect(RequestParams.merge({ flag: raw as string }, undefined).bool('flag')).toBe(expected);
+  });
+  it('non-numeric ints are error 52', () => {
+    expect(code(() => RequestParams.merge({ limit: 'ten' }, undefined).int('limit'))).toBe(52);
+    expect(code(() => RequestParams.merge({ ids: ['1', 'x'] }, undefined).intList('ids'))).toBe(52);
+  });
+  it('objects inside id lists are error 58', () => {
+    expect(code(() => RequestParams.merge({}, { ids: [{ a: 1 }] }).list('ids'))).toBe(58);
+  });
+  it('the ids-or-names rule puts digits in ids and anything else in names, combined with query and body', () => {
+    expect(RequestParams.merge({ ids: '7' }, { names: ['x'] }).idsAndNames('12')).toEqual({ ids: [12, 7], names: ['x'] });
+    expect(RequestParams.merge({}, undefined).idsAndNames('TestProduct')).toEqual({ ids: [], names: ['TestProduct'] });
+  });
+  it('include_fields strings split on commas, spaces and +', () => {
+    expect(RequestParams.merge({ include_fields: ['id,summary', 'status cc+tags'] }, undefined).fieldList('include_fields')).toEqual(['id', 'summary', 'status', 'cc', 'tags']);
+  });
+  it('parseBody: empty is nothing, bad JSON and non-objects are 32000', () => {
+    expect(RequestParams.parseBody('')).toBeUndefined();
+    expect(code(() => RequestParams.parseBody('{x'))).toBe(32000);
+    expect(code(() => RequestParams.parseBody('[1]'))).toBe(32000);
+    expect(code(() => RequestParams.parseBody('"s"'))).toBe(32000);
+  });
+  it('data() leaves out credentials, callback and field selection', () => {
+    const params = RequestParams.merge({ Bugzilla_api_key: 'k', callback: 'c' }, { summary: 's', include_fields: 'id' });
+    expect(params.data()).toEqual({ summary: 's' });
+  });
+
+  describe('credentials in every spelling', () => {
+    it('reads Tracker_, Bugzilla_ and plain names, and headers', () => {
+      expect(RequestParams.merge({ Bugzilla_api_key: ' k ' }, undefined).credentials({}).apiKey).toBe('k');
+      expect(RequestParams.merge({}, undefined).credentials({ authorization: 'Bearer abc' }).apiKey).toBe('abc');
+      expect(RequestParams.merge({}, undefined).credentials({ 'x-bugzilla-token': '1-x' }).token).toBe('1-x');
+      const pair = RequestParams.merge({ login: 'a', password: 'b' }, undefined).credentials({});
+      expect([pair.login, pair.password]).toEqual(['a', 'b']);
+    });
+    it('plain login without password is not a credential (valid_login takes login alone)', () => {
+      expect(RequestParams.merge({ login: 'a' }, undefined).credentials({}).login).toBeUndefined();
+    });
+    it('restrict_login in all spellings', () => {
+      expect(RequestParams.merge({ Bugzilla_restrictlogin: 'True' }, undefined).credentials({}).restrictLogin).toBe(true);
+      expect(RequestParams.merge({ restrict_login: '1' }, undefined).credentials({}).restrictLogin).toBe(true);
+    });
+  });
+});
