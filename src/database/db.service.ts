@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { Sql } from './sql.js';
+import { Sql, type SqlValue } from './sql.js';
+
+type MysqlPool = { query(sql: string, params: SqlValue[], done: (err: Error | null, rows: unknown[]) => void): void };
+
+/** Reads outside transactions: a replica when configured, else (MySQL) straight to the driver's pool. */
+function readPath(dataSource: DataSource): ConstructorParameters<typeof Sql>[2] {
+  if ((dataSource.options as { replication?: unknown }).replication) return 'replica';
+  const pool = (dataSource.driver as { pool?: MysqlPool }).pool;
+  if (dialectOf(dataSource) !== 'mysql' || !pool) return 'manager';
+  return (sql, params) => new Promise((resolve, reject) => pool.query(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+}
 
 /**
  * The database as the services see it: `db.read` for queries outside a write, `db.transaction(fn)` for every
@@ -17,7 +27,7 @@ export class Db {
 
   constructor(readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
-    this.read = new Sql(dataSource.manager, this.dialect, !!(dataSource.options as { replication?: unknown }).replication);
+    this.read = new Sql(dataSource.manager, this.dialect, readPath(dataSource));
   }
 
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {

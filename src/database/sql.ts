@@ -9,11 +9,19 @@ export type Row = Record<string, any>;
  * placeholders. Values are bound, never interpolated; lists go through `in()`.
  */
 export class Sql {
-  /** `fromReplica`: reads outside a transaction go to a read replica (TypeORM replication's "slave" mode). */
-  constructor(readonly manager: EntityManager, readonly dialect: Dialect, private readonly fromReplica = false) {}
+  /**
+   * `reads` decides where reads outside a transaction go: `manager` (the default), `replica` (TypeORM replication's
+   * "slave" mode) or a direct function (the MySQL pool itself, skipping TypeORM's per-query runner on the hot path).
+   */
+  constructor(
+    readonly manager: EntityManager,
+    readonly dialect: Dialect,
+    private readonly reads: 'manager' | 'replica' | ((sql: string, params: SqlValue[]) => Promise<unknown[]>) = 'manager',
+  ) {}
 
   async all<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    if (!this.fromReplica) return (await this.manager.query(sql, params)) as T[];
+    if (typeof this.reads === 'function') return (await this.reads(sql, params)) as T[];
+    if (this.reads === 'manager') return (await this.manager.query(sql, params)) as T[];
     const runner = this.manager.connection.createQueryRunner('slave');
     try {
       return (await runner.query(sql, params)) as T[];
