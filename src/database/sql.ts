@@ -2,6 +2,12 @@ import type { EntityManager } from 'typeorm';
 import type { Dialect } from './dialect.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
+
+/**
+ * Counts the statements the service sends, for tests that prove batching (a page of bugs costs a constant number
+ * of queries, never one per row). A plain number: reading it is only meaningful while one request runs.
+ */
+export const queryCounter = { count: 0 };
 export type Row = Record<string, any>;
 
 /**
@@ -20,6 +26,7 @@ export class Sql {
   ) {}
 
   async all<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    queryCounter.count++;
     if (typeof this.reads === 'function') return (await this.reads(sql, params)) as T[];
     if (this.reads === 'manager') return (await this.manager.query(sql, params)) as T[];
     const runner = this.manager.connection.createQueryRunner('slave');
@@ -37,6 +44,7 @@ export class Sql {
 
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows. */
   async run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
+    queryCounter.count++;
     const runner = this.manager.queryRunner;
     if (runner) {
       const result = await runner.query(sql, params, true);

@@ -227,3 +227,62 @@ describe('REST protocol layer and information endpoints', () => {
     });
   });
 });
+
+describe('parameter encodings over HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('repeated query keys become lists (include_fields=a&include_fields=b)', async () => {
+    const res = await t.get('/parameters', { key: ADMIN_API_KEY, query: { include_fields: ['maintainer', 'useqacontact'] } });
+    expect(res.body.parameters).toEqual({ maintainer: ADMIN_LOGIN, useqacontact: '0' });
+  });
+
+  it('on a write, a query parameter overrides the same name in the JSON body', async () => {
+    const res = await t.put('/parameters', { mailfrom: 'from-body@example.com' }, { key: ADMIN_API_KEY, query: { mailfrom: 'from-query@example.com' } });
+    expect(res.status).toBe(200);
+    expect(res.body.parameters).toEqual({ mailfrom: 'from-query@example.com' });
+  });
+
+  it('a write with a text/plain Content-Type and a JSON body is parsed (Bugzilla 5.0.6 does so)', async () => {
+    const res = await t.request('PUT', '/parameters', { rawBody: JSON.stringify({ mailfrom: 'plain@example.com' }), key: ADMIN_API_KEY, headers: { 'content-type': 'text/plain' } });
+    expect(res.body.parameters).toEqual({ mailfrom: 'plain@example.com' });
+  });
+
+  it('PUT /rest/parameters refuses an unknown name and a bad value, changing nothing', async () => {
+    const unknown = await t.put('/parameters', { no_such_parameter: '1', mailfrom: 'x@example.com' }, { key: ADMIN_API_KEY });
+    expect(unknown.body).toMatchObject({ error: true, code: 32000 });
+    const bad = await t.put('/parameters', { requirelogin: 'maybe' }, { key: ADMIN_API_KEY });
+    expect(bad.body).toMatchObject({ error: true, code: 32000 });
+    const group = await t.put('/parameters', { insidergroup: 'no-such-group' }, { key: ADMIN_API_KEY });
+    expect(group.body).toMatchObject({ error: true, code: 32000 });
+    const { parameters } = (await t.get('/parameters', { key: ADMIN_API_KEY })).body;
+    expect(parameters.mailfrom).toBe('plain@example.com');
+    expect(parameters.requirelogin).toBe('0');
+  });
+
+  it('PUT /rest/parameters needs tweakparams (304) and a login (410)', async () => {
+    const user = await t.createUser('not-tweak@example.com');
+    const denied = await t.put('/parameters', { mailfrom: 'x@example.com' }, { key: user.apiKey });
+    expect(denied.status).toBe(401);
+    expect(denied.body.code).toBe(304);
+    const anonymous = await t.put('/parameters', { mailfrom: 'x@example.com' });
+    expect(anonymous.body.code).toBe(410);
+  });
+
+  it('a parameter change is audited and moves last_audit_time', async () => {
+    await t.put('/parameters', { insidergroup: 'admin' }, { key: ADMIN_API_KEY });
+    const res = await t.get('/last_audit_time', { query: { class: 'Tracker::Config' } });
+    expect(res.body.last_audit_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const other = await t.get('/last_audit_time', { query: { class: 'Bugzilla::Product' } });
+    expect(other.body.last_audit_time).toBeNull();
+  });
+
+  it('the OpenAPI document lists the routes', async () => {
+    const res = await t.get('/openapi.json');
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/rest/version', '/rest/parameters', '/rest/last_audit_time']));
+  });
+});

@@ -5,6 +5,7 @@ import { Db } from '../../src/database/db.service.js';
 import { digestSecret, hashPassword } from '../../src/auth/credentials.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { queryCounter } from '../../src/database/sql.js';
 
 export const ADMIN_LOGIN = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -131,4 +132,11 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return new TestApp(app, `http://127.0.0.1:${address.port}`, database, config);
+}
+
+/** Runs `work` and answers how many SQL statements the service sent meanwhile (see queryCounter). */
+export async function countQueries(work: () => Promise<unknown>): Promise<number> {
+  const before = queryCounter.count;
+  await work();
+  return queryCounter.count - before;
 }
