@@ -1,0 +1,27 @@
+import type { Sql } from '../database/sql.js';
+
+/** What the bug module tells the mail module after a bug was created or changed (inside the write's transaction). */
+export interface BugMailEvent {
+  bugId: number;
+  summary: string;
+  product: string;
+  component: string;
+  /** Who made the change: not mailed unless they asked to be. */
+  changerId: number;
+  isNew: boolean;
+  /** API field names with string values, as in Update Bug `changes`. */
+  changes: ReadonlyArray<{ field: string; removed: string; added: string }>;
+  /** The comment added by this change, if any (its text goes into the mail). */
+  comment?: { text: string; isPrivate: boolean };
+  /** The people around the bug after the change, plus those the change removed (old assignee, removed cc …). */
+  participants: { reporterId: number; assigneeId: number; qaContactId: number | null; ccIds: readonly number[]; formerIds: readonly number[] };
+  /** The request's one timestamp, DB format. */
+  at: string;
+}
+
+export interface BugMailer {
+  /** Queues the mail for this event in the caller's transaction (the outbox); delivery happens after commit. */
+  notify(tx: Sql, event: BugMailEvent): Promise<void>;
+}
+
+export const BUG_MAILER = Symbol('BugMailer');
