@@ -28,6 +28,19 @@ export class AuditService {
     });
   }
 
+  /** Many entries in one statement (a bug update records one row per changed field). */
+  async recordMany(tx: Sql, entries: readonly AuditEntry[]): Promise<void> {
+    await tx.insertMany('audit_log', entries.map((entry) => ({
+      user_id: entry.userId,
+      class: entry.className,
+      object_id: entry.objectId,
+      field: entry.field,
+      removed: entry.removed ?? null,
+      added: entry.added ?? null,
+      at_time: entry.at,
+    })));
+  }
+
   /** Creation of an object: Bugzilla audits it as field `__create__` with the object's name as added value. */
   recordCreate(tx: Sql, entry: Omit<AuditEntry, 'field' | 'removed'>): Promise<void> {
     return this.record(tx, { ...entry, field: '__create__', removed: null });

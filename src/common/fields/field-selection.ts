@@ -36,6 +36,11 @@ export class FieldSelection {
     return this.decide(name, this.classesOf(name, spec), { nested: false, parentNamed: false });
   }
 
+  /** Whether some include_fields entry starts with `prefix` (a service can then load, say, custom fields named one by one). */
+  includesPrefix(prefix: string): boolean {
+    return this.includeEntries.some((entry) => entry.startsWith(prefix));
+  }
+
   /** Filters one object (and its declared nested objects) in place of a copy. */
   apply<T extends Record<string, unknown>>(object: T, spec: ResourceFields = {}, prefix = '', parentNamed = false): Partial<T> {
     if (this.isDefault && !spec.extra?.length) return object;

@@ -1,0 +1,147 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.service.js';
+import type { Sql, SqlValue } from '../database/sql.js';
+import type { Caller } from '../common/caller.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import type { BugVisibility } from './bug.types.js';
+
+/** One id or alias as a client named it, and what became of it. */
+export interface BugLookup {
+  /** The value as given (`123`, `#123`, `my-alias`), echoed in `faults`. */
+  input: string;
+  /** The bug's id when it exists and the caller may see it. */
+  id?: number;
+  /** Why it cannot be shown (100, 101 or 102), when it cannot. */
+  error?: TrackerError;
+}
+
+/** A client's bug reference, parsed: digits (a leading `#` allowed) are an id, anything else an alias. */
+export type BugReference = { input: string; id: number } | { input: string; alias: string } | { input: string; empty: true };
+
+export function parseBugReference(value: unknown): BugReference {
+  const input = value === null || value === undefined ? '' : String(value);
+  const text = input.trim();
+  if (text === '') return { input, empty: true };
+  const digits = /^#?(\d+)$/.exec(text);
+  if (digits) return { input, id: Number(digits[1]) };
+  return { input, alias: text };
+}
+
+/**
+ * The ONE bug visibility rule (design.md "One rule, one place"), as a SQL predicate so that get, search, history,
+ * comments, attachments, flags and counts agree and pages are never filtered after the query:
+ * a bug is visible when it is in no group, or the caller is in all of its groups (any of them with `or_groups`),
+ * or the caller is its assignee, its QA contact (while `useqacontact` is on, as Bugzilla), its reporter (with
+ * is_creator_accessible) or on its cc (with is_cc_accessible).
+ */
+@Injectable()
+export class BugVisibilityService implements BugVisibility {
+  constructor(private readonly db: Db) {}
+
+  predicate(caller: Caller, alias = 'b'): { sql: string; params: SqlValue[] } {
+    const groups = caller.groupIds;
+    const inNoGroup = `NOT EXISTS (SELECT 1 FROM bug_groups vg WHERE vg.bug_id = ${alias}.id)`;
+    const placeholders = groups.map(() => '?').join(', ');
+    let groupRule: string;
+    if (!groups.length) groupRule = inNoGroup;
+    else if (caller.parameters.bool('or_groups')) {
+      groupRule = `(${inNoGroup} OR EXISTS (SELECT 1 FROM bug_groups vg WHERE vg.bug_id = ${alias}.id AND vg.group_id IN (${placeholders})))`;
+    } else {
+      // Written with NOT IN over a non-empty list only: `x NOT IN (NULL)` is NULL and would let every bug through.
+      groupRule = `NOT EXISTS (SELECT 1 FROM bug_groups vg WHERE vg.bug_id = ${alias}.id AND vg.group_id NOT IN (${placeholders}))`;
+    }
+    if (!caller.isLoggedIn) return { sql: groupRule, params: [...groups] };
+
+    const me = caller.id;
+    const personal = [
+      `${alias}.assigned_to_id = ?`,
+      ...(caller.parameters.bool('useqacontact') ? [`${alias}.qa_contact_id = ?`] : []),
+      `(${alias}.is_creator_accessible = 1 AND ${alias}.reporter_id = ?)`,
+      `(${alias}.is_cc_accessible = 1 AND EXISTS (SELECT 1 FROM bug_cc vc WHERE vc.bug_id = ${alias}.id AND vc.user_id = ?))`,
+    ];
+    const personalParams = personal.map(() => me);
+    return { sql: `(${groupRule} OR ${personal.join(' OR ')})`, params: [...groups, ...personalParams] };
+  }
+
+  /** `1` when the caller may see the bug, else `0`: a column for queries that must tell hidden from missing. */
+  visibleColumn(caller: Caller, alias = 'b'): { sql: string; params: SqlValue[] } {
+    const { sql, params } = this.predicate(caller, alias);
+    return { sql: `CASE WHEN ${sql} THEN 1 ELSE 0 END`, params };
+  }
+
+  async visibleIds(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Set<number>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Set();
+    const visible = this.predicate(caller);
+    const rows = await sql.all<{ id: number }>(
+      `SELECT b.id FROM bugs b WHERE b.id IN ${sql.in(unique)} AND ${visible.sql}`,
+      [...unique, ...visible.params],
+    );
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  async resolveVisible(caller: Caller, idsOrAliases: readonly string[], sql: Sql = this.db.read): Promise<number[]> {
+    const lookups = await this.lookup(caller, idsOrAliases, sql);
+    const failed = lookups.find((l) => l.error);
+    if (failed) throw failed.error;
+    return [...new Set(lookups.map((l) => l.id!))];
+  }
+
+  /**
+   * Resolves each reference to a visible bug id or to its error, in order, with one query for aliases (only when
+   * some are named) and one for existence and visibility together.
+   */
+  async lookup(caller: Caller, idsOrAliases: readonly unknown[], sql: Sql = this.db.read): Promise<BugLookup[]> {
+    const references = idsOrAliases.map(parseBugReference);
+    const aliasIds = await this.idsOfAliases(references.flatMap((r) => ('alias' in r ? [r.alias] : [])), sql);
+    const ids = references.flatMap((r) => ('id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []));
+    const visibility = await this.visibilityOf(caller, ids, sql);
+    return references.map((r) => this.outcome(caller, r, aliasIds, visibility));
+  }
+
+  /** Bug ids of aliases (case-insensitive, as the column's collation); keys are lower-cased aliases. */
+  async idsOfAliases(aliases: readonly string[], sql: Sql = this.db.read): Promise<Map<string, number>> {
+    const unique = [...new Set(aliases)];
+    if (!unique.length) return new Map();
+    const rows = await sql.all<{ bug_id: number; alias: string }>(
+      `SELECT bug_id, alias FROM bug_aliases WHERE alias IN ${sql.in(unique)}`,
+      unique,
+    );
+    return new Map(rows.map((r) => [String(r.alias).toLowerCase(), Number(r.bug_id)]));
+  }
+
+  /** For each existing bug of `ids`, whether the caller may see it (absent from the map: no such bug). */
+  async visibilityOf(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, boolean>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return new Map();
+    const visible = this.visibleColumn(caller);
+    const rows = await sql.all<{ id: number; visible: number }>(
+      `SELECT b.id, ${visible.sql} AS visible FROM bugs b WHERE b.id IN ${sql.in(unique)}`,
+      [...visible.params, ...unique],
+    );
+    return new Map(rows.map((r) => [Number(r.id), Number(r.visible) === 1]));
+  }
+
+  /** The error of a bug that exists but is hidden: anonymous callers are told to log in (bug_access_query). */
+  accessDenied(caller: Caller, id: number | string): TrackerError {
+    return TrackerError.of(caller.isLoggedIn ? Errors.BUG_ACCESS_DENIED : Errors.BUG_ACCESS_QUERY, { id });
+  }
+
+  /** What one reference comes to, given the alias map and the existence/visibility map. */
+  outcome(caller: Caller, reference: BugReference, aliasIds: ReadonlyMap<string, number>, visibility: ReadonlyMap<number, boolean>): BugLookup {
+    const { input } = reference;
+    if ('empty' in reference) return { input, error: TrackerError.of(Errors.IMPROPER_BUG_ID, { value: '' }) };
+    let id: number;
+    if ('alias' in reference) {
+      const found = aliasIds.get(reference.alias.toLowerCase());
+      if (found === undefined) return { input, error: TrackerError.of(Errors.IMPROPER_BUG_ID, { value: reference.alias }) };
+      id = found;
+    } else {
+      id = reference.id;
+    }
+    const visible = visibility.get(id);
+    if (visible === undefined) return { input, error: TrackerError.of(Errors.BUG_NOT_FOUND, { id }) };
+    if (!visible) return { input, error: this.accessDenied(caller, id) };
+    return { input, id };
+  }
+}

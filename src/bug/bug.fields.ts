@@ -1,0 +1,18 @@
+import type { ResourceFields } from '../common/fields/field-selection.js';
+
+/** Custom fields are named `cf_*` (Bugzilla's rule for custom field names). */
+export const isCustomFieldName = (name: string): boolean => name.startsWith('cf_');
+
+const USER_DETAIL: ResourceFields = {};
+
+/**
+ * How include_fields / exclude_fields see a Bug (misc.md): `tags` is extra, `cf_*` custom, and each `*_detail`
+ * object follows its base field (`include_fields=assigned_to` returns `assigned_to_detail` too; its subfields
+ * are `assigned_to.id`, `assigned_to.name` …).
+ */
+export const BUG_FIELDS: ResourceFields = {
+  extra: ['tags'],
+  isCustom: isCustomFieldName,
+  linked: { assigned_to_detail: 'assigned_to', creator_detail: 'creator', qa_contact_detail: 'qa_contact', cc_detail: 'cc' },
+  nested: { assigned_to_detail: USER_DETAIL, creator_detail: USER_DETAIL, qa_contact_detail: USER_DETAIL, cc_detail: USER_DETAIL },
+};
