@@ -157,6 +157,7 @@ export const Errors = {
   INVALID_GROUP_NAME: define('invalid_group_name', 804, (p) => `The group you specified, ${p.name}, is not valid here.`),
   GROUP_CANNOT_VIEW: define('group_cannot_view', 805, () => 'In order to view groups, you need to be a member of the editusers or creategroups group, or have bless privileges on at least one group.'),
   GROUP_NOT_VISIBLE: define('group_not_visible', 32000, (p) => `You are not allowed to see members of the '${p.name}' group.`),
+  SYSTEM_GROUP_RENAME: define('system_group_rename', 32000, (p) => `'${p.name}' is a system group: its name cannot be changed.`),
 
   // ---- Classifications, search, flag types, components
   CLASSIFICATION_NOT_ENABLED: define('auth_classification_not_enabled', 900, () => 'Sorry, classification is not enabled.'),

@@ -1,0 +1,49 @@
+import type { Sql } from '../database/sql.js';
+import type { AuditService } from '../audit/audit.service.js';
+
+export type ChangeValue = string | null;
+
+/** One `changes` entry of an update response (updates.md): what the field held, and what it holds now. */
+export interface FieldChange {
+  removed: ChangeValue;
+  added: ChangeValue;
+}
+
+/** Booleans in `changes` and the audit log are the strings "0" and "1". */
+export const flag = (value: boolean): string => (value ? '1' : '0');
+
+/**
+ * The changes of one administrative object (user, group) in one update: the `changes` object of the response and
+ * the audit rows, from one list so that they never disagree.
+ */
+export class FieldChanges {
+  private readonly entries: Record<string, FieldChange> = {};
+
+  /** Records a change if the value really changed. */
+  note(field: string, removed: ChangeValue, added: ChangeValue): void {
+    if (removed !== added) this.entries[field] = { removed, added };
+  }
+
+  has(field: string): boolean {
+    return field in this.entries;
+  }
+
+  get isEmpty(): boolean {
+    return Object.keys(this.entries).length === 0;
+  }
+
+  toJSON(): Record<string, FieldChange> {
+    return { ...this.entries };
+  }
+
+  /** Writes one audit row per changed field, at the request's time. Secrets are audited without their values. */
+  async audit(tx: Sql, audit: AuditService, entry: { userId: number | null; className: string; objectId: number; at: string; secret?: readonly string[] }): Promise<void> {
+    for (const [field, change] of Object.entries(this.entries)) {
+      const hidden = entry.secret?.includes(field);
+      await audit.record(tx, {
+        userId: entry.userId, className: entry.className, objectId: entry.objectId, field,
+        removed: hidden ? '' : change.removed, added: hidden ? '' : change.added, at: entry.at,
+      });
+    }
+  }
+}
