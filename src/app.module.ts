@@ -15,10 +15,11 @@ import { InfoModule } from './info/info.module.js';
 import { ProductModule } from './product/product.module.js';
 import { FieldModule } from './field/field.module.js';
 import { FlagModule } from './flag/flag.module.js';
+import { MailModule } from './mail/mail.module.js';
 import { BugModule } from './bug/bug.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, BugModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, BugModule, MailModule];
 
 @Module({})
 export class AppModule {

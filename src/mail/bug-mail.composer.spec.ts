@@ -1,0 +1,165 @@
+import type { UserRecord } from '../user/user.service.js';
+import type { BugMailEvent } from './bug-mail.types.js';
+import { changeTable, composeBugMail, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
+
+const user = (id: number, login: string, realName = ''): UserRecord => ({
+  id, login, email: login, realName, cryptpassword: null, loginDeniedText: '', emailEnabled: true,
+});
+
+const changer = user(1, 'changer@example.com', 'Chan Ger');
+const context: ComposeContext = { changer, urlbase: 'https://tracker.example.com/', mailfrom: 'tracker-daemon@example.com', emailsuffix: '' };
+const recipient = (over: Partial<RecipientView> = {}): RecipientView => ({
+  user: user(3, 'assignee@example.com'), reasons: ['AssignedTo'], isInsider: false, isTimeTracker: false, ...over,
+});
+
+const change = (over: Partial<BugMailEvent> = {}): BugMailEvent => ({
+  bugId: 42,
+  summary: 'Crash on start',
+  product: 'TestProduct',
+  component: 'TestComponent',
+  changerId: 1,
+  isNew: false,
+  changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
+  participants: { reporterId: 2, assigneeId: 3, qaContactId: null, ccIds: [], formerIds: [] },
+  at: '2024-05-01 10:00:00',
+  ...over,
+});
+
+describe('bug mail composition', () => {
+  it('subject is "[Bug <id>] <summary>" for a change and adds "New:" for a new bug', () => {
+    expect(composeBugMail(change(), recipient(), context)!.subject).toBe('[Bug 42] Crash on start');
+    expect(composeBugMail(change({ isNew: true, changes: [] }), recipient(), context)!.subject).toBe('[Bug 42] New: Crash on start');
+  });
+
+  it('clips the subject to the 255 characters the outbox holds', () => {
+    const mail = composeBugMail(change({ summary: 'x'.repeat(255) }), recipient(), context)!;
+    expect(mail.subject).toHaveLength(255);
+    expect(mail.subject.startsWith('[Bug 42] xxx')).toBe(true);
+  });
+
+  it('addresses the user email plus the emailsuffix parameter, from the mailfrom parameter', () => {
+    const mail = composeBugMail(change(), recipient(), { ...context, emailsuffix: '.test' })!;
+    expect(mail.to).toBe('assignee@example.com.test');
+    expect(mail.headers.From).toBe('tracker-daemon@example.com');
+  });
+
+  it('body: the bug URL, who changed it, the What|Removed|Added table, the comment and the reasons', () => {
+    const mail = composeBugMail(
+      change({
+        changes: [
+          { field: 'status', removed: 'NEW', added: 'ASSIGNED' },
+          { field: 'cf_colour', removed: '', added: 'red' },
+        ],
+        comment: { text: 'Taking it.', isPrivate: false },
+      }),
+      recipient({ reasons: ['AssignedTo', 'CC'] }),
+      { ...context, customFieldLabels: new Map([['cf_colour', 'Colour']]) },
+    )!;
+    expect(mail.body).toBe(
+      [
+        'https://tracker.example.com/show_bug.cgi?id=42',
+        '',
+        'Chan Ger <changer@example.com> changed:',
+        '',
+        '           What    |Removed                     |Added',
+        '-'.repeat(76),
+        '             Status|NEW                         |ASSIGNED',
+        '             Colour|                            |red',
+        '',
+        '--- Comment from Chan Ger <changer@example.com> ---',
+        'Taking it.',
+        '',
+        '-- ',
+        'You are receiving this mail because:',
+        'You are the assignee for the bug.',
+        'You are on the CC list for the bug.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('headers: reason, type, who, product, component, changed fields, URL, and threading on the new-bug mail', () => {
+    const mail = composeBugMail(change(), recipient({ reasons: ['AssignedTo', 'Reporter'] }), context)!;
+    expect(mail.headers).toEqual({
+      From: 'tracker-daemon@example.com',
+      'In-Reply-To': '<bug-42-3@tracker.example.com>',
+      References: '<bug-42-3@tracker.example.com>',
+      'X-Tracker-Reason': 'AssignedTo Reporter',
+      'X-Tracker-Type': 'changed',
+      'X-Tracker-Who': 'changer@example.com',
+      'X-Tracker-Product': 'TestProduct',
+      'X-Tracker-Component': 'TestComponent',
+      'X-Tracker-Changed-Fields': 'status',
+      'X-Tracker-URL': 'https://tracker.example.com/',
+    });
+    const created = composeBugMail(change({ isNew: true }), recipient(), context)!;
+    expect(created.headers['Message-ID']).toBe('<bug-42-3@tracker.example.com>');
+    expect(created.headers['X-Tracker-Type']).toBe('new');
+  });
+
+  it('a new bug lists its fields and its description', () => {
+    const mail = composeBugMail(
+      change({
+        isNew: true,
+        changes: [
+          { field: 'summary', removed: '', added: 'Crash on start' },
+          { field: 'status', removed: '', added: 'NEW' },
+          { field: 'assigned_to', removed: '', added: 'assignee@example.com' },
+          { field: 'qa_contact', removed: '', added: '' },
+        ],
+        comment: { text: 'It crashes.', isPrivate: false },
+      }),
+      recipient(),
+      { ...context, urlbase: '' },
+    )!;
+    expect(mail.body).toBe(
+      [
+        '            Bug ID: 42',
+        '           Summary: Crash on start',
+        '           Product: TestProduct',
+        '         Component: TestComponent',
+        '            Status: NEW',
+        '          Assignee: assignee@example.com',
+        '',
+        'It crashes.',
+        '',
+        '-- ',
+        'You are receiving this mail because:',
+        'You are the assignee for the bug.',
+        '',
+      ].join('\n'),
+    );
+    expect(mail.headers['X-Tracker-URL']).toBeUndefined();
+    expect(mail.headers['Message-ID']).toBe('<bug-42-3@tracker>');
+  });
+
+  it('a private comment reaches insiders only, marked private', () => {
+    const event = change({ comment: { text: 'secret', isPrivate: true } });
+    expect(composeBugMail(event, recipient(), context)!.body).not.toContain('secret');
+    const insider = composeBugMail(event, recipient({ isInsider: true }), context)!;
+    expect(insider.body).toContain('--- Comment from Chan Ger <changer@example.com> (private) ---\nsecret');
+  });
+
+  it('a change that is only a private comment sends nothing to a non-insider', () => {
+    const event = change({ changes: [], comment: { text: 'secret', isPrivate: true } });
+    expect(composeBugMail(event, recipient(), context)).toBeNull();
+    expect(composeBugMail(event, recipient({ isInsider: true }), context)).not.toBeNull();
+  });
+
+  it('time-tracking fields reach time trackers only; nothing else left means no mail', () => {
+    const event = change({ changes: [{ field: 'remaining_time', removed: '5.00', added: '3.00' }] });
+    expect(composeBugMail(event, recipient(), context)).toBeNull();
+    const tracker = composeBugMail(event, recipient({ isTimeTracker: true }), context)!;
+    expect(tracker.body).toContain('    Remaining Hours|5.00                        |3.00');
+  });
+
+  it('wraps long values inside their column', () => {
+    expect(wrapCell('a@example.com, b@example.com, c@example.com', 28)).toEqual(['a@example.com,', 'b@example.com, c@example.com']);
+    expect(wrapCell('x'.repeat(30), 28)).toEqual(['x'.repeat(28), 'xx']);
+    expect(wrapCell('', 28)).toEqual(['']);
+    expect(changeTable([{ label: 'CC', removed: '', added: 'first@example.com second@example.com' }]).split('\n').slice(2)).toEqual([
+      '                 CC|                            |first@example.com',
+      '                   |                            |second@example.com',
+    ]);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The text of one bug mail for one recipient, laid out as Bugzilla 5.0's bugmail templates lay it out: the bug's
+ * URL, then for a new bug the "Field: value" block and the description, for a change the
+ * "What | Removed | Added" table and the new comment, then the reasons the recipient gets it.
+ * Pure: everything it needs (users, parameters, what the recipient may see) is passed in.
+ */
+import type { UserRecord } from '../user/user.service.js';
+import type { BugMailEvent } from './bug-mail.types.js';
+import type { MailReason } from './bug-mail.recipients.js';
+
+/** One row of the outbox as composed; `headers` carries From, threading and the X-Tracker-* headers. */
+export interface ComposedMail {
+  to: string;
+  subject: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface ComposeContext {
+  changer: UserRecord | undefined;
+  /** The parameters the mail depends on, as strings. */
+  urlbase: string;
+  mailfrom: string;
+  emailsuffix: string;
+  /** Descriptions of custom fields by name (cf_*), for the table's "What" column. */
+  customFieldLabels?: ReadonlyMap<string, string>;
+}
+
+export interface RecipientView {
+  user: UserRecord;
+  reasons: readonly MailReason[];
+  /** Member of the insider group: sees private comments. */
+  isInsider: boolean;
+  /** Member of the time-tracking group: sees estimated/remaining/worked hours and the deadline. */
+  isTimeTracker: boolean;
+}
+
+/** Bugzilla's field descriptions for the API names of `changes`. */
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+  alias: 'Alias',
+  assigned_to: 'Assignee',
+  blocks: 'Blocks',
+  cc: 'CC',
+  classification: 'Classification',
+  component: 'Component',
+  deadline: 'Deadline',
+  depends_on: 'Depends on',
+  dupe_of: 'Duplicate of',
+  estimated_time: 'Estimated Hours',
+  'flagtypes.name': 'Flags',
+  groups: 'Group',
+  is_cc_accessible: 'CC list accessible',
+  is_confirmed: 'Ever confirmed',
+  is_creator_accessible: 'Reporter accessible',
+  keywords: 'Keywords',
+  op_sys: 'OS',
+  platform: 'Hardware',
+  priority: 'Priority',
+  product: 'Product',
+  qa_contact: 'QA Contact',
+  remaining_time: 'Remaining Hours',
+  reporter: 'Reporter',
+  resolution: 'Resolution',
+  see_also: 'See Also',
+  severity: 'Severity',
+  status: 'Status',
+  summary: 'Summary',
+  target_milestone: 'Target Milestone',
+  url: 'URL',
+  version: 'Version',
+  whiteboard: 'Whiteboard',
+  work_time: 'Hours Worked',
+};
+
+/** Shown only to members of the time-tracking group (Bugzilla filters them from everyone else's mail). */
+export const TIME_TRACKING_FIELDS: ReadonlySet<string> = new Set(['estimated_time', 'remaining_time', 'work_time', 'deadline']);
+
+const REASON_TEXT: Readonly<Record<MailReason, string>> = {
+  AssignedTo: 'You are the assignee for the bug.',
+  QAcontact: 'You are the QA Contact for the bug.',
+  Reporter: 'You reported the bug.',
+  CC: 'You are on the CC list for the bug.',
+  None: 'You were involved with the bug before this change.',
+};
+
+// Bugzilla's three-column change table: "%19s|%-28s|%s" under a rule of 76 dashes.
+const WHAT_WIDTH = 19;
+const VALUE_WIDTH = 28;
+const MAX_SUBJECT_LENGTH = 255;
+const TABLE_RULE = '-'.repeat(76);
+
+function fieldLabel(field: string, context: ComposeContext): string {
+  return FIELD_LABELS[field] ?? context.customFieldLabels?.get(field) ?? field;
+}
+
+function userLabel(user: UserRecord | undefined): string {
+  if (!user) return 'Nobody';
+  return user.realName ? `${user.realName} <${user.login}>` : user.login;
+}
+
+/** Splits a value into lines of at most `width` characters, at spaces where it can (hard breaks otherwise). */
+export function wrapCell(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    let rest = word;
+    while (rest.length > width) {
+      if (line) {
+        lines.push(line);
+        line = '';
+      }
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    if (!rest) continue;
+    if (!line) line = rest;
+    else if (line.length + 1 + rest.length <= width) line += ` ${rest}`;
+    else {
+      lines.push(line);
+      line = rest;
+    }
+  }
+  if (line || !lines.length) lines.push(line);
+  return lines;
+}
+
+/** The "What | Removed | Added" table of a change, long values wrapped within their columns. */
+export function changeTable(rows: ReadonlyArray<{ label: string; removed: string; added: string }>): string {
+  const out = [`${'What    '.padStart(WHAT_WIDTH)}|${'Removed'.padEnd(VALUE_WIDTH)}|Added`, TABLE_RULE];
+  for (const row of rows) {
+    const removed = wrapCell(row.removed, VALUE_WIDTH);
+    const added = wrapCell(row.added, VALUE_WIDTH);
+    for (let i = 0; i < Math.max(removed.length, added.length); i++) {
+      const what = i === 0 ? row.label.slice(0, WHAT_WIDTH) : '';
+      out.push(`${what.padStart(WHAT_WIDTH)}|${(removed[i] ?? '').padEnd(VALUE_WIDTH)}|${added[i] ?? ''}`.trimEnd());
+    }
+  }
+  return out.join('\n');
+}
+
+export function bugUrl(urlbase: string, bugId: number): string {
+  return urlbase ? `${urlbase}show_bug.cgi?id=${bugId}` : '';
+}
+
+/** Bugzilla threads a bug's mails per recipient: the new-bug mail's Message-ID is what later mails reply to. */
+function threadId(event: BugMailEvent, recipient: UserRecord, urlbase: string): string {
+  let host = 'tracker';
+  try {
+    if (urlbase) host = new URL(urlbase).hostname || host;
+  } catch {
+    /* a malformed urlbase still threads, under the default host */
+  }
+  return `<bug-${event.bugId}-${recipient.id}@${host}>`;
+}
+
+/**
+ * The mail one recipient gets for one event, or null when, after hiding what they may not see (private comment,
+ * time-tracking fields), nothing is left to tell them. A new bug is always mailed.
+ */
+export function composeBugMail(event: BugMailEvent, recipient: RecipientView, context: ComposeContext): ComposedMail | null {
+  const changes = event.changes.filter((c) => recipient.isTimeTracker || !TIME_TRACKING_FIELDS.has(c.field));
+  const comment = event.comment && (!event.comment.isPrivate || recipient.isInsider) ? event.comment : undefined;
+  if (!event.isNew && !changes.length && !comment) return null;
+
+  const url = bugUrl(context.urlbase, event.bugId);
+  const parts: string[] = [];
+  if (url) parts.push(url);
+  if (event.isNew) {
+    const shown = new Set(['summary', 'product', 'component']);
+    const lines = [
+      ['Bug ID', String(event.bugId)],
+      ['Summary', event.summary],
+      ['Product', event.product],
+      ['Component', event.component],
+      ...changes.filter((c) => !shown.has(c.field) && c.added !== '').map((c) => [fieldLabel(c.field, context), c.added]),
+    ];
+    parts.push(lines.map(([label, value]) => `${label.padStart(18)}: ${value}`).join('\n'));
+    if (comment?.text) parts.push(comment.text);
+  } else {
+    if (changes.length) {
+      parts.push(`${userLabel(context.changer)} changed:`);
+      parts.push(changeTable(changes.map((c) => ({ label: fieldLabel(c.field, context), removed: c.removed, added: c.added }))));
+    }
+    if (comment) {
+      const privacy = comment.isPrivate ? ' (private)' : '';
+      parts.push(`--- Comment from ${userLabel(context.changer)}${privacy} ---\n${comment.text}`);
+    }
+  }
+  parts.push(`-- \nYou are receiving this mail because:\n${recipient.reasons.map((r) => REASON_TEXT[r]).join('\n')}`);
+
+  const thread = threadId(event, recipient.user, context.urlbase);
+  const headers: Record<string, string> = {
+    From: context.mailfrom,
+    ...(event.isNew ? { 'Message-ID': thread } : { 'In-Reply-To': thread, References: thread }),
+    'X-Tracker-Reason': recipient.reasons.join(' '),
+    'X-Tracker-Type': event.isNew ? 'new' : 'changed',
+    'X-Tracker-Who': context.changer?.login ?? '',
+    'X-Tracker-Product': event.product,
+    'X-Tracker-Component': event.component,
+    ...(changes.length ? { 'X-Tracker-Changed-Fields': changes.map((c) => c.field).join(' ') } : {}),
+    ...(context.urlbase ? { 'X-Tracker-URL': context.urlbase } : {}),
+  };
+  return {
+    to: `${recipient.user.email}${context.emailsuffix}`,
+    // The outbox column holds 255 characters and a summary alone may have 255: clip rather than fail the change.
+    subject: `[Bug ${event.bugId}] ${event.isNew ? 'New: ' : ''}${event.summary}`.slice(0, MAX_SUBJECT_LENGTH),
+    body: `${parts.join('\n\n')}\n`,
+    headers,
+  };
+}

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../database/sql.js';
+import { Caller } from '../common/caller.js';
+import { ParametersService, type Parameters } from '../params/parameters.service.js';
+import { UserService, type UserRecord } from '../user/user.service.js';
+import { GroupService } from '../group/group.service.js';
+import type { BugMailEvent, BugMailer } from './bug-mail.types.js';
+import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
+import { composeBugMail, TIME_TRACKING_FIELDS, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
+import { MailQueueService } from './mail-queue.service.js';
+import { MailKicker } from './mail-kicker.js';
+
+/**
+ * Bug mail (Bugzilla::BugMail): for each bug created or changed, one message per recipient, put in the outbox in
+ * the change's own transaction. Nothing is sent here: the delivery worker sends after commit.
+ */
+@Injectable()
+export class BugMailService implements BugMailer {
+  constructor(
+    private readonly users: UserService,
+    private readonly groups: GroupService,
+    private readonly parameters: ParametersService,
+    private readonly queue: MailQueueService,
+    private readonly kicker: MailKicker,
+  ) {}
+
+  async notify(tx: Sql, event: BugMailEvent): Promise<void> {
+    const mails = await this.compose(tx, event);
+    if (!mails.length) return;
+    await this.queue.enqueue(tx, mails, event.at);
+    this.kicker.afterCommitOf(tx);
+  }
+
+  /** The messages of one event, one per recipient who has something to see (read in the caller's transaction). */
+  async compose(tx: Sql, event: BugMailEvent): Promise<ComposedMail[]> {
+    const [users, parameters] = await Promise.all([this.users.findByIds(involvedUserIds(event), tx), this.parameters.load(tx)]);
+    const recipients = bugMailRecipients(event, users);
+    if (!recipients.length) return [];
+    const [views, customFieldLabels] = await Promise.all([
+      this.recipientViews(tx, event, recipients, parameters),
+      this.customFieldLabels(tx, event),
+    ]);
+    const context = {
+      changer: users.get(event.changerId),
+      urlbase: parameters.get('urlbase'),
+      mailfrom: parameters.get('mailfrom'),
+      emailsuffix: parameters.get('emailsuffix'),
+      customFieldLabels,
+    };
+    return views.map((view) => composeBugMail(event, view, context)).filter((mail): mail is ComposedMail => mail !== null);
+  }
+
+  /**
+   * What each recipient may see. Group memberships (for the insider and time-tracking groups) are looked up only
+   * when the event holds something they hide: a private comment, or a time-tracking field.
+   */
+  private async recipientViews(tx: Sql, event: BugMailEvent, recipients: MailRecipient[], parameters: Parameters): Promise<RecipientView[]> {
+    const needsInsider = !!event.comment?.isPrivate;
+    const needsTimeTracker = event.changes.some((c) => TIME_TRACKING_FIELDS.has(c.field));
+    if (!needsInsider && !needsTimeTracker) {
+      return recipients.map((r) => ({ ...r, isInsider: false, isTimeTracker: false }));
+    }
+    return Promise.all(
+      recipients.map(async (r) => {
+        const caller = new Caller(toCallerUser(r.user), await this.groups.membershipsOf(r.user.id, tx), parameters);
+        return { ...r, isInsider: caller.isInsider, isTimeTracker: caller.isTimeTracker };
+      }),
+    );
+  }
+
+  /** Descriptions of the custom fields the change touches (standard fields have fixed labels in the composer). */
+  private async customFieldLabels(tx: Sql, event: BugMailEvent): Promise<Map<string, string>> {
+    const names = [...new Set(event.changes.map((c) => c.field).filter((f) => f.startsWith('cf_')))];
+    if (!names.length) return new Map();
+    const rows = await tx.all<{ name: string; description: string }>(`SELECT name, description FROM fielddefs WHERE name IN ${tx.in(names)}`, names);
+    return new Map(rows.map((r) => [r.name, r.description]));
+  }
+}
+
+function toCallerUser(user: UserRecord) {
+  return { id: user.id, login: user.login, realName: user.realName, email: user.email };
+}

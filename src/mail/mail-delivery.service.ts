@@ -1,0 +1,110 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { AppConfig } from '../config/app-config.js';
+import { MailQueueService } from './mail-queue.service.js';
+import { MailKicker } from './mail-kicker.js';
+import { createMailTransport, type MailTransport } from './mail-transport.js';
+
+/** How often an idle worker looks at the outbox (it is also woken right after a commit that queued mail). */
+export const MAIL_POLL_INTERVAL_MS = 1000;
+const BATCH_SIZE = 20;
+
+/**
+ * The delivery worker: runs in every serving instance, sends due outbox rows through the configured transport and
+ * records the outcome. A failure is logged and retried later with backoff (MailQueueService); it never reaches a
+ * request, which only wrote rows. Rows are claimed atomically, so several instances never send one row twice.
+ */
+@Injectable()
+export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Mail');
+  private transport: MailTransport | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private cycle: Promise<void> | undefined;
+  private wakeAgain = false;
+  private running = false;
+  private stopKickListener: (() => void) | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly queue: MailQueueService,
+    private readonly kicker: MailKicker,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /** Delivery belongs to the serving instances: the admin command line (no HTTP adapter) sends nothing. */
+  onApplicationBootstrap(): void {
+    if (this.adapterHost.httpAdapter) this.start();
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.transport = createMailTransport(this.config);
+    this.running = true;
+    this.stopKickListener = this.kicker.onKick(() => this.wake());
+    this.logger.log(`Mail delivery: ${this.transport.kind === 'files' ? `.eml files in ${this.config.dataDir}/mail` : this.transport.kind}`);
+    this.wake();
+  }
+
+  /**
+   * Stops on shutdown, before the data source closes (onModuleDestroy runs before any onApplicationShutdown, where
+   * TypeORM closes its connections): waits for the send in progress; rows claimed but not yet sent go back to the
+   * queue when their lease ends.
+   */
+  async onModuleDestroy(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    clearTimeout(this.timer);
+    this.stopKickListener?.();
+    await this.cycle;
+    this.transport?.close();
+  }
+
+  /** Runs a delivery pass now (or right after the current one). */
+  wake(): void {
+    if (!this.running) return;
+    if (this.cycle) {
+      this.wakeAgain = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.cycle = this.deliverDue()
+      .then(() => undefined)
+      .catch((err) => this.logger.error(`Mail delivery pass failed: ${err?.message ?? err}`))
+      .finally(() => {
+        this.cycle = undefined;
+        if (!this.running) return;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+          return;
+        }
+        this.timer = setTimeout(() => this.wake(), MAIL_POLL_INTERVAL_MS);
+        this.timer.unref();
+      });
+  }
+
+  /** Sends every due row (batch by batch); returns how many went out. */
+  async deliverDue(): Promise<number> {
+    const transport = this.transport;
+    if (!transport) return 0;
+    let sent = 0;
+    for (;;) {
+      const batch = await this.queue.claimDue(new Date(), BATCH_SIZE);
+      for (const mail of batch) {
+        if (!this.running) return sent;
+        try {
+          await transport.send(mail);
+        } catch (err) {
+          const reason = String(err?.message ?? err);
+          this.logger.warn(`Mail ${mail.id} to ${mail.to} not delivered (attempt ${mail.attempts + 1}): ${reason}`);
+          await this.queue.markFailed(mail, reason, new Date());
+          continue;
+        }
+        // Marked one by one, right after each send: a crash then resends at most the message in flight.
+        await this.queue.markSent(mail.id, new Date());
+        sent++;
+      }
+      if (batch.length < BATCH_SIZE || !this.running) return sent;
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.service.js';
+import type { Sql } from '../database/sql.js';
+import { toDbDateTime } from '../common/time/datetime.js';
+import type { OutgoingMail } from './mail-transport.js';
+
+/** A message to put in the outbox (the columns of mail_queue a writer chooses). */
+export interface QueuedMessage {
+  to: string;
+  subject: string;
+  body: string;
+  /** From, threading and X-Tracker-* headers; stored as JSON in `headers`. */
+  headers: Record<string, string>;
+}
+
+export interface ClaimedMail extends OutgoingMail {
+  /** Delivery attempts made before this one. */
+  attempts: number;
+}
+
+/** After this many failed attempts a row stays in the outbox, unsent, with its last error (for an administrator). */
+export const MAX_DELIVERY_ATTEMPTS = 10;
+/** How long a claimed row belongs to the instance that claimed it; after that (a crash) another may retry it. */
+export const CLAIM_LEASE_SECONDS = 300;
+
+/** Seconds to wait before the next attempt after `failedAttempts` failures: 10 s doubling, at most an hour. */
+export function retryDelaySeconds(failedAttempts: number): number {
+  return Math.min(10 * 2 ** Math.max(0, failedAttempts - 1), 3600);
+}
+
+const later = (now: Date, seconds: number) => toDbDateTime(new Date(now.getTime() + seconds * 1000));
+
+/**
+ * The outbox (mail_queue): writers add rows inside their own transaction, so mail exists only if the change
+ * committed; the delivery worker of any instance claims due rows atomically and records the outcome.
+ */
+@Injectable()
+export class MailQueueService {
+  constructor(private readonly db: Db) {}
+
+  /** Adds messages to the outbox in the caller's transaction, due at once (`at`: the request's timestamp). */
+  async enqueue(tx: Sql, messages: readonly QueuedMessage[], at: string): Promise<void> {
+    await tx.insertMany('mail_queue', messages.map((m) => ({
+      created_at: at,
+      to_address: m.to,
+      subject: m.subject,
+      body: m.body,
+      headers: JSON.stringify(m.headers),
+      attempts: 0,
+      next_attempt_at: at,
+      last_error: null,
+      sent_at: null,
+    })));
+  }
+
+  /**
+   * Claims up to `limit` due rows for this instance. Each claim is a conditional UPDATE that moves
+   * next_attempt_at to a lease only if nobody moved it since we read it, so of two instances reading the same row
+   * exactly one gets affected = 1 and sends it.
+   */
+  async claimDue(now: Date, limit: number): Promise<ClaimedMail[]> {
+    const nowText = toDbDateTime(now);
+    const lease = later(now, CLAIM_LEASE_SECONDS);
+    return this.db.transaction(async (tx) => {
+      const due = await tx.all(
+        `SELECT id, created_at, to_address, subject, body, headers, attempts, next_attempt_at FROM mail_queue
+          WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ? ORDER BY next_attempt_at, id LIMIT ${Math.floor(limit)}`,
+        [nowText, MAX_DELIVERY_ATTEMPTS],
+      );
+      const claimed: ClaimedMail[] = [];
+      for (const row of due) {
+        const { affected } = await tx.run(
+          'UPDATE mail_queue SET next_attempt_at = ? WHERE id = ? AND next_attempt_at = ? AND sent_at IS NULL',
+          [lease, row.id, row.next_attempt_at],
+        );
+        if (affected !== 1) continue; // another instance claimed it first
+        claimed.push({
+          id: Number(row.id),
+          to: row.to_address,
+          subject: row.subject,
+          body: row.body,
+          headers: parseHeaders(row.headers),
+          createdAt: String(row.created_at),
+          attempts: Number(row.attempts),
+        });
+      }
+      return claimed;
+    });
+  }
+
+  async markSent(id: number, at: Date): Promise<void> {
+    await this.db.transaction((tx) => tx.update('mail_queue', { sent_at: toDbDateTime(at), last_error: null }, { id }));
+  }
+
+  /** Records a failed attempt and when to try again (backoff), or, past the last attempt, leaves the row for good. */
+  async markFailed(mail: ClaimedMail, error: string, at: Date): Promise<void> {
+    const attempts = mail.attempts + 1;
+    await this.db.transaction((tx) =>
+      tx.update('mail_queue', { attempts, last_error: error.slice(0, 2000), next_attempt_at: later(at, retryDelaySeconds(attempts)) }, { id: mail.id }),
+    );
+  }
+}
+
+function parseHeaders(text: string | null): Record<string, string> {
+  if (!text) return {};
+  try {
+    const parsed = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,257 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { BugMailService } from '../../src/mail/bug-mail.service.js';
+import { MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
+import { MailQueueService } from '../../src/mail/mail-queue.service.js';
+import type { BugMailEvent } from '../../src/mail/bug-mail.types.js';
+import { toDbDateTime } from '../../src/common/time/datetime.js';
+
+/** A real SMTP listener on 127.0.0.1 that keeps every message it accepts. */
+class SmtpListener {
+  readonly received: Array<{ to: string[]; from: string; raw: string }> = [];
+  private server: SMTPServer | undefined;
+  port = 0;
+
+  async start(port = 0): Promise<void> {
+    this.server = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      authOptional: true,
+      logger: false,
+      onData: (stream, session, done) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          this.received.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', () => resolve()));
+    this.port = (this.server.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  to(address: string) {
+    return this.received.filter((m) => m.to.includes(address));
+  }
+}
+
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
+/** Polls `probe` until it answers something truthy (the answer is returned) or the time is up. */
+async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = 4000): Promise<Truthy<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as Truthy<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+type Participants = BugMailEvent['participants'];
+let nextBugId = 1000;
+function changeEvent(changerId: number, participants: Partial<Participants>, over: Partial<BugMailEvent> = {}): BugMailEvent {
+  return {
+    bugId: nextBugId++,
+    summary: 'The widget falls over',
+    product: 'TestProduct',
+    component: 'TestComponent',
+    changerId,
+    isNew: false,
+    changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
+    participants: { reporterId: 0, assigneeId: 0, qaContactId: null, ccIds: [], formerIds: [], ...participants },
+    at: toDbDateTime(new Date()),
+    ...over,
+  };
+}
+
+describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
+  const smtp = new SmtpListener();
+  let t: TestApp;
+  let mailer: BugMailService;
+  let users: Record<'changer' | 'reporter' | 'assignee' | 'quiet' | 'disabled' | 'insider', { id: number; login: string }>;
+
+  const notify = (event: BugMailEvent) => t.db.transaction((tx) => mailer.notify(tx, event));
+  const queuedFor = (bugId: number) =>
+    t.db.read.all<{ id: number; to_address: string; subject: string; body: string; attempts: number; last_error: string | null; sent_at: string | null; next_attempt_at: string }>(
+      'SELECT id, to_address, subject, body, attempts, last_error, sent_at, next_attempt_at FROM mail_queue WHERE subject LIKE ? ORDER BY id',
+      [`[Bug ${bugId}]%`],
+    );
+
+  beforeAll(async () => {
+    await smtp.start();
+    t = await startTestApp({ TRACKER_MAIL_URL: `smtp://127.0.0.1:${smtp.port}` });
+    mailer = t.app.get(BugMailService);
+    await t.setParameters({ mailfrom: 'tracker-daemon@example.com', urlbase: 'https://tracker.example.com/', insidergroup: 'editusers' });
+    users = {
+      changer: await t.createUser('changer@example.com', { realName: 'Chan Ger' }),
+      reporter: await t.createUser('reporter@example.com'),
+      assignee: await t.createUser('assignee@example.com'),
+      quiet: await t.createUser('quiet@example.com'),
+      disabled: await t.createUser('disabled@example.com', { disabled: 'Gone fishing' }),
+      insider: await t.createUser('insider@example.com', { groups: ['editusers'] }),
+    };
+    await t.db.transaction((tx) => tx.update('users', { email_enabled: 0 }, { id: users.quiet.id }));
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  it('a change reaches the SMTP listener with the change table, From mailfrom and X-Tracker headers', async () => {
+    const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.assignee.id }, {
+      comment: { text: 'Working on it now.', isPrivate: false },
+    });
+    await notify(event);
+    const [mail] = await waitFor('the mail to the assignee', () => smtp.to('assignee@example.com').length && smtp.to('assignee@example.com'));
+    expect(mail.from).toBe('tracker-daemon@example.com');
+    expect(mail.raw).toContain(`Subject: [Bug ${event.bugId}] The widget falls over`);
+    expect(mail.raw).toContain('X-Tracker-Reason: AssignedTo');
+    expect(mail.raw).toContain('X-Tracker-Product: TestProduct');
+    expect(mail.raw).toContain('X-Tracker-Who: changer@example.com');
+    expect(mail.raw).toContain(`https://tracker.example.com/show_bug.cgi?id=${event.bugId}`);
+    expect(mail.raw).toContain('Chan Ger <changer@example.com> changed:');
+    expect(mail.raw).toContain('             Status|NEW                         |ASSIGNED');
+    expect(mail.raw).toContain('Working on it now.');
+    await waitFor('the mail to the reporter', () => smtp.to('reporter@example.com').length);
+    const rows = await waitFor('both rows sent', async () => {
+      const r = await queuedFor(event.bugId);
+      return r.every((row) => row.sent_at) && r;
+    });
+    expect(rows.map((r) => r.to_address).sort()).toEqual(['assignee@example.com', 'reporter@example.com']);
+    expect(rows.every((r) => r.attempts === 0 && r.last_error === null)).toBe(true);
+  });
+
+  it('the changer gets no mail about their own change, even as reporter and CC', async () => {
+    const event = changeEvent(users.changer.id, { reporterId: users.changer.id, assigneeId: users.assignee.id, ccIds: [users.changer.id] });
+    await notify(event);
+    const rows = await queuedFor(event.bugId);
+    expect(rows.map((r) => r.to_address)).toEqual(['assignee@example.com']);
+    await waitFor('the assignee mail', () => smtp.received.some((m) => m.raw.includes(`[Bug ${event.bugId}]`)));
+    expect(smtp.to('changer@example.com')).toEqual([]);
+  });
+
+  it('users with email_enabled=false and disabled accounts get none', async () => {
+    const event = changeEvent(users.changer.id, { reporterId: users.quiet.id, assigneeId: users.disabled.id, ccIds: [users.reporter.id] });
+    await notify(event);
+    expect((await queuedFor(event.bugId)).map((r) => r.to_address)).toEqual(['reporter@example.com']);
+  });
+
+  it('a private comment reaches the insider group only', async () => {
+    const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.insider.id }, {
+      changes: [{ field: 'priority', removed: '---', added: 'P1' }],
+      comment: { text: 'Only for insiders.', isPrivate: true },
+    });
+    await notify(event);
+    const rows = await queuedFor(event.bugId);
+    expect(rows.find((r) => r.to_address === 'insider@example.com')!.body).toContain('Only for insiders.');
+    const outsider = rows.find((r) => r.to_address === 'reporter@example.com')!;
+    expect(outsider.body).toContain('           Priority|---                         |P1');
+    expect(outsider.body).not.toContain('Only for insiders.');
+  });
+
+  it('nothing is queued or sent when the change rolls back (the outbox is in the same transaction)', async () => {
+    const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.assignee.id });
+    await expect(
+      t.db.transaction(async (tx) => {
+        await mailer.notify(tx, event);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await queuedFor(event.bugId)).toEqual([]);
+  });
+
+  it('a failed delivery (listener down) stays queued with its error and backoff, and is delivered later', async () => {
+    const port = smtp.port;
+    await smtp.stop();
+    const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: 0 });
+    const before = toDbDateTime(new Date());
+    await notify(event);
+    const [failed] = await waitFor('a failed attempt', async () => {
+      const rows = await queuedFor(event.bugId);
+      return rows.length === 1 && rows[0].attempts === 1 && rows;
+    });
+    expect(failed.sent_at).toBeNull();
+    expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i);
+    expect(failed.next_attempt_at > before).toBe(true);
+
+    await smtp.start(port);
+    // Let the backoff elapse (instead of waiting 10 s), then wake the worker as a poll would.
+    await t.db.transaction((tx) => tx.update('mail_queue', { next_attempt_at: toDbDateTime(new Date(Date.now() - 1000)) }, { id: failed.id }));
+    t.app.get(MailDeliveryService).wake();
+    await waitFor('the retried mail', () => smtp.received.some((m) => m.raw.includes(`[Bug ${event.bugId}]`)));
+    const [sent] = await waitFor('the row marked sent', async () => {
+      const rows = await queuedFor(event.bugId);
+      return rows[0].sent_at && rows;
+    });
+    expect(sent).toMatchObject({ attempts: 1, last_error: null });
+  });
+
+  it('two workers never claim one row twice', async () => {
+    const delivery = t.app.get(MailDeliveryService);
+    await delivery.onModuleDestroy(); // stop this instance's worker so the test's claims are the only ones
+    const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.assignee.id, ccIds: [users.insider.id] });
+    await notify(event);
+    const queue = t.app.get(MailQueueService);
+    const [a, b] = await Promise.all([queue.claimDue(new Date(), 50), queue.claimDue(new Date(), 50)]);
+    const ids = [...a, ...b].map((m) => m.id).sort();
+    expect(ids).toEqual((await queuedFor(event.bugId)).map((r) => r.id).sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    // A claimed row is leased: nobody can claim it again before the lease ends.
+    expect(await queue.claimDue(new Date(), 50)).toEqual([]);
+  });
+});
+
+describe('bug mail as .eml files (TRACKER_MAIL_URL unset) and dropped (off)', () => {
+  /** A second app of its own, with the mail setting under test and a data directory of its own. */
+  async function withApp(mailUrl: string, test: (t: TestApp, dataDir: string) => Promise<void>): Promise<void> {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-mail-'));
+    const t = await startTestApp({ TRACKER_MAIL_URL: mailUrl, TRACKER_DATA_DIR: dataDir });
+    try {
+      await test(t, dataDir);
+    } finally {
+      await t.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+
+  it('writes each message as an .eml file under <dataDir>/mail/', () =>
+    withApp('', async (t, dataDir) => {
+      const reporter = await t.createUser('eml-reporter@example.com');
+      const changer = await t.createUser('eml-changer@example.com');
+      const event = changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id }, { isNew: true, changes: [] });
+      await t.db.transaction((tx) => t.app.get(BugMailService).notify(tx, event));
+      const dir = path.join(dataDir, 'mail');
+      const emlFiles = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')) : []);
+      const [file] = await waitFor('an .eml file', () => emlFiles().length === 1 && emlFiles());
+      expect(file).toMatch(/^\d{8}-\d{6}-\d+\.eml$/);
+      const raw = fs.readFileSync(path.join(dir, file), 'utf8');
+      expect(raw).toContain('To: eml-reporter@example.com');
+      expect(raw).toContain(`Subject: [Bug ${event.bugId}] New: The widget falls over`);
+      expect(raw).toContain(`Message-ID: <bug-${event.bugId}-${reporter.id}@tracker>`);
+      expect(raw).toContain('X-Tracker-Reason: Reporter');
+    }));
+
+  it('off: rows are marked sent and nothing is written', () =>
+    withApp('off', async (t, dataDir) => {
+      const reporter = await t.createUser('off-reporter@example.com');
+      const changer = await t.createUser('off-changer@example.com');
+      await t.db.transaction((tx) => t.app.get(BugMailService).notify(tx, changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id })));
+      await waitFor('the row marked sent', () => t.db.read.one('SELECT sent_at FROM mail_queue WHERE sent_at IS NOT NULL'));
+      expect(fs.existsSync(path.join(dataDir, 'mail'))).toBe(false);
+    }));
+});
