@@ -1,0 +1,120 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { AppModule } from '../app.module.js';
+import { ConfigError, loadConfig, type AppConfig } from '../config/app-config.js';
+import { TrackerError } from '../common/errors/index.js';
+import { parseArgs, UsageError, type OptionSpec, type ParsedArgs } from './cli-args.js';
+import { COMMANDS } from './commands.js';
+
+/** Where the command line writes (the real process streams, or a test's buffers). */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** What a command gets: its arguments, the configuration, and the application context (booted on first use). */
+export interface CommandContext {
+  args: ParsedArgs;
+  config: AppConfig;
+  io: CliIo;
+  app(): Promise<INestApplicationContext>;
+}
+
+export interface CommandDefinition {
+  /** The command's words, e.g. ['user', 'create']. */
+  words: readonly string[];
+  /** Positional arguments, in order (all required). */
+  positionals: readonly string[];
+  options: readonly OptionSpec[];
+  /** The rest of the usage line, after the words and positionals. */
+  optionsUsage?: string;
+  summary: string;
+  run(context: CommandContext): Promise<void>;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 2;
+
+const processIo: CliIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+function usageLine(command: CommandDefinition): string {
+  return [...command.words, ...command.positionals.map((p) => `<${p}>`), command.optionsUsage ?? ''].join(' ').trim();
+}
+
+export function helpText(): string {
+  const rows: Array<[string, string]> = [...COMMANDS.map((c): [string, string] => [usageLine(c), c.summary]), ['help', 'this text']];
+  const width = Math.max(...rows.map(([usage]) => usage.length)) + 2;
+  return [
+    'Usage: npm run tracker -- <command> [arguments]',
+    '',
+    'Commands:',
+    ...rows.map(([usage, summary]) => `  ${usage.padEnd(width)}${summary}`),
+    '',
+    'The database and the rest of the configuration come from the environment (DATABASE_URL, TRACKER_*), as for the',
+    'service. Exit codes: 0 done, 1 refused (error <code>: <message>), 2 wrong usage.',
+    '',
+  ].join('\n');
+}
+
+/** The command named by the first words of argv (the longest match), and the arguments after those words. */
+function findCommand(argv: readonly string[]): { command: CommandDefinition; rest: string[] } | undefined {
+  const matches = COMMANDS.filter((c) => c.words.every((word, i) => argv[i] === word)).sort((a, b) => b.words.length - a.words.length);
+  return matches[0] && { command: matches[0], rest: argv.slice(matches[0].words.length) };
+}
+
+/**
+ * Runs one admin command (`argv` without the program name) against the database `env` names; returns the exit
+ * code: 0 done, 1 a coded error (`error <code>: <message>`) or a failure, 2 a usage error.
+ */
+export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = processIo): Promise<number> {
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    io.out(helpText());
+    return EXIT_OK;
+  }
+  const found = findCommand(argv);
+  if (!found) {
+    io.err(`${argv.length ? `Unknown command: ${argv.join(' ')}` : 'No command given.'}\n\n${helpText()}`);
+    return EXIT_USAGE;
+  }
+  const { command, rest } = found;
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(rest, command.options);
+    if (args.positionals.length !== command.positionals.length) {
+      throw new UsageError(`expected ${command.positionals.length ? command.positionals.map((p) => `<${p}>`).join(' ') : 'no arguments'}`);
+    }
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.err(`${err.message}\nUsage: npm run tracker -- ${usageLine(command)}\n`);
+    return EXIT_USAGE;
+  }
+
+  let app: INestApplicationContext | undefined;
+  try {
+    const config = loadConfig(env);
+    const context: CommandContext = {
+      args,
+      config,
+      io,
+      app: async () => {
+        // abortOnError false: a boot failure is reported here, not by Nest exiting the process.
+        app ??= await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
+        return app;
+      },
+    };
+    await command.run(context);
+    return EXIT_OK;
+  } catch (err) {
+    if (err instanceof TrackerError) io.err(`error ${err.code}: ${err.message}\n`);
+    else if (err instanceof ConfigError) io.err(`error: configuration: ${err.message}\n`);
+    else io.err(`error: ${err?.message ?? err}\n`);
+    return EXIT_ERROR;
+  } finally {
+    await app?.close();
+  }
+}
