@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# Tracker: build with the dev dependencies (TypeScript), run with the production ones only, as a non-root user.
+ARG NODE_VERSION=20
+
+FROM node:${NODE_VERSION}-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary fits.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:${NODE_VERSION}-bookworm-slim AS run
+ENV NODE_ENV=production \
+    TZ=UTC \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATABASE_URL=sqlite:/data/tracker.sqlite \
+    TRACKER_DATA_DIR=/data
+WORKDIR /app
+# Owned by root and read-only for the service user; only /data is writable.
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# `tracker <command>` inside the container runs the admin command line (npm run tracker needs the build tools).
+RUN printf '#!/bin/sh\nexec node /app/dist/src/cli/main.js "$@"\n' > /usr/local/bin/tracker \
+ && chmod 0755 /usr/local/bin/tracker \
+ && mkdir -p /data \
+ && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/rest/version').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/src/main.js"]
