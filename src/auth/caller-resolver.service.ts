@@ -4,11 +4,12 @@ import { Caller } from '../common/caller.js';
 import type { CallerResolver } from '../common/guards/caller-resolver.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { toDbDateTime } from '../common/time/datetime.js';
+import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { ParametersService, type Parameters } from '../params/parameters.service.js';
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
 import { digestSecret, verifyPassword } from './credentials.js';
+import { LoginFailuresService } from './login-failures.service.js';
 
 /** Login tokens die after this long unused (defaults.md). */
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -26,12 +27,13 @@ export class CallerResolverService implements CallerResolver {
     private readonly parametersService: ParametersService,
     private readonly users: UserService,
     private readonly groups: GroupService,
+    private readonly failures: LoginFailuresService,
   ) {}
 
   async resolve(credentials: Credentials, ip: string): Promise<Caller> {
     const parameters = await this.parametersService.load();
     if (credentials.login !== undefined && credentials.password !== undefined) {
-      const user = await this.checkPassword(credentials.login, credentials.password, parameters);
+      const user = await this.checkPassword(credentials.login, credentials.password, parameters, ip);
       return this.callerFor(user, parameters, { kind: 'password' });
     }
     if (credentials.token !== undefined) {
@@ -50,10 +52,20 @@ export class CallerResolverService implements CallerResolver {
     return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
   }
 
-  /** Password check for any request; the login call adds the lockout bookkeeping around it. */
-  async checkPassword(login: string, password: string, parameters: Parameters): Promise<UserRecord> {
+  /**
+   * Password check for any request. With the caller's address, the lockout rule applies (defaults.md): a locked
+   * address is refused before the password is looked at, each failure is recorded, and a success clears them.
+   */
+  async checkPassword(login: string, password: string, parameters: Parameters, ip?: string): Promise<UserRecord> {
     const user = await this.users.findByLogin(login);
-    if (!user || !(await verifyPassword(password, user.cryptpassword))) throw TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD);
+    if (!user) throw TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD);
+    const now = new Date();
+    const failures = ip === undefined ? [] : await this.failures.recent(user.id, ip, now);
+    if (ip !== undefined) this.failures.assertNotLockedOut(failures, ip);
+    if (!(await verifyPassword(password, user.cryptpassword))) {
+      throw ip === undefined ? TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD) : await this.failures.recordFailure(user.id, ip, now, failures);
+    }
+    if (ip !== undefined && failures.length) await this.failures.clear(user.id, ip);
     this.assertEnabled(user, parameters);
     return user;
   }
@@ -74,7 +86,7 @@ export class CallerResolverService implements CallerResolver {
     );
     if (!row || Number(row.user_id) !== Number(match[1])) throw invalid();
     if (row.ip_addr && row.ip_addr !== ip) throw invalid();
-    const lastUsed = new Date(String(row.last_used).replace(' ', 'T') + (String(row.last_used).endsWith('Z') ? '' : 'Z')).getTime();
+    const lastUsed = Date.parse(toApiDateTime(row.last_used)!);
     if (Date.now() - lastUsed > TOKEN_LIFETIME_MS) {
       await this.db.transaction((tx) => tx.run('DELETE FROM login_tokens WHERE id = ?', [row.id]));
       throw invalid();
@@ -98,7 +110,7 @@ export class CallerResolverService implements CallerResolver {
     const user = await this.users.findById(Number(row.user_id));
     if (!user) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     this.assertEnabled(user, parameters);
-    const lastUsed = row.last_used ? new Date(String(row.last_used).replace(' ', 'T') + 'Z').getTime() : 0;
+    const lastUsed = row.last_used ? Date.parse(toApiDateTime(row.last_used)!) : 0;
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => tx.update('api_keys', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
     }

@@ -24,6 +24,11 @@ export class FieldChanges {
     if (removed !== added) this.entries[field] = { removed, added };
   }
 
+  /** A secret changed (a password): the key is reported, its values never are. */
+  noteSecret(field: string): void {
+    this.entries[field] = { removed: '', added: '' };
+  }
+
   has(field: string): boolean {
     return field in this.entries;
   }

@@ -1,0 +1,58 @@
+import { Controller, Get, UseFilters } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { OpenWithRequireLogin, RequireLogin } from '../common/guards/access.decorators.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import { USER_FIELDS, UserReaderService } from '../user/user-reader.service.js';
+import { AuthService } from './auth.service.js';
+import { DeadTokenAnswer } from './dead-token.filter.js';
+
+@ApiTags('Authentication')
+@Controller()
+export class AuthController {
+  constructor(private readonly auth: AuthService, private readonly userReader: UserReaderService) {}
+
+  /**
+   * The access guard has already checked login and password (lockout included) and made the caller; what is left
+   * is to hand out a token, bound to the caller's address when restrict_login / Tracker_restrictlogin is set.
+   */
+  @Get('login')
+  @OpenWithRequireLogin()
+  @ApiOperation({ summary: 'Login: login, password, restrict_login → {id, token}' })
+  async login(@Ctx() ctx: RequestContext) {
+    if (ctx.caller.credential.kind !== 'password') {
+      const param = ctx.params.has('login') || ctx.params.has('Tracker_login') || ctx.params.has('Bugzilla_login') ? 'password' : 'login';
+      throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'User.login', param });
+    }
+    const restrict = ctx.params.credentials({}).restrictLogin;
+    const token = await this.auth.createLoginToken(ctx.caller.id, restrict ? ctx.ip : null, ctx.now);
+    return { id: ctx.caller.id, token };
+  }
+
+  @Get('logout')
+  @UseFilters(new DeadTokenAnswer({ result: null }))
+  @ApiOperation({ summary: 'Logout: ends the login token of this request; without one, nothing happens' })
+  async logout(@Ctx() ctx: RequestContext) {
+    if (ctx.caller.credential.kind === 'token' && ctx.caller.credential.tokenId !== undefined) {
+      await this.auth.endLoginToken(ctx.caller.credential.tokenId);
+    }
+    return { result: null };
+  }
+
+  @Get('valid_login')
+  @UseFilters(new DeadTokenAnswer({ result: false }))
+  @ApiOperation({ summary: 'Valid Login: login, token → whether the token is valid and belongs to that login' })
+  validLogin(@Ctx() ctx: RequestContext) {
+    const login = ctx.params.string('login');
+    if (login === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'User.valid_login', param: 'login' });
+    const user = ctx.caller.user;
+    return { result: !!user && user.login.toLowerCase() === login.trim().toLowerCase() };
+  }
+
+  @Get('whoami')
+  @RequireLogin()
+  @ApiOperation({ summary: "Who am I: the caller's own user object. Beyond Bugzilla 5.0 (BMO has it; the npm bugzilla client calls it first)." })
+  async whoami(@Ctx() ctx: RequestContext) {
+    return ctx.selection.apply({ ...(await this.userReader.self(ctx.caller, ctx.selection)) }, USER_FIELDS);
+  }
+}
