@@ -51,6 +51,21 @@ export interface GroupControl {
   canedit: boolean;
 }
 
+/** A control row with the product-level rights Bugzilla keeps in the same row (members get them for the product). */
+export interface GroupControlDetail extends GroupControl {
+  editcomponents: boolean;
+  editbugs: boolean;
+  canconfirm: boolean;
+}
+
+/** A classification row. */
+export interface ClassificationRecord {
+  id: number;
+  name: string;
+  description: string;
+  sortKey: number;
+}
+
 const PRODUCT_COLUMNS = `p.id, p.name, p.description, p.is_active, p.default_milestone, p.has_unconfirmed, p.classification_id,
   c.name AS classification`;
 const PRODUCT_FROM = 'products p LEFT JOIN classifications c ON c.id = p.classification_id';
@@ -66,6 +81,11 @@ export function toProduct(row: Record<string, any>): ProductRecord {
     classificationId: Number(row.classification_id),
     classification: row.classification ?? '',
   };
+}
+
+/** `m.group_id NOT IN (…)`, true for a caller in no group (`NOT IN (NULL)` would be NULL, never true). */
+function notInGroups(sql: Sql, groups: readonly number[]): string {
+  return groups.length ? `m.group_id NOT IN ${sql.in(groups)}` : '1 = 1';
 }
 
 function toComponent(row: Record<string, any>, ccIds: number[]): ComponentRecord {
@@ -92,7 +112,7 @@ export function toNamedValue(row: Record<string, any>): NamedValueRecord {
   };
 }
 
-function toGroupControl(row: Record<string, any>): GroupControl {
+function toGroupControl(row: Record<string, any>): GroupControlDetail {
   return {
     productId: Number(row.product_id),
     groupId: Number(row.group_id),
@@ -103,6 +123,9 @@ function toGroupControl(row: Record<string, any>): GroupControl {
     membercontrol: Number(row.membercontrol),
     othercontrol: Number(row.othercontrol),
     canedit: Number(row.canedit) === 1,
+    editcomponents: Number(row.editcomponents) === 1,
+    editbugs: Number(row.editbugs) === 1,
+    canconfirm: Number(row.canconfirm) === 1,
   };
 }
 
@@ -137,18 +160,49 @@ export class ProductService {
   async componentsByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, ComponentRecord>> {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Map();
-    const [rows, cc] = await Promise.all([
-      sql.all(`SELECT * FROM components WHERE id IN ${sql.in(unique)}`, unique),
-      sql.all<{ component_id: number; user_id: number }>(
-        `SELECT component_id, user_id FROM component_cc WHERE component_id IN ${sql.in(unique)} ORDER BY user_id`, unique),
-    ]);
+    const rows = await sql.all(`SELECT * FROM components WHERE id IN ${sql.in(unique)}`, unique);
+    const components = await this.withDefaultCc(rows, sql);
+    return new Map(components.map((c) => [c.id, c]));
+  }
+
+  /** Every component of the products (active or not), by product, sort key, name: one query plus one for the cc. */
+  async componentsOfProducts(productIds: readonly number[], sql: Sql = this.db.read): Promise<ComponentRecord[]> {
+    const unique = [...new Set(productIds)];
+    if (!unique.length) return [];
+    const rows = await sql.all(`SELECT * FROM components WHERE product_id IN ${sql.in(unique)} ORDER BY product_id, sortkey, name`, unique);
+    return this.withDefaultCc(rows, sql);
+  }
+
+  private async withDefaultCc(rows: Array<Record<string, any>>, sql: Sql): Promise<ComponentRecord[]> {
+    const ids = rows.map((r) => Number(r.id));
+    const cc = ids.length
+      ? await sql.all<{ component_id: number; user_id: number }>(
+        `SELECT component_id, user_id FROM component_cc WHERE component_id IN ${sql.in(ids)} ORDER BY user_id`, ids)
+      : [];
     const ccByComponent = new Map<number, number[]>();
     for (const c of cc) {
       const list = ccByComponent.get(Number(c.component_id)) ?? [];
       list.push(Number(c.user_id));
       ccByComponent.set(Number(c.component_id), list);
     }
-    return new Map(rows.map((row) => [Number(row.id), toComponent(row, ccByComponent.get(Number(row.id)) ?? [])]));
+    return rows.map((row) => toComponent(row, ccByComponent.get(Number(row.id)) ?? []));
+  }
+
+  /** Versions of the products, by product, sort key, value. */
+  async versionsOfProducts(productIds: readonly number[], sql: Sql = this.db.read): Promise<NamedValueRecord[]> {
+    return this.namedValuesOf('versions', productIds, sql);
+  }
+
+  /** Milestones of the products, by product, sort key, value. */
+  async milestonesOfProducts(productIds: readonly number[], sql: Sql = this.db.read): Promise<NamedValueRecord[]> {
+    return this.namedValuesOf('milestones', productIds, sql);
+  }
+
+  private async namedValuesOf(table: 'versions' | 'milestones', productIds: readonly number[], sql: Sql): Promise<NamedValueRecord[]> {
+    const unique = [...new Set(productIds)];
+    if (!unique.length) return [];
+    const rows = await sql.all(`SELECT * FROM ${table} WHERE product_id IN ${sql.in(unique)} ORDER BY product_id, sortkey, value`, unique);
+    return rows.map(toNamedValue);
   }
 
   async versionByName(productId: number, value: string, sql: Sql = this.db.read): Promise<NamedValueRecord | undefined> {
@@ -162,11 +216,11 @@ export class ProductService {
   }
 
   /** The group controls of the products, with their groups (one query). */
-  async groupControls(productIds: readonly number[], sql: Sql = this.db.read): Promise<GroupControl[]> {
+  async groupControls(productIds: readonly number[], sql: Sql = this.db.read): Promise<GroupControlDetail[]> {
     const unique = [...new Set(productIds)];
     if (!unique.length) return [];
     const rows = await sql.all(
-      `SELECT m.product_id, m.group_id, m.entry, m.membercontrol, m.othercontrol, m.canedit,
+      `SELECT m.product_id, m.group_id, m.entry, m.membercontrol, m.othercontrol, m.canedit, m.editcomponents, m.editbugs, m.canconfirm,
               g.name AS group_name, g.is_active AS group_is_active, g.is_bug_group
          FROM group_control_map m JOIN groups g ON g.id = m.group_id
         WHERE m.product_id IN ${sql.in(unique)}
@@ -174,6 +228,38 @@ export class ProductService {
       unique,
     );
     return rows.map(toGroupControl);
+  }
+
+  /** Products by name (case-insensitive); the key is the lower-cased name. */
+  async findByNames(names: readonly string[], sql: Sql = this.db.read): Promise<Map<string, ProductRecord>> {
+    const unique = [...new Set(names.map((n) => String(n).trim()).filter((n) => n !== ''))];
+    if (!unique.length) return new Map();
+    const rows = await sql.all(`SELECT ${PRODUCT_COLUMNS} FROM ${PRODUCT_FROM} WHERE p.name IN ${sql.in(unique)}`, unique);
+    return new Map(rows.map((row) => [String(row.name).toLowerCase(), toProduct(row)]));
+  }
+
+  /**
+   * Bugzilla's `in_group('editcomponents', product_id)`: global editcomponents, or membership of a group whose
+   * control row on the product carries `editcomponents`.
+   */
+  async canAdmin(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
+    if (caller.inGroup('editcomponents')) return true;
+    const controls = await this.groupControls([productId], sql);
+    return controls.some((c) => c.editcomponents && caller.inGroupId(c.groupId));
+  }
+
+  /** Bugzilla's get_products_by_permission('editcomponents'): products the caller administers through a group. */
+  async productIdsAdministeredThroughGroups(caller: Caller, sql: Sql = this.db.read): Promise<number[]> {
+    const groups = caller.groupIds;
+    if (!groups.length) return [];
+    const rows = await sql.all<{ product_id: number }>(
+      `SELECT DISTINCT product_id FROM group_control_map WHERE editcomponents = 1 AND group_id IN ${sql.in(groups)}`, groups);
+    return rows.map((r) => Number(r.product_id));
+  }
+
+  /** May manage components/flag types somewhere: global editcomponents or a product-level grant. */
+  async administersAnyProduct(caller: Caller): Promise<boolean> {
+    return caller.inGroup('editcomponents') || (await this.productIdsAdministeredThroughGroups(caller)).length > 0;
   }
 
   /**
@@ -186,7 +272,7 @@ export class ProductService {
       `SELECT p.id FROM products p
         WHERE NOT EXISTS (SELECT 1 FROM group_control_map m
                            WHERE m.product_id = p.id AND m.membercontrol = ${Control.MANDATORY}
-                             AND m.group_id NOT IN ${sql.in(groups)})
+                             AND ${notInGroups(sql, groups)})
         ORDER BY p.name`,
       groups,
     );
@@ -203,7 +289,7 @@ export class ProductService {
       `SELECT p.id FROM products p
         WHERE p.is_active = 1
           AND NOT EXISTS (SELECT 1 FROM group_control_map m
-                           WHERE m.product_id = p.id AND m.entry <> 0 AND m.group_id NOT IN ${sql.in(groups)})
+                           WHERE m.product_id = p.id AND m.entry <> 0 AND ${notInGroups(sql, groups)})
           AND EXISTS (SELECT 1 FROM components c WHERE c.product_id = p.id AND c.is_active = 1)
           AND EXISTS (SELECT 1 FROM versions v WHERE v.product_id = p.id AND v.is_active = 1)
         ORDER BY p.name`,
@@ -213,26 +299,26 @@ export class ProductService {
   }
 
   /** Bugzilla's get_accessible_products: selectable ∪ enterable. */
-  async accessibleProductIds(caller: Caller): Promise<number[]> {
-    const [selectable, enterable] = await Promise.all([this.selectableProductIds(caller), this.enterableProductIds(caller)]);
+  async accessibleProductIds(caller: Caller, sql: Sql = this.db.read): Promise<number[]> {
+    const [selectable, enterable] = await Promise.all([this.selectableProductIds(caller, sql), this.enterableProductIds(caller, sql)]);
     return [...new Set([...selectable, ...enterable])].sort((a, b) => a - b);
   }
 
   /** Bugzilla's can_access_product: the product is one of the caller's accessible products. */
-  async canAccess(caller: Caller, productId: number): Promise<boolean> {
-    return (await this.accessibleProductIds(caller)).includes(productId);
+  async canAccess(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
+    return (await this.accessibleProductIds(caller, sql)).includes(productId);
   }
 
   /** May file bugs in it: the product is active and the caller is in every `entry` group of its controls. */
-  async canEnter(caller: Caller, product: ProductRecord): Promise<boolean> {
+  async canEnter(caller: Caller, product: ProductRecord, sql: Sql = this.db.read): Promise<boolean> {
     if (!product.isActive) return false;
-    const controls = await this.groupControls([product.id]);
+    const controls = await this.groupControls([product.id], sql);
     return controls.every((c) => !c.entry || caller.inGroupId(c.groupId));
   }
 
   /** May edit its bugs: the caller is in every `canedit` group of its controls. */
-  async canEdit(caller: Caller, productId: number): Promise<boolean> {
-    const controls = await this.groupControls([productId]);
+  async canEdit(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
+    const controls = await this.groupControls([productId], sql);
     return controls.every((c) => !c.canedit || caller.inGroupId(c.groupId));
   }
 }

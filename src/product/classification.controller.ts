@@ -1,0 +1,33 @@
+import { Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SelectableFields } from '../common/fields/field-selection.decorator.js';
+import { RequireGroup } from '../common/guards/access.decorators.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { CLASSIFICATION_FIELDS, ClassificationService } from './classification.service.js';
+
+@ApiTags('Classification')
+@Controller()
+export class ClassificationController {
+  constructor(private readonly classifications: ClassificationService) {}
+
+  @Get('classification/:idOrName')
+  @ApiOperation({ summary: 'Get Classification by id or name (needs the useclassification parameter on)' })
+  @SelectableFields({ path: 'classifications[]', fields: CLASSIFICATION_FIELDS })
+  async get(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+    return { classifications: await this.classifications.get(ctx.caller, ctx.params.idsAndNames(idOrName)) };
+  }
+
+  @Post('classification')
+  @RequireGroup('editclassifications', 'create', 'classifications', { login: true })
+  @ApiOperation({ summary: 'Create Classification. Beyond Bugzilla 5.0.' })
+  async create(@Ctx() ctx: RequestContext) {
+    return { id: await this.classifications.create(ctx.params, ctx) };
+  }
+
+  @Put('classification/:idOrName')
+  @RequireGroup('editclassifications', 'edit', 'classifications', { login: true })
+  @ApiOperation({ summary: 'Update Classification (name, description, sort_key). Beyond Bugzilla 5.0.' })
+  async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+    return { classifications: await this.classifications.update(ctx.params.idsAndNames(idOrName), ctx.params, ctx) };
+  }
+}

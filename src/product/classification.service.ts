@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import type { Caller } from '../common/caller.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import type { ResourceFields } from '../common/fields/field-selection.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import type { RequestParams } from '../common/http/request-params.js';
+import { toDbDateTime } from '../common/time/datetime.js';
+import { Db } from '../database/db.service.js';
+import type { Sql } from '../database/sql.js';
+import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import { ProductService, type ClassificationRecord } from './product.service.js';
+
+const CLASSIFICATION_CLASS = 'Tracker::Classification';
+const MAX_SORTKEY = 32767;
+
+export const CLASSIFICATION_FIELDS: ResourceFields = { nested: { products: {} } };
+
+function toClassification(row: Record<string, any>): ClassificationRecord {
+  return { id: Number(row.id), name: row.name, description: row.description ?? '', sortKey: Number(row.sortkey) };
+}
+
+/**
+ * Classifications (Bugzilla::Classification): Get Classification of 5.0, and beyond it create and update for
+ * `editclassifications`. Like Bugzilla, every call needs the `useclassification` parameter on (900), except that
+ * Get also answers editclassifications members.
+ */
+@Injectable()
+export class ClassificationService {
+  constructor(private readonly db: Db, private readonly products: ProductService, private readonly audit: AuditService) {}
+
+  async findByName(name: string, sql: Sql = this.db.read): Promise<ClassificationRecord | undefined> {
+    const row = await sql.one('SELECT id, name, description, sortkey FROM classifications WHERE name = ?', [name.trim()]);
+    return row && toClassification(row);
+  }
+
+  /** Bugzilla's params_to_objects: ids then names, each must exist (51), duplicates removed. */
+  async resolve(target: { ids: number[]; names: string[] }, sql: Sql = this.db.read): Promise<ClassificationRecord[]> {
+    const rows = await sql.all(
+      `SELECT id, name, description, sortkey FROM classifications WHERE id IN ${sql.in(target.ids)} OR name IN ${sql.in(target.names)}`,
+      [...target.ids, ...target.names],
+    );
+    const all = rows.map(toClassification);
+    const result = new Map<number, ClassificationRecord>();
+    for (const id of target.ids) {
+      const found = all.find((c) => c.id === id);
+      if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'classification', id });
+      result.set(found.id, found);
+    }
+    for (const name of target.names) {
+      const found = all.find((c) => c.name.toLowerCase() === name.trim().toLowerCase());
+      if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'classification', name });
+      result.set(found.id, found);
+    }
+    return [...result.values()];
+  }
+
+  /**
+   * Get Classification: editclassifications members see every named classification with all its products;
+   * others only classifications holding a product they may select, listing those products.
+   */
+  async get(caller: Caller, target: { ids: number[]; names: string[] }) {
+    if (!target.ids.length && !target.names.length) {
+      throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'Classification.get', params: ['names', 'ids'] });
+    }
+    const isEditor = caller.inGroup('editclassifications');
+    if (!caller.parameters.bool('useclassification') && !isEditor) throw TrackerError.of(Errors.CLASSIFICATION_NOT_ENABLED);
+    const classifications = await this.resolve(target);
+    const ids = classifications.map((c) => c.id);
+    const products = await this.db.read.all(
+      `SELECT id, name, description, classification_id FROM products WHERE classification_id IN ${this.db.read.in(ids)} ORDER BY name`, ids);
+    const selectable = isEditor ? undefined : new Set(await this.products.selectableProductIds(caller));
+    const shown = products.filter((p) => !selectable || selectable.has(Number(p.id)));
+    return classifications
+      .map((c) => ({ classification: c, products: shown.filter((p) => Number(p.classification_id) === c.id) }))
+      .filter((entry) => isEditor || entry.products.length > 0)
+      .map(({ classification, products: list }) => ({
+        id: classification.id,
+        name: classification.name,
+        description: classification.description,
+        sort_key: classification.sortKey,
+        products: list.map((p) => ({ id: Number(p.id), name: p.name, description: p.description ?? '' })),
+      }));
+  }
+
+  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+    this.requireEnabled(ctx.caller);
+    const now = toDbDateTime(ctx.now);
+    return this.db.transaction(async (tx) => {
+      const name = await this.checkName(tx, params.string('name')?.trim() ?? '');
+      const sortKey = this.checkSortKey(params.raw('sort_key') ?? params.raw('sortkey') ?? 0);
+      const id = await tx.insert('classifications', { name, description: params.string('description')?.trim() ?? '', sortkey: sortKey });
+      await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: CLASSIFICATION_CLASS, objectId: id, added: name, at: now });
+      return id;
+    });
+  }
+
+  async update(target: { ids: number[]; names: string[] }, params: RequestParams, ctx: RequestContext) {
+    this.requireEnabled(ctx.caller);
+    const now = toDbDateTime(ctx.now);
+    return this.db.transaction(async (tx) => {
+      const classifications = await this.resolve(target, tx);
+      const newName = params.string('name')?.trim();
+      if (newName !== undefined && classifications.length > 1) throw TrackerError.of(Errors.CLASSIFICATION_ALREADY_EXISTS, { name: newName });
+      const description = params.string('description')?.trim();
+      const sortKeyInput = params.raw('sort_key') ?? params.raw('sortkey');
+      const sortKey = sortKeyInput === undefined ? undefined : this.checkSortKey(sortKeyInput);
+      const results: Array<{ id: number; changes: Changes }> = [];
+      for (const classification of classifications) {
+        const changes: Changes = {};
+        const set: Record<string, string | number> = {};
+        if (newName !== undefined && newName !== classification.name) {
+          set.name = await this.checkName(tx, newName, classification.id);
+          noteChange(changes, 'name', classification.name, newName);
+        }
+        if (description !== undefined && noteChange(changes, 'description', classification.description, description)) set.description = description;
+        if (sortKey !== undefined && noteChange(changes, 'sort_key', classification.sortKey, sortKey)) set.sortkey = sortKey;
+        if (Object.keys(set).length) await tx.update('classifications', set, { id: classification.id });
+        await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: CLASSIFICATION_CLASS, objectId: classification.id, at: now }));
+        results.push({ id: classification.id, changes });
+      }
+      return results;
+    });
+  }
+
+  private requireEnabled(caller: Caller): void {
+    if (!caller.parameters.bool('useclassification')) throw TrackerError.of(Errors.CLASSIFICATION_NOT_ENABLED);
+  }
+
+  private async checkName(tx: Sql, name: string, selfId?: number): Promise<string> {
+    if (name === '') throw TrackerError.of(Errors.CLASSIFICATION_NOT_SPECIFIED);
+    if (name.length > 64) throw TrackerError.of(Errors.CLASSIFICATION_NAME_TOO_LONG, { name });
+    const existing = await this.findByName(name, tx);
+    if (existing && existing.id !== selfId) throw TrackerError.of(Errors.CLASSIFICATION_ALREADY_EXISTS, { name });
+    return name;
+  }
+
+  private checkSortKey(value: unknown): number {
+    const text = String(Array.isArray(value) ? value[0] : value).trim();
+    if (!/^\d+$/.test(text) || Number(text) > MAX_SORTKEY) throw TrackerError.of(Errors.CLASSIFICATION_INVALID_SORTKEY, { sortkey: text });
+    return Number(text);
+  }
+}

@@ -1,0 +1,60 @@
+import { Controller, Delete, Param, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import { RequireLogin } from '../common/guards/access.decorators.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { ComponentService, parseComponentNames, type ComponentTarget } from './component.service.js';
+
+/** The path names one component (by id, or product + component); body/query `ids` and `names` add more. */
+function target(ctx: RequestContext, path: { id?: string; product?: string; component?: string }, method: string): ComponentTarget {
+  const ids = ctx.params.intList('ids');
+  const names = parseComponentNames(ctx.params.raw('names'));
+  if (path.id !== undefined) {
+    // Only digits name a component by id; anything else matches no route of Bugzilla (32614).
+    if (!/^\d+$/.test(path.id)) throw TrackerError.of(Errors.REST_INVALID_RESOURCE, { method, path: `/rest/component/${path.id}` });
+    ids.unshift(Number(path.id));
+  }
+  if (path.product !== undefined && path.component !== undefined) names.unshift({ product: path.product, component: path.component });
+  return { ids: [...new Set(ids)], names };
+}
+
+@ApiTags('Component')
+@Controller()
+export class ComponentController {
+  constructor(private readonly components: ComponentService) {}
+
+  @Post('component')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Create Component (editcomponents, globally or for the product)' })
+  async create(@Ctx() ctx: RequestContext) {
+    return { id: await this.components.create(ctx.params, ctx) };
+  }
+
+  @Put('component/:id')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Update Component by id (after Bugzilla 5.0; used by python-bugzilla)' })
+  async updateById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
+    return { components: await this.components.update(target(ctx, { id }, 'PUT'), ctx.params, ctx) };
+  }
+
+  @Put('component/:product/:component')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Update Component by product and name (after Bugzilla 5.0; used by python-bugzilla)' })
+  async updateByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
+    return { components: await this.components.update(target(ctx, { product, component }, 'PUT'), ctx.params, ctx) };
+  }
+
+  @Delete('component/:id')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Delete Component by id (after Bugzilla 5.0); refused while it has bugs (1202)' })
+  async deleteById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
+    return { components: await this.components.delete(target(ctx, { id }, 'DELETE'), ctx) };
+  }
+
+  @Delete('component/:product/:component')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Delete Component by product and name (after Bugzilla 5.0); refused while it has bugs (1202)' })
+  async deleteByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
+    return { components: await this.components.delete(target(ctx, { product, component }, 'DELETE'), ctx) };
+  }
+}

@@ -1,0 +1,40 @@
+import { Controller, Param, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireLogin } from '../common/guards/access.decorators.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { ProductValuesService } from './product-values.service.js';
+
+/** Versions and milestones of a product, beyond Bugzilla 5.0's REST interface. */
+@ApiTags('Product')
+@Controller()
+export class ProductValuesController {
+  constructor(private readonly values: ProductValuesService) {}
+
+  @Post('product/:product/version')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Create a version of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
+  async createVersion(@Param('product') product: string, @Ctx() ctx: RequestContext) {
+    return { id: await this.values.create('version', product, ctx.params, ctx) };
+  }
+
+  @Put('product/:product/version/:name')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Update a version of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
+  async updateVersion(@Param('product') product: string, @Param('name') name: string, @Ctx() ctx: RequestContext) {
+    return { versions: await this.values.update('version', product, name, ctx.params, ctx) };
+  }
+
+  @Post('product/:product/milestone')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Create a milestone of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
+  async createMilestone(@Param('product') product: string, @Ctx() ctx: RequestContext) {
+    return { id: await this.values.create('milestone', product, ctx.params, ctx) };
+  }
+
+  @Put('product/:product/milestone/:name')
+  @RequireLogin()
+  @ApiOperation({ summary: 'Update a milestone of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
+  async updateMilestone(@Param('product') product: string, @Param('name') name: string, @Ctx() ctx: RequestContext) {
+    return { milestones: await this.values.update('milestone', product, name, ctx.params, ctx) };
+  }
+}

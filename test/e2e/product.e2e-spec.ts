@@ -1,0 +1,323 @@
+import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { createBugGroup, createProduct, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+
+describe('Products: lists, Get, Create, Update, group controls, versions and milestones', () => {
+  let t: TestApp;
+  let outsider: { id: number; apiKey: string };
+  let insider: { id: number; apiKey: string };
+  let editor: { id: number; apiKey: string };
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await createBugGroup(t, 'secretgrp');
+    await createBugGroup(t, 'entrygrp');
+    outsider = await t.createUser('outsider@example.com');
+    insider = await t.createUser('insider@example.com', { groups: ['secretgrp', 'entrygrp'] });
+    editor = await t.createUser('editor@example.com', { groups: ['editcomponents'] });
+    ids.Public = await createProduct(t, 'Public');
+    ids.Secret = await createProduct(t, 'Secret', {
+      group_controls: [{ group: 'secretgrp', membercontrol: 'mandatory', othercontrol: 'mandatory', entry: true }],
+    });
+    ids.EntryOnly = await createProduct(t, 'EntryOnly', {
+      group_controls: [{ group: 'entrygrp', membercontrol: 'shown', othercontrol: 'shown', entry: true }],
+    });
+    ids.Closed = await createProduct(t, 'Closed', { is_open: false });
+    ids.Empty = await createProduct(t, 'Empty', {}, false);
+    ids.TestProduct = 1;
+  });
+  afterAll(() => t.close());
+
+  const list = async (route: string, key?: string) => ok(await t.get(route, { key })).ids as number[];
+
+  describe('product_selectable / _enterable / _accessible follow group controls and is_active', () => {
+    it('an outsider: selectable skips the mandatory-group product; enterable also skips entry groups, closed and componentless products', async () => {
+      expect((await list('/product_selectable', outsider.apiKey)).sort()).toEqual(
+        [ids.TestProduct, ids.Public, ids.EntryOnly, ids.Closed, ids.Empty].sort());
+      expect((await list('/product_enterable', outsider.apiKey)).sort()).toEqual([ids.TestProduct, ids.Public].sort());
+      expect((await list('/product_accessible', outsider.apiKey))).toEqual(
+        [ids.TestProduct, ids.Public, ids.EntryOnly, ids.Closed, ids.Empty].sort((a, b) => a - b));
+    });
+
+    it('a member of the groups: the restricted products become selectable and enterable', async () => {
+      expect(await list('/product_selectable', insider.apiKey)).toContain(ids.Secret);
+      expect((await list('/product_enterable', insider.apiKey)).sort()).toEqual([ids.TestProduct, ids.Public, ids.Secret, ids.EntryOnly].sort());
+      expect(await list('/product_accessible', insider.apiKey)).toContain(ids.Secret);
+    });
+
+    it('anonymous callers get the same lists as an outsider, ids as JSON integers', async () => {
+      const accessible = await list('/product_accessible');
+      expect(accessible).not.toContain(ids.Secret);
+      expect(accessible.every((id) => typeof id === 'number')).toBe(true);
+    });
+  });
+
+  describe('a product restricted to a group is invisible to outsiders in every product call', () => {
+    it('by path name and id, by ids and names, and by every type', async () => {
+      const queries: Array<{ path: string; query?: Record<string, string | number | string[]> }> = [
+        { path: '/product/Secret' },
+        { path: `/product/${ids.Secret}` },
+        { path: '/product', query: { ids: ids.Secret } },
+        { path: '/product', query: { names: 'secret' } },
+        { path: '/product', query: { type: ['accessible', 'selectable', 'enterable'] } },
+      ];
+      for (const query of queries) {
+        const res = ok(await t.get(query.path, { key: outsider.apiKey, query: query.query }));
+        expect(res.products.map((p: any) => p.name)).not.toContain('Secret');
+        const member = ok(await t.get(query.path, { key: insider.apiKey, query: query.query }));
+        expect(member.products.map((p: any) => p.name)).toContain('Secret');
+      }
+    });
+
+    it('an unknown product is silently left out too, no error', async () => {
+      expect(ok(await t.get('/product/NoSuchProduct')).products).toEqual([]);
+      expect(ok(await t.get('/product', { query: { ids: [999, ids.Public] } })).products.map((p: any) => p.id)).toEqual([ids.Public]);
+    });
+  });
+
+  describe('Get Product', () => {
+    it('returns the product fields, components, versions and milestones (inactive ones included)', async () => {
+      const [product] = ok(await t.get('/product/Public')).products;
+      expect(product).toEqual({
+        id: ids.Public, name: 'Public', description: 'Public product', is_active: true, default_milestone: '---',
+        has_unconfirmed: true, classification: 'Unclassified',
+        components: [{
+          id: expect.any(Number), name: 'General', description: 'General things', default_assigned_to: 'admin@example.com',
+          default_qa_contact: '', sort_key: 0, is_active: true, flag_types: { bug: [], attachment: [] },
+        }],
+        versions: [{ id: expect.any(Number), name: '1.0', sort_key: 0, is_active: true }],
+        milestones: [{ id: expect.any(Number), name: '---', sort_key: 0, is_active: true }],
+      });
+      const closed = ok(await t.get('/product/Closed')).products[0];
+      expect(closed.is_active).toBe(false);
+    });
+
+    it('names match case-insensitively; the path segment merges with ids/names (GET /rest/product/get?names=…)', async () => {
+      expect(ok(await t.get('/product', { query: { names: 'PUBLIC' } })).products.map((p: any) => p.name)).toEqual(['Public']);
+      expect(ok(await t.get('/product/get', { query: { names: 'Public' } })).products.map((p: any) => p.name)).toEqual(['Public']);
+      const both = ok(await t.get(`/product/${ids.Public}`, { query: { names: 'Closed' } })).products.map((p: any) => p.name);
+      expect(both.sort()).toEqual(['Closed', 'Public']);
+    });
+
+    it('type limits the result to the union of the lists; with ids or names it narrows them', async () => {
+      const enterable = ok(await t.get('/product', { key: outsider.apiKey, query: { type: 'enterable' } })).products.map((p: any) => p.name);
+      expect(enterable.sort()).toEqual(['Public', 'TestProduct']);
+      const narrowed = ok(await t.get('/product', { key: outsider.apiKey, query: { type: 'enterable', names: ['Closed', 'Public'] } }));
+      expect(narrowed.products.map((p: any) => p.name)).toEqual(['Public']);
+    });
+
+    it('without ids, names or type: 50; an unknown type: 32000 (get_products_invalid_type)', async () => {
+      expectCodedError(await t.get('/product'), 50, 400);
+      expectCodedError(await t.get('/product', { query: { type: 'everything' } }), 32000, 400);
+    });
+
+    it('field selection with subfields: components.name keeps only component names', async () => {
+      const [product] = ok(await t.get('/product/Public', { query: { include_fields: 'name,components.name' } })).products;
+      expect(product).toEqual({ name: 'Public', components: [{ name: 'General' }] });
+      const [withTypes] = ok(await t.get('/product/Public', { query: { include_fields: 'components.flag_types' } })).products;
+      expect(withTypes).toEqual({ components: [{ flag_types: { bug: [], attachment: [] } }] });
+      const [excluded] = ok(await t.get('/product/Public', { query: { exclude_fields: 'components,versions,milestones,description' } })).products;
+      expect(Object.keys(excluded).sort()).toEqual(['classification', 'default_milestone', 'has_unconfirmed', 'id', 'is_active', 'name']);
+      const [noFlagTypes] = ok(await t.get('/product/Public', { query: { include_fields: 'components', exclude_fields: 'components.flag_types' } })).products;
+      expect(Object.keys(noFlagTypes.components[0])).not.toContain('flag_types');
+      expect(noFlagTypes.components[0].name).toBe('General');
+    });
+
+    it('group_controls are shown to editcomponents members only (beyond 5.0)', async () => {
+      const [asAdmin] = ok(await t.get('/product/Secret', { key: ADMIN_API_KEY })).products;
+      expect(asAdmin.group_controls).toEqual([{
+        group: 'secretgrp', entry: true, membercontrol: 'mandatory', othercontrol: 'mandatory', canedit: false,
+        editcomponents: false, editbugs: false, canconfirm: false,
+      }]);
+      const [asMember] = ok(await t.get('/product/Secret', { key: insider.apiKey })).products;
+      expect(asMember).not.toHaveProperty('group_controls');
+    });
+  });
+
+  describe('Create Product', () => {
+    it('creates the product with its first version and default milestone, audited', async () => {
+      const id = ok(await t.post('/product', {
+        name: 'Created', description: 'made here', version: '2.0', default_milestone: 'M1', has_unconfirmed: false,
+      }, { key: editor.apiKey })).id;
+      expect(typeof id).toBe('number');
+      const [product] = ok(await t.get(`/product/${id}`, { key: editor.apiKey })).products;
+      expect(product).toMatchObject({
+        name: 'Created', is_active: true, has_unconfirmed: false, default_milestone: 'M1', classification: 'Unclassified',
+        components: [], versions: [{ name: '2.0', is_active: true }], milestones: [{ name: 'M1', sort_key: 0 }],
+      });
+      const audit = await t.db.read.all("SELECT field, added FROM audit_log WHERE class = 'Tracker::Product' AND object_id = ?", [id]);
+      expect(audit).toEqual([{ field: '__create__', added: 'Created' }]);
+    });
+
+    it('needs a login (410) and editcomponents (304)', async () => {
+      expectCodedError(await t.post('/product', { name: 'X', description: 'x', version: '1' }), 410, 401);
+      expectCodedError(await t.post('/product', { name: 'X', description: 'x', version: '1' }, { key: outsider.apiKey }), 304, 401);
+    });
+
+    it('validates name (700, 701, 702 taken, 702 differing only in case), description (703) and version (704)', async () => {
+      const create = (body: Record<string, unknown>) => t.post('/product', { name: 'Valid', description: 'd', version: '1', ...body }, { key: ADMIN_API_KEY });
+      expectCodedError(await create({ name: '  ' }), 700, 400);
+      expectCodedError(await create({ name: 'x'.repeat(65) }), 701, 400);
+      const taken = await create({ name: 'Public' });
+      expectCodedError(taken, 702, 400);
+      expect(taken.body.message).toContain('already exists');
+      const inCase = await create({ name: 'PUBLIC' });
+      expectCodedError(inCase, 702, 400);
+      expect(inCase.body.message).toContain('only in case');
+      expectCodedError(await create({ description: '' }), 703, 400);
+      expectCodedError(await create({ version: ' ' }), 704, 400);
+      expect(ok(await t.get('/product/Valid')).products).toEqual([]);
+    });
+
+    it('classification is ignored while useclassification is off; when on it must exist (51)', async () => {
+      const id = ok(await t.post('/product', { name: 'Classless', description: 'd', version: '1', classification: 'Nope' }, { key: ADMIN_API_KEY })).id;
+      expect(ok(await t.get(`/product/${id}`)).products[0].classification).toBe('Unclassified');
+      await t.setParameters({ useclassification: '1' });
+      try {
+        expectCodedError(await t.post('/product', { name: 'Classy', description: 'd', version: '1', classification: 'Nope' }, { key: ADMIN_API_KEY }), 51, 404);
+        const made = ok(await t.post('/product', { name: 'Classy', description: 'd', version: '1', classification: 'Unclassified' }, { key: ADMIN_API_KEY })).id;
+        expect(typeof made).toBe('number');
+      } finally {
+        await t.setParameters({ useclassification: '0' });
+      }
+    });
+
+    it('group_controls: unknown group 51, bad value 32000, illegal combination 32000, system group 32000; nothing is created', async () => {
+      const create = (controls: unknown) => t.post('/product', { name: 'Grouped', description: 'd', version: '1', group_controls: controls }, { key: ADMIN_API_KEY });
+      expectCodedError(await create([{ group: 'nosuchgroup', membercontrol: 'shown', othercontrol: 'shown' }]), 51, 404);
+      expectCodedError(await create([{ group: 'secretgrp', membercontrol: 'always', othercontrol: 'na' }]), 32000, 400);
+      const illegal = await create([{ group: 'secretgrp', membercontrol: 'mandatory', othercontrol: 'na' }]);
+      expectCodedError(illegal, 32000, 400);
+      expect(illegal.body.message).toContain('secretgrp');
+      expectCodedError(await create([{ group: 'editbugs', membercontrol: 'shown', othercontrol: 'shown' }]), 32000, 400);
+      expectCodedError(await create({ group: 'secretgrp' }), 53, 400);
+      expect(ok(await t.get('/product/Grouped', { key: ADMIN_API_KEY })).products).toEqual([]);
+    });
+  });
+
+  describe('Update Product', () => {
+    it('answers changes with booleans as "1"/"0" and records them in the audit log', async () => {
+      ok(await t.post('/product/Public/milestone', { name: '2.0' }, { key: ADMIN_API_KEY }));
+      const res = ok(await t.put('/product/Public', {
+        description: 'Now public', has_unconfirmed: false, is_open: true, default_milestone: '2.0',
+      }, { key: editor.apiKey }));
+      expect(res).toEqual({
+        products: [{
+          id: ids.Public,
+          changes: {
+            description: { removed: 'Public product', added: 'Now public' },
+            has_unconfirmed: { removed: '1', added: '0' },
+            default_milestone: { removed: '---', added: '2.0' },
+          },
+        }],
+      });
+      const audit = await t.db.read.all("SELECT field, removed, added FROM audit_log WHERE class = 'Tracker::Product' AND object_id = ? AND field <> '__create__' ORDER BY field", [ids.Public]);
+      expect(audit).toEqual([
+        { field: 'default_milestone', removed: '---', added: '2.0' },
+        { field: 'description', removed: 'Public product', added: 'Now public' },
+        { field: 'has_unconfirmed', removed: '1', added: '0' },
+      ]);
+      const again = ok(await t.put('/product/Public', { is_open: false, name: 'Public' }, { key: editor.apiKey }));
+      expect(again.products[0].changes).toEqual({ is_open: { removed: '1', added: '0' } });
+      ok(await t.put('/product/Public', { is_open: true }, { key: editor.apiKey }));
+    });
+
+    it('a default_milestone that is not a milestone of the product is 705, and nothing changes', async () => {
+      expectCodedError(await t.put('/product/Public', { description: 'changed?', default_milestone: 'NoSuch' }, { key: ADMIN_API_KEY }), 705, 400);
+      expect(ok(await t.get('/product/Public')).products[0].description).toBe('Now public');
+    });
+
+    it('a name for several products is 702 and nothing changes; renaming one works', async () => {
+      expectCodedError(await t.put('/product/Closed', { ids: [ids.Empty], name: 'Shared' }, { key: ADMIN_API_KEY }), 702, 400);
+      expect(ok(await t.get('/product/Shared')).products).toEqual([]);
+      expectCodedError(await t.put('/product/Closed', { name: 'public' }, { key: ADMIN_API_KEY }), 702, 400);
+      const renamed = ok(await t.put('/product/Closed', { name: 'Shut' }, { key: ADMIN_API_KEY }));
+      expect(renamed.products[0].changes).toEqual({ name: { removed: 'Closed', added: 'Shut' } });
+      ok(await t.put(`/product/${ids.Closed}`, { name: 'Closed' }, { key: ADMIN_API_KEY }));
+    });
+
+    it('updates several products named by path, ids and names, in that order', async () => {
+      const res = ok(await t.put('/product/Closed', { ids: [ids.Empty], names: ['EntryOnly'], description: 'same for all' }, { key: ADMIN_API_KEY }));
+      expect(res.products.map((p: any) => p.id)).toEqual([ids.Empty, ids.Closed, ids.EntryOnly]);
+      expect(res.products.every((p: any) => p.changes.description.added === 'same for all')).toBe(true);
+    });
+
+    it('an unknown or inaccessible product is 106; a blank description 703; no login 410; no editcomponents 304', async () => {
+      expectCodedError(await t.put('/product/NoSuch', { description: 'x' }, { key: ADMIN_API_KEY }), 106, 401);
+      expectCodedError(await t.put('/product/9999', { description: 'x' }, { key: ADMIN_API_KEY }), 106, 401);
+      expectCodedError(await t.put('/product/Secret', { description: 'x' }, { key: editor.apiKey }), 106, 401);
+      expectCodedError(await t.put('/product/Public', { description: ' ' }, { key: ADMIN_API_KEY }), 703, 400);
+      expectCodedError(await t.put('/product/Public', { description: 'x' }), 410, 401);
+      expectCodedError(await t.put('/product/Public', { description: 'x' }, { key: insider.apiKey }), 304, 401);
+    });
+
+    it('group_controls change who may see the product, with a group_controls change', async () => {
+      const res = ok(await t.put('/product/EntryOnly', {
+        group_controls: [{ group: 'entrygrp', membercontrol: 'mandatory', othercontrol: 'mandatory' }],
+      }, { key: ADMIN_API_KEY }));
+      expect(res.products[0].changes).toEqual({
+        group_controls: { removed: 'entrygrp:shown/shown,entry', added: 'entrygrp:mandatory/mandatory,entry' },
+      });
+      expect(await list('/product_accessible', outsider.apiKey)).not.toContain(ids.EntryOnly);
+      const cleared = ok(await t.put('/product/EntryOnly', {
+        group_controls: [{ group: 'entrygrp', membercontrol: 'na', othercontrol: 'na', entry: false }],
+      }, { key: ADMIN_API_KEY }));
+      expect(cleared.products[0].changes.group_controls.added).toBe('');
+      expect(await list('/product_enterable', outsider.apiKey)).toContain(ids.EntryOnly);
+      expect(ok(await t.get('/product/EntryOnly', { key: ADMIN_API_KEY })).products[0].group_controls).toEqual([]);
+    });
+
+    it('PUT /rest/product without a segment matches no route (32614)', async () => {
+      expectCodedError(await t.request('PUT', '/product', { body: { description: 'x' }, key: ADMIN_API_KEY }), 32614, 404);
+    });
+  });
+
+  describe('versions and milestones (beyond 5.0)', () => {
+    it('creates a version and a milestone with sort keys, listed in sort-key order', async () => {
+      const v = ok(await t.post('/product/Public/version', { name: '0.9', sort_key: -5 }, { key: editor.apiKey })).id;
+      const m = ok(await t.post(`/product/${ids.Public}/milestone`, { name: 'Future', sort_key: 50, is_active: false }, { key: editor.apiKey })).id;
+      const [product] = ok(await t.get('/product/Public', { query: { include_fields: 'versions,milestones' } })).products;
+      expect(product.versions).toEqual([
+        { id: v, name: '0.9', sort_key: -5, is_active: true }, { id: expect.any(Number), name: '1.0', sort_key: 0, is_active: true },
+      ]);
+      expect(product.milestones.map((x: any) => [x.name, x.sort_key, x.is_active])).toEqual([['---', 0, true], ['2.0', 0, true], ['Future', 50, false]]);
+      expect(product.milestones[2].id).toBe(m);
+    });
+
+    it('renames a version and a milestone, carrying bugs and the default milestone along', async () => {
+      const component = await t.db.read.one<{ id: number }>('SELECT id FROM components WHERE product_id = ?', [ids.Public]);
+      const bug = await insertBug(t, ids.Public, Number(component!.id), { version: '0.9', target_milestone: '2.0' });
+      const res = ok(await t.put('/product/Public/version/0.9', { name: '0.9.1', is_active: false }, { key: editor.apiKey }));
+      expect(res.versions[0].changes).toEqual({ name: { removed: '0.9', added: '0.9.1' }, is_active: { removed: '1', added: '0' } });
+      const renamed = ok(await t.put('/product/Public/milestone/2.0', { name: '2.0-final', sort_key: 7 }, { key: editor.apiKey }));
+      expect(renamed.milestones[0].changes).toEqual({ name: { removed: '2.0', added: '2.0-final' }, sort_key: { removed: '0', added: '7' } });
+      expect(ok(await t.get('/product/Public')).products[0].default_milestone).toBe('2.0-final');
+      expect(await t.db.read.one('SELECT version, target_milestone FROM bugs WHERE id = ?', [bug])).toEqual({ version: '0.9.1', target_milestone: '2.0-final' });
+    });
+
+    it('errors: duplicate, blank, too long, bad sort key, unknown value 51, default milestone cannot be disabled', async () => {
+      const post = (kind: string, body: Record<string, unknown>) => t.post(`/product/Public/${kind}`, body, { key: editor.apiKey });
+      for (const kind of ['version', 'milestone']) {
+        expectCodedError(await post(kind, { name: '' }), 32000, 400);
+        expectCodedError(await post(kind, { name: 'v'.repeat(65) }), 32000, 400);
+        expectCodedError(await post(kind, { name: 'ok', sort_key: 'first' }), 32000, 400);
+        expectCodedError(await post(kind, { name: 'ok', sort_key: 40000 }), 32000, 400);
+        expectCodedError(await t.put(`/product/Public/${kind}/nosuch`, { name: 'x' }, { key: editor.apiKey }), 51, 404);
+      }
+      const duplicate = await post('version', { name: '1.0' });
+      expectCodedError(duplicate, 32000, 400);
+      expect(duplicate.body.message).toContain('already exists');
+      expectCodedError(await post('milestone', { name: '---' }), 32000, 400);
+      const disabled = await t.put('/product/Public/milestone/2.0-final', { is_active: false }, { key: editor.apiKey });
+      expectCodedError(disabled, 32000, 400);
+      expect(disabled.body.message).toContain('default milestone');
+    });
+
+    it('rights: 410 anonymous, 304 without editcomponents anywhere, 106 for an unknown product', async () => {
+      expectCodedError(await t.post('/product/Public/version', { name: 'x' }), 410, 401);
+      expectCodedError(await t.post('/product/Public/version', { name: 'x' }, { key: outsider.apiKey }), 304, 401);
+      expectCodedError(await t.post('/product/NoSuch/version', { name: 'x' }, { key: editor.apiKey }), 106, 401);
+      expectCodedError(await t.post('/product/Secret/version', { name: 'x' }, { key: editor.apiKey }), 106, 401);
+    });
+  });
+});

@@ -1,0 +1,46 @@
+import { ADMIN_API_KEY, type ApiResponse, type TestApp } from './test-app.js';
+
+/** Asserts a coded error: the exact code and HTTP status, with a message and the documentation link. */
+export function expectCodedError(res: ApiResponse, code: number, status: number): void {
+  expect({ status: res.status, code: res.body?.code, error: res.body?.error }).toEqual({ status, code, error: true });
+  expect(typeof res.body.message).toBe('string');
+  expect(typeof res.body.documentation).toBe('string');
+}
+
+/** Asserts a 200 answer and returns its body. */
+export function ok<T = any>(res: ApiResponse<T>): T {
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${res.text}`);
+  return res.body;
+}
+
+/** A bug group created through Create Group (admin), active. */
+export async function createBugGroup(t: TestApp, name: string): Promise<number> {
+  return ok(await t.post('/group', { name, description: `${name} group`, is_active: true }, { key: ADMIN_API_KEY })).id;
+}
+
+/** A product created through Create Product (admin) with one component, so that it can take bugs. */
+export async function createProduct(
+  t: TestApp,
+  name: string,
+  extra: Record<string, unknown> = {},
+  component: Record<string, unknown> | false = {},
+): Promise<number> {
+  const id = ok(await t.post('/product', { name, description: `${name} product`, version: '1.0', ...extra }, { key: ADMIN_API_KEY })).id;
+  if (component !== false) {
+    ok(await t.post('/component', {
+      product: name, name: 'General', description: 'General things', default_assignee: 'admin@example.com', ...component,
+    }, { key: ADMIN_API_KEY }));
+  }
+  return id;
+}
+
+/** Inserts a bug row straight into the database (the catalogue tests need bugs without the bug module's rules). */
+export async function insertBug(t: TestApp, productId: number, componentId: number, fields: Record<string, string | number> = {}): Promise<number> {
+  const now = '2024-01-01 00:00:00';
+  return t.db.transaction((tx) => tx.insert('bugs', {
+    summary: 'catalogue test bug', status: 'CONFIRMED', resolution: '', product_id: productId, component_id: componentId,
+    version: 'unspecified', target_milestone: '---', op_sys: 'All', platform: 'All', priority: '---', severity: 'normal',
+    reporter_id: 1, assigned_to_id: 1, url: '', whiteboard: '', is_confirmed: 1, is_creator_accessible: 1,
+    is_cc_accessible: 1, estimated_time: 0, remaining_time: 0, creation_time: now, last_change_time: now, ...fields,
+  }));
+}
