@@ -1,0 +1,299 @@
+import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
+import { AuthService } from '../../src/auth/auth.service.js';
+import { UserService } from '../../src/user/user.service.js';
+import { digestSecret } from '../../src/auth/credentials.js';
+
+/**
+ * Authentication (misc.md "Authentication", routes.md "Users, login", seed "Authentication" and "Other states",
+ * defaults.md lockout and token lifetime). The app trusts X-Forwarded-For here so that tests can speak from
+ * several addresses.
+ */
+describe('authentication', () => {
+  let t: TestApp;
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  const expectError = (res: { status: number; body: any }, code: number, status: number) => {
+    expect(res.body).toMatchObject({ error: true, code });
+    expect(typeof res.body.message).toBe('string');
+    expect(res.status).toBe(status);
+  };
+  const login = (loginName: string, password: string, options: { query?: Record<string, string>; headers?: Record<string, string> } = {}) =>
+    t.get('/login', { query: { login: loginName, password, ...options.query }, headers: options.headers });
+  const whoami = (options: Parameters<TestApp['get']>[1]) => t.get('/whoami', options);
+
+  beforeAll(async () => {
+    process.env.TRACKER_TRUST_PROXY = '1';
+    try {
+      t = await startTestApp();
+    } finally {
+      delete process.env.TRACKER_TRUST_PROXY;
+    }
+  });
+  afterAll(() => t.close());
+
+  describe('login form 1: login and password', () => {
+    it('GET /rest/login answers {id, token}; the token is <user id>-<random> and stored only as a digest', async () => {
+      const user = await t.createUser('login1@example.com', { password: 'pass-word-1' });
+      const res = await login('login1@example.com', 'pass-word-1');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ id: user.id, token: expect.stringMatching(new RegExp(`^${user.id}-[A-Za-z0-9]{20,}$`)) });
+      const row = await t.db.read.one('SELECT token_hash, ip_addr FROM login_tokens WHERE user_id = ?', [user.id]);
+      expect(row).toEqual({ token_hash: digestSecret(res.body.token), ip_addr: null });
+    });
+
+    it('accepts the Tracker_ and Bugzilla_ spellings and the X-BUGZILLA-LOGIN/PASSWORD headers', async () => {
+      expect((await t.get('/login', { query: { Tracker_login: ADMIN_LOGIN, Tracker_password: ADMIN_PASSWORD } })).body.id).toBe(1);
+      expect((await t.get('/login', { query: { Bugzilla_login: ADMIN_LOGIN, Bugzilla_password: ADMIN_PASSWORD } })).body.id).toBe(1);
+      expect((await t.get('/login', { headers: { 'X-BUGZILLA-LOGIN': ADMIN_LOGIN, 'X-BUGZILLA-PASSWORD': ADMIN_PASSWORD } })).body.id).toBe(1);
+    });
+
+    it('login and password authenticate any other call too', async () => {
+      const res = await whoami({ query: { Bugzilla_login: ADMIN_LOGIN, Bugzilla_password: ADMIN_PASSWORD } });
+      expect(res.body).toMatchObject({ id: 1, name: ADMIN_LOGIN });
+    });
+
+    it('a wrong password or an unknown login is 300; a missing login or password is 50', async () => {
+      await t.createUser('login2@example.com', { password: 'pass-word-2' });
+      expectError(await login('login2@example.com', 'wrong-password', { headers: from('10.9.9.9') }), 300, 401);
+      expectError(await login('ghost@example.com', 'whatever'), 300, 401);
+      expectError(await t.get('/login', { query: { login: 'login2@example.com' } }), 50, 400);
+      expectError(await t.get('/login', { query: { password: 'pass-word-2' } }), 50, 400);
+      expectError(await t.get('/login'), 50, 400);
+    });
+
+    it('login is GET only (32614 for other methods)', async () => {
+      expectError(await t.post('/login', { login: ADMIN_LOGIN, password: ADMIN_PASSWORD }), 32614, 404);
+    });
+
+    it('login stays open while requirelogin is on', async () => {
+      await t.setParameters({ requirelogin: '1' });
+      try {
+        expect((await login(ADMIN_LOGIN, ADMIN_PASSWORD)).status).toBe(200);
+        expectError(await t.get('/user/1'), 410, 401);
+      } finally {
+        await t.setParameters({ requirelogin: '0' });
+      }
+    });
+  });
+
+  describe('login form 2: token', () => {
+    let token: string;
+    let userId: number;
+    beforeAll(async () => {
+      userId = (await t.createUser('token@example.com', { password: 'token-pass' })).id;
+      token = (await login('token@example.com', 'token-pass')).body.token;
+    });
+
+    it('authenticates as token, Tracker_token, Bugzilla_token or X-BUGZILLA-TOKEN', async () => {
+      for (const options of [{ query: { token } }, { query: { Tracker_token: token } }, { query: { Bugzilla_token: token } }, { headers: { 'X-BUGZILLA-TOKEN': token } }]) {
+        expect((await whoami(options)).body).toMatchObject({ id: userId, name: 'token@example.com' });
+      }
+    });
+
+    it('an unknown, malformed or foreign-user token is 32000, never anonymous', async () => {
+      expectError(await t.get('/user/1', { query: { token: `${userId}-nosuchtoken` } }), 32000, 400);
+      expectError(await t.get('/user/1', { query: { token: 'garbage' } }), 32000, 400);
+      // the right secret under another user's id
+      expectError(await t.get('/user/1', { query: { token: token.replace(/^\d+/, '1') } }), 32000, 400);
+    });
+
+    it('valid_login: true for the token of that login, false for another login, 50 without login', async () => {
+      expect((await t.get('/valid_login', { query: { login: 'token@example.com', token } })).body).toEqual({ result: true });
+      expect((await t.get('/valid_login', { query: { login: 'TOKEN@example.com', token } })).body).toEqual({ result: true });
+      expect((await t.get('/valid_login', { query: { login: ADMIN_LOGIN, token } })).body).toEqual({ result: false });
+      expect((await t.get('/valid_login', { query: { login: 'token@example.com' } })).body).toEqual({ result: false });
+      expect((await t.get('/valid_login', { query: { login: 'token@example.com', token: 'malformed' } })).body).toEqual({ result: false });
+      expectError(await t.get('/valid_login', { query: { token } }), 50, 400);
+    });
+
+    it('expires after 30 days unused (and is purged); use refreshes it', async () => {
+      const fresh = (await login('token@example.com', 'token-pass')).body.token;
+      const old = new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      const recent = new Date(Date.now() - 29 * 24 * 3600 * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      await t.db.transaction((tx) => tx.run('UPDATE login_tokens SET last_used = ? WHERE token_hash = ?', [recent, digestSecret(fresh)]));
+      expect((await whoami({ query: { token: fresh } })).status).toBe(200);
+      const refreshed = await t.db.read.one('SELECT last_used FROM login_tokens WHERE token_hash = ?', [digestSecret(fresh)]);
+      expect(String(refreshed?.last_used) > recent).toBe(true);
+      await t.db.transaction((tx) => tx.run('UPDATE login_tokens SET last_used = ? WHERE token_hash = ?', [old, digestSecret(fresh)]));
+      expectError(await whoami({ query: { token: fresh } }), 32000, 400);
+      expect(await t.db.read.one('SELECT id FROM login_tokens WHERE token_hash = ?', [digestSecret(fresh)])).toBeUndefined();
+    });
+
+    it('logout ends the token of the request only; reusing it is 32000; valid_login then says false', async () => {
+      const other = (await login('token@example.com', 'token-pass')).body.token;
+      const res = await t.get('/logout', { query: { token } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ result: null });
+      expectError(await whoami({ query: { token } }), 32000, 400);
+      expect((await t.get('/valid_login', { query: { login: 'token@example.com', token } })).body).toEqual({ result: false });
+      expect((await whoami({ query: { token: other } })).status).toBe(200);
+    });
+
+    it('logout with a dead token, with another credential or with none does nothing', async () => {
+      expect((await t.get('/logout', { query: { token } })).body).toEqual({ result: null });
+      expect((await t.get('/logout', { query: { Bugzilla_token: 'garbage' } })).body).toEqual({ result: null });
+      expect((await t.get('/logout')).body).toEqual({ result: null });
+      expect((await t.get('/logout', { key: ADMIN_API_KEY })).body).toEqual({ result: null });
+      // other credential errors still count on logout
+      expectError(await t.get('/logout', { query: { api_key: 'no-such-key' } }), 306, 400);
+    });
+  });
+
+  describe('restrict_login', () => {
+    it('binds the token to the address it was asked from; another address is refused with 32000', async () => {
+      await t.createUser('restricted@example.com', { password: 'restricted-pass' });
+      for (const flag of [{ restrict_login: 'True' }, { Tracker_restrictlogin: '1' }, { Bugzilla_restrictlogin: 'true' }]) {
+        const res = await login('restricted@example.com', 'restricted-pass', { query: flag, headers: from('10.1.1.1') });
+        expect(res.status).toBe(200);
+        expect((await whoami({ query: { token: res.body.token }, headers: from('10.1.1.1') })).status).toBe(200);
+        expectError(await whoami({ query: { token: res.body.token }, headers: from('10.2.2.2') }), 32000, 400);
+      }
+    });
+
+    it('without it (or with restrict_login=false, as the npm client sends) the token works from anywhere', async () => {
+      const res = await login('restricted@example.com', 'restricted-pass', { query: { restrict_login: 'false' }, headers: from('10.1.1.1') });
+      expect((await whoami({ query: { token: res.body.token }, headers: from('10.2.2.2') })).status).toBe(200);
+    });
+  });
+
+  describe('lockout', () => {
+    it('five failures in 30 minutes lock the account for that address, even with the right password, until the window passes', async () => {
+      const user = await t.createUser('locked@example.com', { password: 'right-password' });
+      const attacker = from('10.6.6.6');
+      for (let attempt = 1; attempt <= 4; attempt++) {
+        const res = await login('locked@example.com', 'wrong-password', { headers: attacker });
+        expectError(res, 300, 401);
+        // the warning comes when two or fewer attempts remain
+        expect(res.body.message.includes('locked out')).toBe(5 - attempt <= 2);
+      }
+      expectError(await login('locked@example.com', 'wrong-password', { headers: attacker }), 32000, 400);
+      const locked = await login('locked@example.com', 'right-password', { headers: attacker });
+      expectError(locked, 32000, 400);
+      expect(locked.body.message).toContain('10.6.6.6');
+      // password authentication of any call is locked too
+      expectError(await whoami({ query: { Bugzilla_login: 'locked@example.com', Bugzilla_password: 'right-password' }, headers: attacker }), 32000, 400);
+      // another address is not locked
+      expect((await login('locked@example.com', 'right-password', { headers: from('10.7.7.7') })).status).toBe(200);
+      // the window passes
+      const past = new Date(Date.now() - 31 * 60 * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      await t.db.transaction((tx) => tx.run('UPDATE login_failures SET login_time = ? WHERE user_id = ?', [past, user.id]));
+      expect((await login('locked@example.com', 'right-password', { headers: attacker })).status).toBe(200);
+    });
+
+    it('a successful login clears the failures of that address', async () => {
+      const user = await t.createUser('clears@example.com', { password: 'right-password' });
+      const address = from('10.8.8.8');
+      for (let i = 0; i < 4; i++) await login('clears@example.com', 'wrong', { headers: address });
+      expect((await login('clears@example.com', 'right-password', { headers: address })).status).toBe(200);
+      expect(await t.db.read.one('SELECT id FROM login_failures WHERE user_id = ?', [user.id])).toBeUndefined();
+      expectError(await login('clears@example.com', 'wrong', { headers: address }), 300, 401);
+    });
+  });
+
+  describe('login form 3: API key', () => {
+    it('authenticates as api_key, Tracker_api_key, Bugzilla_api_key, X-BUGZILLA-API-KEY or Authorization: Bearer', async () => {
+      const user = await t.createUser('keyed@example.com');
+      for (const options of [
+        { query: { api_key: user.apiKey } }, { query: { Tracker_api_key: user.apiKey } }, { query: { Bugzilla_api_key: user.apiKey } },
+        { headers: { 'X-BUGZILLA-API-KEY': user.apiKey } }, { headers: { Authorization: `Bearer ${user.apiKey}` } },
+      ]) {
+        expect((await whoami(options)).body.id).toBe(user.id);
+      }
+    });
+
+    it('an unknown key is 306 (keys compare case-sensitively)', async () => {
+      expectError(await whoami({ key: 'no-such-key' }), 306, 400);
+      expectError(await whoami({ key: ADMIN_API_KEY.toUpperCase() }), 306, 400);
+    });
+
+    it('a user creates, lists, describes and revokes their own keys over REST; a revoked key is 306', async () => {
+      const user = await t.createUser('keys@example.com');
+      const created = await t.post('/api_key', { description: 'laptop' }, { key: user.apiKey });
+      expect(created.status).toBe(200);
+      expect(created.body).toEqual({ id: expect.any(Number), api_key: expect.stringMatching(/^[A-Za-z0-9]{40}$/) });
+      const { id, api_key: newKey } = created.body;
+      // stored as a digest, never in clear
+      const row = await t.db.read.one('SELECT key_hash FROM api_keys WHERE id = ?', [id]);
+      expect(row?.key_hash).toBe(digestSecret(newKey));
+      expect((await whoami({ key: newKey })).body.id).toBe(user.id);
+
+      const listed = (await t.get('/api_key', { key: newKey })).body.api_keys;
+      expect(listed).toEqual([
+        { id: expect.any(Number), description: 'test', revoked: false, creation_time: expect.any(String), last_used: expect.any(String) },
+        { id, description: 'laptop', revoked: false, creation_time: expect.stringMatching(/Z$/), last_used: expect.stringMatching(/Z$/) },
+      ]);
+      expect(JSON.stringify(listed)).not.toContain(newKey);
+
+      const revoked = await t.put(`/api_key/${id}`, { revoked: true, description: 'lost laptop' }, { key: user.apiKey });
+      expect(revoked.body).toEqual({ api_keys: [{ id, changes: { revoked: { removed: '0', added: '1' }, description: { removed: 'laptop', added: 'lost laptop' } } }] });
+      expectError(await whoami({ key: newKey }), 306, 400);
+      // un-revoking is allowed to the owner
+      await t.put(`/api_key/${id}`, { revoked: false }, { key: user.apiKey });
+      expect((await whoami({ key: newKey })).status).toBe(200);
+    });
+
+    it("another user's key is 51; anonymous callers get 410; a non-numeric id is 52", async () => {
+      const owner = await t.createUser('owner@example.com');
+      const id = (await t.post('/api_key', { description: 'mine' }, { key: owner.apiKey })).body.id;
+      expectError(await t.put(`/api_key/${id}`, { revoked: true }, { key: ADMIN_API_KEY }), 51, 404);
+      expectError(await t.get('/api_key'), 410, 401);
+      expectError(await t.post('/api_key', { description: 'x' }), 410, 401);
+      expectError(await t.put('/api_key/abc', { revoked: true }, { key: owner.apiKey }), 52, 400);
+      expectError(await t.post('/api_key', { description: 'x'.repeat(256) }, { key: owner.apiKey }), 104, 400);
+    });
+
+    it('the admin command line entry point creates a key for any user (AuthService.createApiKey)', async () => {
+      const user = await t.createUser('cli-key@example.com');
+      const key = await t.app.get(AuthService).createApiKey(user.id, 'from the CLI', new Date());
+      expect((await whoami({ key })).body.id).toBe(user.id);
+      expect(await t.db.read.one('SELECT id FROM api_keys WHERE key_hash = ?', [key])).toBeUndefined();
+    });
+  });
+
+  describe('disabled accounts', () => {
+    it("refuse password, token and API key with 301, showing the account's reason", async () => {
+      const user = await t.createUser('disabled@example.com', { password: 'disabled-pass' });
+      const token = (await login('disabled@example.com', 'disabled-pass')).body.token;
+      await t.put(`/user/${user.id}`, { login_denied_text: 'Account closed for spam.' }, { key: ADMIN_API_KEY });
+      const refused = await login('disabled@example.com', 'disabled-pass');
+      expectError(refused, 301, 401);
+      expect(refused.body.message).toContain('Account closed for spam.');
+      expectError(await whoami({ key: user.apiKey }), 301, 401);
+      // the disable text ended the tokens; a token made before that is dead
+      expectError(await whoami({ query: { token } }), 32000, 400);
+      await t.put(`/user/${user.id}`, { login_denied_text: '' }, { key: ADMIN_API_KEY });
+      expect((await login('disabled@example.com', 'disabled-pass')).status).toBe(200);
+    });
+
+    it('a token of an account disabled behind the API’s back is refused with 301', async () => {
+      const user = await t.createUser('disabled2@example.com', { password: 'disabled-pass' });
+      const token = (await login('disabled2@example.com', 'disabled-pass')).body.token;
+      await t.db.transaction((tx) => tx.update('users', { login_denied_text: 'Gone.' }, { id: user.id }));
+      expectError(await whoami({ query: { token } }), 301, 401);
+    });
+  });
+
+  describe('whoami (beyond 5.0)', () => {
+    it("answers the caller's own user object, with field selection; anonymous gets 410", async () => {
+      const user = await t.createUser('me@example.com', { realName: 'Me Myself' });
+      const res = await whoami({ key: user.apiKey });
+      expect(res.body).toMatchObject({ id: user.id, name: 'me@example.com', real_name: 'Me Myself', email: 'me@example.com', can_login: true, saved_searches: [], saved_reports: [] });
+      expect(res.body.groups.map((g: any) => g.name)).toEqual(['bz_canusewhines', 'editbugs']);
+      expect((await whoami({ key: user.apiKey, query: { include_fields: 'id,name' } })).body).toEqual({ id: user.id, name: 'me@example.com' });
+      expectError(await whoami({}), 410, 401);
+    });
+  });
+
+  describe('UserService.create (the admin command line entry point)', () => {
+    it('validates like Create User, applies regexp memberships and audits', async () => {
+      const users = t.app.get(UserService);
+      const id = await users.create({ email: 'cli-user@example.com', fullName: 'Cli User', password: 'cli-password' }, { userId: null, now: new Date() });
+      expect((await login('cli-user@example.com', 'cli-password')).body.id).toBe(id);
+      const regexp = await t.db.read.all('SELECT group_id FROM user_group_map WHERE user_id = ? AND grant_type = 2', [id]);
+      expect(regexp).toHaveLength(1);
+      await expect(users.create({ email: 'cli-user@example.com' }, { userId: null, now: new Date() })).rejects.toMatchObject({ code: 500 });
+      await expect(users.create({ email: 'bad' }, { userId: null, now: new Date() })).rejects.toMatchObject({ code: 501 });
+      const audit = await t.db.read.one("SELECT user_id FROM audit_log WHERE class = 'Tracker::User' AND object_id = ?", [id]);
+      expect(audit?.user_id).toBeNull();
+    });
+  });
+});
