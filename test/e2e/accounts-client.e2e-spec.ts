@@ -1,4 +1,4 @@
-import BugzillaAPI from 'bugzilla';
+import bugzillaModule from 'bugzilla';
 import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -6,6 +6,11 @@ import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp 
  * Authorization: Bearer, or logs in with GET /rest/login (restrict_login=true/false) and then sends
  * X-BUGZILLA-TOKEN; it asks GET /rest/whoami for the current user.
  */
+// The package ships ES module syntax without "type": "module": TypeScript (nodenext) sees its class one level
+// down, under `default`, while Jest hands it over directly. Take whichever is there.
+type BugzillaClass = typeof bugzillaModule.default;
+const BugzillaAPI: BugzillaClass = (bugzillaModule as unknown as { default?: BugzillaClass }).default ?? (bugzillaModule as unknown as BugzillaClass);
+
 describe('accounts through the npm bugzilla client', () => {
   let t: TestApp;
   beforeAll(async () => {

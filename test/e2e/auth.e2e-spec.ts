@@ -1,4 +1,4 @@
-import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type RequestOptions, type TestApp } from '../support/test-app.js';
 import { AuthService } from '../../src/auth/auth.service.js';
 import { UserService } from '../../src/user/user.service.js';
 import { digestSecret } from '../../src/auth/credentials.js';
@@ -84,7 +84,8 @@ describe('authentication', () => {
     });
 
     it('authenticates as token, Tracker_token, Bugzilla_token or X-BUGZILLA-TOKEN', async () => {
-      for (const options of [{ query: { token } }, { query: { Tracker_token: token } }, { query: { Bugzilla_token: token } }, { headers: { 'X-BUGZILLA-TOKEN': token } }]) {
+      const spellings: RequestOptions[] = [{ query: { token } }, { query: { Tracker_token: token } }, { query: { Bugzilla_token: token } }, { headers: { 'X-BUGZILLA-TOKEN': token } }];
+      for (const options of spellings) {
         expect((await whoami(options)).body).toMatchObject({ id: userId, name: 'token@example.com' });
       }
     });
@@ -141,7 +142,8 @@ describe('authentication', () => {
   describe('restrict_login', () => {
     it('binds the token to the address it was asked from; another address is refused with 32000', async () => {
       await t.createUser('restricted@example.com', { password: 'restricted-pass' });
-      for (const flag of [{ restrict_login: 'True' }, { Tracker_restrictlogin: '1' }, { Bugzilla_restrictlogin: 'true' }]) {
+      const flags: Array<Record<string, string>> = [{ restrict_login: 'True' }, { Tracker_restrictlogin: '1' }, { Bugzilla_restrictlogin: 'true' }];
+      for (const flag of flags) {
         const res = await login('restricted@example.com', 'restricted-pass', { query: flag, headers: from('10.1.1.1') });
         expect(res.status).toBe(200);
         expect((await whoami({ query: { token: res.body.token }, headers: from('10.1.1.1') })).status).toBe(200);
@@ -192,10 +194,11 @@ describe('authentication', () => {
   describe('login form 3: API key', () => {
     it('authenticates as api_key, Tracker_api_key, Bugzilla_api_key, X-BUGZILLA-API-KEY or Authorization: Bearer', async () => {
       const user = await t.createUser('keyed@example.com');
-      for (const options of [
+      const spellings: RequestOptions[] = [
         { query: { api_key: user.apiKey } }, { query: { Tracker_api_key: user.apiKey } }, { query: { Bugzilla_api_key: user.apiKey } },
         { headers: { 'X-BUGZILLA-API-KEY': user.apiKey } }, { headers: { Authorization: `Bearer ${user.apiKey}` } },
-      ]) {
+      ];
+      for (const options of spellings) {
         expect((await whoami(options)).body.id).toBe(user.id);
       }
     });
