@@ -15,11 +15,13 @@ import { InfoModule } from './info/info.module.js';
 import { ProductModule } from './product/product.module.js';
 import { FieldModule } from './field/field.module.js';
 import { FlagModule } from './flag/flag.module.js';
+import { FlagTypeApiModule } from './flag/flag-type-api.module.js';
 import { MailModule } from './mail/mail.module.js';
 import { BugModule } from './bug/bug.module.js';
+import { BugUpdateModule } from './bug/update/bug-update.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, BugModule, MailModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagTypeApiModule, BugModule, BugUpdateModule, MailModule];
 
 @Module({})
 export class AppModule {

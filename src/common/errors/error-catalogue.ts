@@ -182,6 +182,9 @@ export const Errors = {
   RESOLUTION_CANT_CLEAR: define('resolution_cant_clear', 32000, (p) => `Bug ${p.bug_id} is closed, so you cannot clear its resolution.`),
   STILL_UNRESOLVED_BUGS: define('still_unresolved_bugs', 32000, (p) => `Bug ${p.bug_id} has ${p.count} unresolved dependencies.`),
   MILESTONE_REQUIRED: define('milestone_required', 32000, () => 'You must select a target milestone if you are going to accept this bug.'),
+  CC_REMOVE_DENIED: define('cc_remove_denied', 32000, (p) => `You may not remove ${p.login ?? 'other users'} from the CC list of bug ${p.bug_id}: only the assignee, the QA contact or a user with editbugs may remove others.`),
+  FLAG_REQUESTEE_UNAUTHORIZED: define('flag_requestee_unauthorized', 32000, (p) => `You asked ${p.requestee} for '${p.flag}' on bug ${p.bug_id}, but that user cannot see the bug.`),
+  FLAG_REQUESTEE_NEEDS_PRIVS: define('flag_requestee_needs_privs', 32000, (p) => `You asked ${p.requestee} for '${p.flag}', but that user is not allowed to grant or deny it.`),
   VALUE_INACTIVE: define('value_inactive', 32000, (p) => `The ${p.class} value '${p.value}' is not active.`),
   REQUIRED_FIELD: define('required_field', 32000, (p) => `A value must be set for the '${p.field}' field.`),
   MISSING_COMPONENT: define('missing_component', 32000, (p) => `The product '${p.product}' must have at least one active component.`),
@@ -218,6 +221,7 @@ export const Errors = {
   INVALID_CUSTOMFIELD_TYPE: define('invalid_customfield_type', 32000, (p) => `'${p.type}' is not a valid custom field type.`),
   FIELDVALUE_UNDEFINED: define('fieldvalue_undefined', 32000, () => 'You must specify a value for the field.'),
   FIELDVALUE_NAME_TOO_LONG: define('fieldvalue_name_too_long', 32000, (p) => `The value of a field is limited to 64 characters. '${p.value}' is too long.`),
+  FLAG_TYPE_TARGET_TYPE_INVALID: define('flag_type_target_type_invalid', 32000, (p) => `'${p.target_type}' is not a flag type target: use bug or attachment.`),
   FIELDVALUE_ALREADY_EXISTS: define('fieldvalue_already_exists', 32000, (p) => `The value '${p.value}' already exists for the ${p.field} field.`),
 
   // ---- Protocol (JSON-RPC / REST layer)

@@ -1,0 +1,139 @@
+/**
+ * The working state of one Update Bug request (`UpdateRun`) and of one bug within it (`BugWork`): what the steps
+ * of BugUpdateService read and write. Writes go to the database as each step is validated — the request runs in
+ * one transaction, so a later error still rolls everything back — while the bug's own columns, its change set and
+ * its history are collected here and written once at the end of the bug.
+ */
+import type { Sql, SqlValue } from '../../database/sql.js';
+import type { Caller } from '../../common/caller.js';
+import type { Parameters } from '../../params/parameters.service.js';
+import type { ProductRecord, ComponentRecord } from '../../product/product.service.js';
+import type { CustomFieldRecord } from '../../field/field.service.js';
+import type { UserRecord } from '../../user/user.service.js';
+import type { StatusDef, Transition } from '../rules/workflow.js';
+import { ChangeSet, type ChangeEntry } from '../rules/changes.js';
+import { assertCanChangeField, type FieldCaller } from '../rules/field-permissions.js';
+import type { UpdateRequest } from './update-request.js';
+import type { BugState } from './update-state.js';
+
+export interface Workflow {
+  statuses: StatusDef[];
+  transitions: Transition[];
+  resolutions: string[];
+}
+
+/** A history row of the bug that `changes` does not show (work_time, comment privacy). */
+export interface QuietEntry extends ChangeEntry {
+  commentId?: number;
+}
+
+/** What one request shares between its bugs. */
+export interface UpdateRun {
+  tx: Sql;
+  caller: Caller;
+  params: Parameters;
+  /** The request's one timestamp, DB format. */
+  at: string;
+  request: UpdateRequest;
+  /** More than one bug is updated (alias and dupe_of are then refused). */
+  multi: boolean;
+  /** Loaded on first use, then shared by the bugs of the request. */
+  workflow?: Workflow;
+  customFields?: CustomFieldRecord[];
+  /** Users named in the request (assigned_to, qa_contact, cc, requestees), by lower-cased login. */
+  namedUsers: Map<string, UserRecord>;
+  /** History of bugs changed as a side effect (the other side of a dependency or See Also link, a duplicate's target). */
+  others: Map<number, ChangeEntry[]>;
+  /** Bugs whose last_change_time moves because of another bug's change. */
+  bumped: Set<number>;
+}
+
+export class BugWork {
+  readonly changes = new ChangeSet();
+  readonly quiet: QuietEntry[] = [];
+  /** Columns of the bugs row to write (column → value). */
+  readonly columns: Record<string, SqlValue> = {};
+  /** Anything stored for this bug at all (a comment or a privacy flip counts, though `changes` does not show it). */
+  changed = false;
+  product: ProductRecord;
+  productChanged = false;
+  componentId: number;
+  componentName: string;
+  component?: ComponentRecord;
+  /** Values after the steps so far (ids and names the later steps need). */
+  assigneeId: number;
+  qaContactId: number | null;
+  status: string;
+  isConfirmed: boolean;
+  /** Closing, moving between closed statuses or becoming a duplicate zeroes remaining_time. */
+  zeroRemainingTime = false;
+  targetMilestone: string;
+  aliases: string[];
+  ccIds: number[];
+  /** cc logins added and removed by any step (the cc key itself, flag requestees); one `cc` change at the end. */
+  readonly ccAdded: string[] = [];
+  readonly ccRemoved: string[] = [];
+  /** People the change removed from the bug (former assignee, QA contact, cc): they are told too. */
+  readonly formerIds: number[] = [];
+  /** The comment this update adds to the bug, for the mail. */
+  comment?: { text: string; isPrivate: boolean };
+  /** The duplicate target set by this update (its side effects run after the comment is written). */
+  newDupeOf?: number;
+
+  constructor(
+    readonly run: UpdateRun,
+    readonly bug: BugState,
+    readonly fieldCaller: FieldCaller,
+    product: ProductRecord,
+  ) {
+    this.product = product;
+    this.componentId = bug.row.componentId;
+    this.componentName = bug.component;
+    this.assigneeId = bug.row.assignedToId;
+    this.qaContactId = bug.row.qaContactId;
+    this.status = bug.row.status;
+    this.isConfirmed = bug.row.isConfirmed;
+    this.targetMilestone = bug.row.targetMilestone;
+    this.aliases = [...bug.aliases];
+    this.ccIds = bug.cc.map((u) => u.id);
+  }
+
+  get id(): number {
+    return this.bug.row.id;
+  }
+
+  isOpen = (status: string): boolean => {
+    const def = this.run.workflow?.statuses.find((s) => s.name === status);
+    return def ? def.isOpen : true;
+  };
+
+  /** "Who may change what" for one changed value (115 when refused). */
+  allow(field: string, oldValue: unknown, newValue: unknown): void {
+    assertCanChangeField({
+      field,
+      oldValue,
+      newValue,
+      isOpen: this.isOpen,
+      everConfirmed: this.bug.row.isConfirmed,
+      caller: this.fieldCaller,
+      params: {
+        useqacontact: this.run.params.bool('useqacontact'),
+        letsubmitterchoosepriority: this.run.params.bool('letsubmitterchoosepriority'),
+      },
+    });
+  }
+
+  /** Sets a column of the bugs row and records the change under its API name. */
+  set(column: string, field: string, removed: unknown, added: unknown, stored: SqlValue = added as SqlValue): void {
+    this.columns[column] = stored;
+    this.changes.record(field, removed, added);
+  }
+
+  /** History on another bug (and a bump of its last_change_time). */
+  other(bugId: number, field: string, removed: string, added: string): void {
+    const list = this.run.others.get(bugId) ?? [];
+    list.push({ field, removed, added });
+    this.run.others.set(bugId, list);
+    this.run.bumped.add(bugId);
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Dependency loop detection (updates.md `blocks`/`depends_on`, errors.md 116), after Bugzilla 5.0's
+ * ValidateDependencies: the bug may not be on its own lists (dependency_loop_single), and no bug may be reachable
+ * both downwards through `depends_on` and upwards through `blocks` (dependency_loop_multi). The bug's own current
+ * edges are ignored, because the request replaces them.
+ */
+import { Errors, TrackerError } from '../../common/errors/index.js';
+
+export type Direction = 'depends_on' | 'blocks';
+
+/** The neighbours of each bug in one direction, as stored now (one query per level of the walk). */
+export type NeighbourLookup = (ids: readonly number[], direction: Direction) => Promise<Map<number, number[]>>;
+
+/** Every bug reachable from `start` in one direction, `start` included, never walking through `bugId`. */
+async function reachable(bugId: number, start: readonly number[], direction: Direction, neighbours: NeighbourLookup): Promise<Set<number>> {
+  const seen = new Set(start);
+  let frontier = [...seen];
+  while (frontier.length) {
+    const next: number[] = [];
+    const edges = await neighbours(frontier, direction);
+    for (const id of frontier) {
+      for (const other of edges.get(id) ?? []) {
+        if (other === bugId || seen.has(other)) continue;
+        seen.add(other);
+        next.push(other);
+      }
+    }
+    frontier = next;
+  }
+  return seen;
+}
+
+export async function checkDependencyLoops(
+  bugId: number,
+  dependsOn: readonly number[],
+  blocks: readonly number[],
+  neighbours: NeighbourLookup,
+): Promise<void> {
+  if (dependsOn.includes(bugId) || blocks.includes(bugId)) throw TrackerError.of(Errors.DEPENDENCY_LOOP_SINGLE);
+  const below = await reachable(bugId, dependsOn, 'depends_on', neighbours);
+  const above = await reachable(bugId, blocks, 'blocks', neighbours);
+  const both = [...below].filter((id) => above.has(id)).sort((a, b) => a - b);
+  if (both.length) throw TrackerError.of(Errors.DEPENDENCY_LOOP_MULTI, { deps: both });
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../../database/sql.js';
+import { BugLoaderService, type BugRelation, type LoadedBug } from '../bug-loader.service.js';
+
+/**
+ * What an update needs to know of one bug: the page loader's bug (row, names, people, dupe_of) with the relations
+ * the request touches. Aliases and cc are always there (the response and the mail need them); relations the
+ * request does not touch stay empty and are never queried.
+ */
+export type BugState = LoadedBug;
+
+export interface StateNeeds {
+  keywords?: boolean;
+  groups?: boolean;
+  dependencies?: boolean;
+  seeAlso?: boolean;
+  flags?: boolean;
+  custom?: boolean;
+}
+
+/**
+ * Loads the bugs of one update through the page loader, inside the update's transaction (so that what is checked is
+ * what is written): two queries whatever the number of bugs, after the row locks.
+ */
+@Injectable()
+export class UpdateStateLoader {
+  constructor(private readonly loader: BugLoaderService) {}
+
+  /** Locks the bugs' rows for the transaction (MySQL; SQLite transactions are serialised anyway). */
+  async lock(tx: Sql, ids: readonly number[]): Promise<void> {
+    // Ordered, so that two updates of the same bugs take their locks in the same order and cannot deadlock.
+    await this.loader.rows([...ids].sort((a, b) => a - b), tx, { forUpdate: true });
+  }
+
+  async load(tx: Sql, ids: readonly number[], needs: StateNeeds): Promise<Map<number, BugState>> {
+    const wanted = new Set<BugRelation>(['alias', 'cc']);
+    if (needs.keywords) wanted.add('keywords');
+    if (needs.groups) wanted.add('groups');
+    if (needs.dependencies) {
+      wanted.add('blocks');
+      wanted.add('depends_on');
+    }
+    if (needs.seeAlso) wanted.add('see_also');
+    if (needs.flags) wanted.add('flags');
+    if (needs.custom) wanted.add('custom');
+    const details = await this.loader.details(ids, { sql: tx });
+    const present = ids.filter((id) => details.has(id));
+    const { byBug } = await this.loader.relations(present, wanted, { sql: tx });
+    return new Map(present.map((id) => [id, { ...details.get(id)!, ...byBug.get(id)! }]));
+  }
+}

@@ -1,0 +1,441 @@
+import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { expectError, fileBug } from './bug-fixtures.js';
+import { addCustomField, addFlagType, addKeyword, commentsOf, expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
+
+const DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, response, history', () => {
+  let t: TestApp;
+  let dev: { id: number; login: string; apiKey: string };
+  let other: { id: number; login: string; apiKey: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+    dev = await t.createUser('dev@example.com');
+    other = await t.createUser('other@example.com');
+  });
+  afterAll(() => t.close());
+
+  describe('naming the bugs', () => {
+    it('answers {bugs: [{id, alias, last_change_time, changes}]} for the bug of the path', async () => {
+      const id = await fileBug(t);
+      const res = await update(t, id, { summary: 'Changed summary' });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        bugs: [{ id, alias: [], last_change_time: expect.stringMatching(DATETIME), changes: { summary: { removed: 'A bug', added: 'Changed summary' } } }],
+      });
+    });
+
+    it('refuses an anonymous caller — 410', async () => {
+      const id = await fileBug(t);
+      expectError(await t.put(`/bug/${id}`, { summary: 'x' }), 410, 401);
+    });
+
+    it('an unknown id is 101/404, an unknown alias 100/400', async () => {
+      expectError(await update(t, 999999, { summary: 'x' }), 101, 404);
+      expectError(await update(t, 'no-such-alias', { summary: 'x' }), 100, 400);
+    });
+
+    it('combines the path with body ids, answers in request order, and accepts an alias in the path', async () => {
+      const a = await fileBug(t, { alias: ['path-alias'] });
+      const b = await fileBug(t);
+      const res = await t.put('/bug/path-alias', { ids: [b, a], whiteboard: 'both' }, { key: ADMIN_API_KEY });
+      expect(res.status).toBe(200);
+      expect(res.body.bugs.map((x: any) => x.id)).toEqual([a, b]);
+      expect(res.body.bugs[0].alias).toEqual(['path-alias']);
+      for (const bug of res.body.bugs) expect(bug.changes).toEqual({ whiteboard: { removed: '', added: 'both' } });
+    });
+
+    it('a query-string value overrides the body (protocol rule 4)', async () => {
+      const id = await fileBug(t);
+      const res = await t.put(`/bug/${id}`, { whiteboard: 'from body' }, { key: ADMIN_API_KEY, query: { whiteboard: 'from query' } });
+      expect(updated(res).changes.whiteboard.added).toBe('from query');
+    });
+  });
+
+  describe('last_change_time', () => {
+    it('stays the previous time when nothing changed, moves when something did (a comment counts)', async () => {
+      const id = await fileBug(t);
+      const before = (await getBug(t, id)).last_change_time;
+      await pause(1100);
+      const same = updated(await update(t, id, { summary: 'A bug', priority: (await getBug(t, id)).priority }));
+      expect(same).toEqual({ id, alias: [], last_change_time: before, changes: {} });
+      const commented = updated(await update(t, id, { comment: { body: 'just a comment' } }));
+      expect(commented.changes).toEqual({});
+      expect(commented.last_change_time).not.toBe(before);
+      expect((await getBug(t, id)).last_change_time).toBe(commented.last_change_time);
+    });
+  });
+
+  describe('plain fields', () => {
+    it('select fields take legal values; unknown is 51/404, empty is 50/400', async () => {
+      const id = await fileBug(t);
+      const res = updated(await update(t, id, { op_sys: 'linux', platform: 'PC', priority: 'High', severity: 'major' }));
+      expect(res.changes).toMatchObject({ op_sys: { added: 'Linux' }, platform: { added: 'PC' }, priority: { added: 'High' }, severity: { added: 'major' } });
+      expectError(await update(t, id, { op_sys: 'Plan9' }), 51, 404);
+      expectError(await update(t, id, { priority: '' }), 50, 400);
+      expectError(await update(t, id, { severity: 'huge' }), 51, 404);
+    });
+
+    it('an inactive value cannot be chosen — value_inactive 32000', async () => {
+      await t.db.transaction((tx) => tx.run("UPDATE field_values SET is_active = 0 WHERE value = 'Other' AND field_id = (SELECT id FROM fielddefs WHERE name = 'op_sys')"));
+      const id = await fileBug(t);
+      expectUncoded(await update(t, id, { op_sys: 'Other' }), /value 'Other' is not active/);
+      await t.db.transaction((tx) => tx.run("UPDATE field_values SET is_active = 1 WHERE value = 'Other'"));
+    });
+
+    it('summary must not be empty (107) nor over 255 characters (104)', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { summary: '   ' }), 107, 400);
+      expectError(await update(t, id, { summary: 'x'.repeat(256) }), 104, 400);
+      expect(updated(await update(t, id, { summary: '  trimmed  ' })).changes.summary.added).toBe('trimmed');
+    });
+
+    it('url, whiteboard and the accessibility booleans ("0"/"1")', async () => {
+      const id = await fileBug(t);
+      const res = updated(await update(t, id, { url: 'http://example.com/x', whiteboard: 'wb', is_cc_accessible: false, is_creator_accessible: 'False' }));
+      expect(res.changes).toEqual({
+        url: { removed: '', added: 'http://example.com/x' },
+        whiteboard: { removed: '', added: 'wb' },
+        is_cc_accessible: { removed: '1', added: '0' },
+        is_creator_accessible: { removed: '1', added: '0' },
+      });
+      const bug = await getBug(t, id);
+      expect(bug).toMatchObject({ url: 'http://example.com/x', whiteboard: 'wb', is_cc_accessible: false, is_creator_accessible: false });
+    });
+
+    it('a value of the wrong shape is 53', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { summary: { text: 'x' } }), 53, 400);
+      expectError(await update(t, id, { cc: 'someone@example.com' }), 53, 400);
+    });
+  });
+
+  describe('assignee and QA contact', () => {
+    it('assigned_to takes a login; unknown is 51/404, empty is reassign_to_empty 50/400', async () => {
+      const id = await fileBug(t);
+      expect(updated(await update(t, id, { assigned_to: dev.login })).changes.assigned_to).toEqual({ removed: ADMIN_LOGIN, added: dev.login });
+      expect((await getBug(t, id)).assigned_to).toBe(dev.login);
+      expectError(await update(t, id, { assigned_to: 'nobody@example.com' }), 51, 404);
+      expectError(await update(t, id, { assigned_to: '' }), 50, 400);
+    });
+
+    it('reset_assigned_to goes back to the component default', async () => {
+      const id = await fileBug(t, { assigned_to: dev.login });
+      expect(updated(await update(t, id, { reset_assigned_to: true })).changes.assigned_to).toEqual({ removed: dev.login, added: ADMIN_LOGIN });
+    });
+
+    it('qa_contact is set by login, cleared by an empty value, reset to the component default (none)', async () => {
+      await t.setParameters({ useqacontact: '1' });
+      const id = await fileBug(t);
+      expect(updated(await update(t, id, { qa_contact: dev.login })).changes.qa_contact).toEqual({ removed: '', added: dev.login });
+      expect(updated(await update(t, id, { qa_contact: '' })).changes.qa_contact).toEqual({ removed: dev.login, added: '' });
+      await update(t, id, { qa_contact: dev.login });
+      expect(updated(await update(t, id, { reset_qa_contact: true })).changes.qa_contact).toEqual({ removed: dev.login, added: '' });
+      expectError(await update(t, id, { qa_contact: 'ghost@example.com' }), 51, 404);
+      await t.setParameters({ useqacontact: '0' });
+    });
+  });
+
+  describe('cc {add, remove}', () => {
+    it('adds and removes logins; re-adding or removing a stranger is a no-op', async () => {
+      const id = await fileBug(t);
+      expect(updated(await update(t, id, { cc: { add: [dev.login, other.login] } })).changes.cc).toEqual({ removed: '', added: `${dev.login}, ${other.login}` });
+      expect(updated(await update(t, id, { cc: { add: [dev.login], remove: ['admin@example.com'] } })).changes).toEqual({});
+      expect(updated(await update(t, id, { cc: { remove: [dev.login] } })).changes.cc).toEqual({ removed: dev.login, added: '' });
+      expect((await getBug(t, id)).cc).toEqual([other.login]);
+    });
+
+    it('an unknown login is 51/404 and nothing is stored', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { cc: { add: [dev.login, 'ghost@example.com'] } }), 51, 404);
+      expect((await getBug(t, id)).cc).toEqual([]);
+    });
+
+    it('only editbugs, the assignee or the QA contact remove others — cc_remove_denied 32000; anyone removes themselves', async () => {
+      const plain = await plainUser(t, 'cc-plain@example.com');
+      const id = await fileBug(t, { cc: [plain.login, dev.login] });
+      expectUncoded(await update(t, id, { cc: { remove: [dev.login] } }, plain.apiKey), /may not remove dev@example.com from the CC list/);
+      expect(updated(await update(t, id, { cc: { remove: [plain.login] } }, plain.apiKey)).changes.cc).toEqual({ removed: plain.login, added: '' });
+    });
+  });
+
+  describe('keywords {add, remove, set}', () => {
+    beforeAll(async () => {
+      for (const name of ['crash', 'regression', 'perf']) await addKeyword(t, name);
+      await addKeyword(t, 'retired', false);
+    });
+
+    it('add, remove and set, listed alphabetically in changes', async () => {
+      const id = await fileBug(t);
+      expect(updated(await update(t, id, { keywords: { add: ['regression', 'crash'] } })).changes.keywords).toEqual({ removed: '', added: 'crash, regression' });
+      expect(updated(await update(t, id, { keywords: { remove: ['crash'] } })).changes.keywords).toEqual({ removed: 'crash', added: '' });
+      expect(updated(await update(t, id, { keywords: { set: ['perf', 'CRASH'] } })).changes.keywords).toEqual({ removed: 'regression', added: 'crash, perf' });
+      expect((await getBug(t, id)).keywords).toEqual(['crash', 'perf']);
+    });
+
+    it('an unknown keyword is 51/404; an inactive one cannot be added (32000)', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { keywords: { add: ['nope'] } }), 51, 404);
+      expectUncoded(await update(t, id, { keywords: { add: ['retired'] } }), /keyword value 'retired' is not active/);
+    });
+  });
+
+  describe('alias {add, remove, set} (a plain string is set)', () => {
+    it('sets, adds and removes aliases; the response lists the aliases after the change', async () => {
+      const id = await fileBug(t);
+      const set = updated(await update(t, id, { alias: 'first-alias' }));
+      expect(set).toMatchObject({ alias: ['first-alias'], changes: { alias: { removed: '', added: 'first-alias' } } });
+      const added = updated(await update(t, id, { alias: { add: ['second-alias'], remove: ['first-alias'] } }));
+      expect(added).toMatchObject({ alias: ['second-alias'], changes: { alias: { removed: 'first-alias', added: 'second-alias' } } });
+      expect((await getBug(t, id)).alias).toEqual(['second-alias']);
+    });
+
+    it('refuses an alias in use, a numeric one, one with a space, one over 40 characters — 103', async () => {
+      await fileBug(t, { alias: ['taken-alias'] });
+      const id = await fileBug(t);
+      for (const alias of ['taken-alias', '12345', 'has space', 'x'.repeat(41)]) {
+        expectError(await update(t, id, { alias: { add: [alias] } }), 103, 400);
+      }
+    });
+
+    it('refuses any alias while updating several bugs — 103', async () => {
+      const a = await fileBug(t);
+      const b = await fileBug(t);
+      expectError(await update(t, a, { ids: [b], alias: { add: ['multi-alias'] } }), 103, 400);
+    });
+  });
+
+  describe('see_also {add, remove}', () => {
+    it('adds a recognised bug URL, removes case-insensitively; a URL that names no bug is 112', async () => {
+      const id = await fileBug(t);
+      const url = 'https://bugzilla.mozilla.org/show_bug.cgi?id=123';
+      expect(updated(await update(t, id, { see_also: { add: [url] } })).changes.see_also).toEqual({ removed: '', added: url });
+      expectError(await update(t, id, { see_also: { add: ['https://example.com/'] } }), 112, 400);
+      expect(updated(await update(t, id, { see_also: { remove: [url.toUpperCase()] } })).changes.see_also).toEqual({ removed: url, added: '' });
+    });
+
+    it('a link to another bug of this installation adds the reverse link there', async () => {
+      await t.setParameters({ urlbase: 'http://tracker.example.com/' });
+      const a = await fileBug(t);
+      const b = await fileBug(t);
+      updated(await update(t, a, { see_also: { add: [`http://tracker.example.com/show_bug.cgi?id=${b}`] } }));
+      expect((await getBug(t, b)).see_also).toEqual([`http://tracker.example.com/show_bug.cgi?id=${a}`]);
+      const last = (await historyOf(t, b)).pop()!;
+      expect(last.changes).toEqual([{ field_name: 'see_also', removed: '', added: `http://tracker.example.com/show_bug.cgi?id=${a}` }]);
+      updated(await update(t, a, { see_also: { remove: [`http://tracker.example.com/show_bug.cgi?id=${b}`] } }));
+      expect((await getBug(t, b)).see_also).toEqual([]);
+      expectError(await update(t, a, { see_also: { add: [`http://tracker.example.com/show_bug.cgi?id=${a}`] } }), 112, 400);
+      await t.setParameters({ urlbase: '' });
+    });
+  });
+
+  describe('comments', () => {
+    it('comment {body} or {comment} adds one comment; an empty body adds nothing; comment is not in changes', async () => {
+      const id = await fileBug(t);
+      expect(updated(await update(t, id, { comment: { body: 'first' } })).changes).toEqual({});
+      await update(t, id, { comment: { comment: 'second' } });
+      await update(t, id, { comment: { body: '   ' } });
+      expect((await commentsOf(t, id)).map((c) => c.text)).toEqual(['', 'first', 'second']);
+    });
+
+    it('a private comment needs the insider group — 113', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { comment: { body: 'secret', is_private: true } }), 113, 401);
+      await t.setParameters({ insidergroup: 'admin' });
+      updated(await update(t, id, { comment: { body: 'secret', is_private: true } }));
+      expect((await commentsOf(t, id)).pop()).toMatchObject({ text: 'secret', is_private: 1 });
+      await t.setParameters({ insidergroup: '' });
+    });
+
+    it('comment_is_private flips privacy for insiders (history longdescs.isprivate), 117 for another bug’s comment, 113 otherwise', async () => {
+      const id = await fileBug(t);
+      const elsewhere = await fileBug(t);
+      const [description] = await commentsOf(t, id);
+      const [foreign] = await commentsOf(t, elsewhere);
+      expectError(await update(t, id, { comment_is_private: { [description.id]: true } }), 113, 401);
+      await t.setParameters({ insidergroup: 'admin' });
+      expectError(await update(t, id, { comment_is_private: { [foreign.id]: true } }), 117, 400);
+      const res = updated(await update(t, id, { comment_is_private: { [description.id]: true } }));
+      expect(res.changes).toEqual({});
+      expect((await commentsOf(t, id))[0].is_private).toBe(1);
+      const last = (await historyOf(t, id)).pop()!;
+      expect(last.changes).toEqual([{ field_name: 'longdescs.isprivate', removed: '0', added: '1' }]);
+      // An unchanged value is ignored, even for a non-insider.
+      await t.setParameters({ insidergroup: '' });
+      expect(updated(await update(t, id, { comment_is_private: { [description.id]: true } }))).toMatchObject({ changes: {} });
+    });
+  });
+
+  describe('time tracking', () => {
+    it('estimated_time / remaining_time / deadline: removed with two decimals, added as sent', async () => {
+      const id = await fileBug(t);
+      const res = updated(await update(t, id, { estimated_time: 10.5, remaining_time: '6', deadline: '2030-05-01' }));
+      expect(res.changes).toEqual({
+        estimated_time: { removed: '0.00', added: '10.5' },
+        remaining_time: { removed: '0.00', added: '6' },
+        deadline: { removed: '', added: '2030-05-01' },
+      });
+      expect(await getBug(t, id)).toMatchObject({ estimated_time: 10.5, remaining_time: 6, deadline: '2030-05-01' });
+    });
+
+    it('work_time adds hours on a comment, lowers remaining_time, and is not in changes', async () => {
+      const id = await fileBug(t, { estimated_time: 5, remaining_time: 5 });
+      const res = updated(await update(t, id, { work_time: 2.5, comment: { body: 'worked' } }));
+      expect(res.changes).toEqual({ remaining_time: { removed: '5.00', added: '2.5' } });
+      expect((await commentsOf(t, id)).pop()).toMatchObject({ text: 'worked', work_time: 2.5 });
+      expect(await getBug(t, id)).toMatchObject({ actual_time: 2.5, remaining_time: 2.5 });
+      // Without a comment an empty one carries the hours; remaining_time does not go below 0.
+      updated(await update(t, id, { work_time: 4 }));
+      expect((await commentsOf(t, id)).pop()).toMatchObject({ text: '', work_time: 4 });
+      expect((await getBug(t, id)).remaining_time).toBe(0);
+      const history = (await historyOf(t, id)).pop()!;
+      expect(history.changes).toEqual(expect.arrayContaining([{ field_name: 'work_time', removed: '', added: '4.00' }]));
+    });
+
+    it('time values are checked: 52 not a number, 55 negative, 54 too large, 56 bad deadline', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { estimated_time: 'lots' }), 52, 400);
+      expectError(await update(t, id, { remaining_time: -1 }), 55, 400);
+      expectError(await update(t, id, { estimated_time: 100000 }), 54, 400);
+      expectError(await update(t, id, { deadline: '2030-13-01' }), 56, 400);
+    });
+
+    it('outside the time-tracking group the fields are refused — 115', async () => {
+      const tracker = await plainUser(t, 'not-a-tracker@example.com');
+      await t.setParameters({ timetrackinggroup: 'admin' });
+      const id = await fileBug(t, {}, tracker.apiKey);
+      expectError(await update(t, id, { estimated_time: 3 }, tracker.apiKey), 115, 401);
+      expectError(await update(t, id, { work_time: 1 }, tracker.apiKey), 115, 401);
+      expectError(await update(t, id, { deadline: '2031-01-01' }, tracker.apiKey), 115, 401);
+      await t.setParameters({ timetrackinggroup: 'editbugs' });
+    });
+  });
+
+  describe('custom fields', () => {
+    beforeAll(async () => {
+      await addCustomField(t, 'cf_note', 1);
+      await addCustomField(t, 'cf_colour', 2, ['red', 'green']);
+      await addCustomField(t, 'cf_os_list', 3, ['linux', 'bsd', 'mac']);
+      await addCustomField(t, 'cf_count', 10);
+    });
+
+    it('free text, single select, multi select (an array) and integer; values as strings in changes', async () => {
+      const id = await fileBug(t);
+      const res = updated(await update(t, id, { cf_note: 'hello', cf_colour: 'red', cf_os_list: ['linux', 'bsd'], cf_count: '7' }));
+      expect(res.changes).toEqual({
+        cf_note: { removed: '', added: 'hello' },
+        cf_colour: { removed: '---', added: 'red' },
+        cf_os_list: { removed: '', added: 'linux, bsd' },
+        cf_count: { removed: '', added: '7' },
+      });
+      expect(await getBug(t, id)).toMatchObject({ cf_note: 'hello', cf_colour: 'red', cf_os_list: ['linux', 'bsd'], cf_count: 7 });
+      expect(updated(await update(t, id, { cf_os_list: ['mac'], cf_colour: '---' })).changes).toEqual({
+        cf_os_list: { removed: 'linux, bsd', added: 'mac' },
+        cf_colour: { removed: 'red', added: '---' },
+      });
+    });
+
+    it('an illegal select value is 51/404, a non-integer 52, an unknown cf_ key is ignored', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { cf_colour: 'purple' }), 51, 404);
+      expectError(await update(t, id, { cf_os_list: ['linux', 'plan9'] }), 51, 404);
+      expectError(await update(t, id, { cf_count: 'seven' }), 52, 400);
+      expect(updated(await update(t, id, { cf_nonexistent: 'x' })).changes).toEqual({});
+    });
+  });
+
+  describe('flags', () => {
+    beforeAll(async () => {
+      await addFlagType(t, 'review');
+      await addFlagType(t, 'approval', { grantGroup: 'admin', requesteeble: false });
+    });
+
+    it('requests a flag of a person (flagtypes.name), who joins the cc list; grants; clears with X', async () => {
+      const id = await fileBug(t);
+      const asked = updated(await update(t, id, { flags: [{ name: 'review', status: '?', requestee: dev.login }] }));
+      expect(asked.changes).toEqual({
+        'flagtypes.name': { removed: '', added: `review?(${dev.login})` },
+        cc: { removed: '', added: dev.login },
+      });
+      const flag = (await getBug(t, id)).flags[0];
+      expect(flag).toMatchObject({ name: 'review', status: '?', requestee: dev.login, setter: ADMIN_LOGIN });
+      // The requestee may answer it.
+      const granted = updated(await update(t, id, { flags: [{ id: flag.id, status: '+' }] }, dev.apiKey));
+      expect(granted.changes).toEqual({ 'flagtypes.name': { removed: `review?(${dev.login})`, added: 'review+' } });
+      const cleared = updated(await update(t, id, { flags: [{ name: 'review', status: 'X' }] }));
+      expect(cleared.changes).toEqual({ 'flagtypes.name': { removed: 'review+', added: '' } });
+      expect((await getBug(t, id)).flags).toEqual([]);
+    });
+
+    it('granting needs the grant group — 130; a requestee on a type that takes none is 131', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { flags: [{ name: 'approval', status: '+' }] }, dev.apiKey), 130, 400);
+      expectError(await update(t, id, { flags: [{ name: 'approval', status: '?', requestee: dev.login }] }), 131, 400);
+      expect(updated(await update(t, id, { flags: [{ name: 'approval', status: '+' }] })).changes).toEqual({ 'flagtypes.name': { removed: '', added: 'approval+' } });
+    });
+
+    it('an unknown flag type is 51, a bad status 129, a missing status 50, a second flag of a single type 32000', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { flags: [{ name: 'nope', status: '+' }] }), 51, 404);
+      expectError(await update(t, id, { flags: [{ name: 'review', status: '!' }] }), 129, 400);
+      expectError(await update(t, id, { flags: [{ name: 'review' }] }), 50, 400);
+      expectUncoded(await update(t, id, { flags: [{ name: 'review', status: '+' }, { name: 'review', status: '-', new: true }] }), /second 'review' flag/);
+    });
+
+    it('a requestee who cannot see the bug is refused — flag_requestee_unauthorized 32000', async () => {
+      const id = await fileBug(t);
+      await t.db.transaction(async (tx) => {
+        const group = await tx.insert('groups', { name: 'flag-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
+        await tx.insert('bug_groups', { bug_id: id, group_id: group });
+        await tx.insert('user_group_map', { user_id: 1, group_id: group, is_bless: 0, grant_type: 0 });
+      });
+      expectUncoded(await update(t, id, { flags: [{ name: 'review', status: '?', requestee: other.login }] }), /cannot see the bug/);
+    });
+  });
+
+  describe('multi-bug updates are all or nothing', () => {
+    it('an error on the second bug leaves the first unchanged', async () => {
+      const a = await fileBug(t, { summary: 'first' });
+      const b = await fileBug(t, { summary: 'second' });
+      await t.db.transaction((tx) => tx.run("UPDATE bugs SET status = 'VERIFIED', resolution = 'FIXED' WHERE id = ?", [b]));
+      // CONFIRMED → IN_PROGRESS is fine for a; VERIFIED → IN_PROGRESS is not in the workflow (123) for b.
+      expectError(await update(t, a, { ids: [b], whiteboard: 'batch', status: 'IN_PROGRESS' }), 123, 400);
+      expect(await getBug(t, a)).toMatchObject({ whiteboard: '', status: 'CONFIRMED' });
+      expect(await getBug(t, b)).toMatchObject({ whiteboard: '', status: 'VERIFIED' });
+      expect(await historyOf(t, a)).toEqual([]);
+      const ok = await update(t, a, { ids: [b], whiteboard: 'batch' });
+      expect(ok.body.bugs.map((x: any) => x.changes)).toEqual([{ whiteboard: { removed: '', added: 'batch' } }, { whiteboard: { removed: '', added: 'batch' } }]);
+    });
+  });
+
+  describe('history and audit', () => {
+    it('every change is a history row (who, when, field, removed, added) and an audit row', async () => {
+      const id = await fileBug(t);
+      const { priority } = await getBug(t, id);
+      const res = updated(await update(t, id, { summary: 'audited', priority: 'Low' }, dev.apiKey));
+      const last = (await historyOf(t, id)).pop()!;
+      expect(last.when).toBe(res.last_change_time);
+      expect(last.who).toBe(dev.login);
+      expect(last.changes).toEqual(expect.arrayContaining([
+        { field_name: 'summary', removed: 'A bug', added: 'audited' },
+        { field_name: 'priority', removed: priority, added: 'Low' },
+      ]));
+      expect(last.changes).toHaveLength(2);
+      const audit = await t.db.read.all("SELECT field, removed, added, user_id FROM audit_log WHERE class = 'Tracker::Bug' AND object_id = ? AND field = 'summary'", [id]);
+      expect(audit.map((a) => ({ ...a, user_id: Number(a.user_id) }))).toEqual([{ field: 'summary', removed: 'A bug', added: 'audited', user_id: dev.id }]);
+    });
+  });
+
+  describe('bug mail', () => {
+    it('queues mail describing the change for the people of the bug, not for the changer', async () => {
+      const id = await fileBug(t, { cc: [other.login] });
+      await t.db.transaction((tx) => tx.run('DELETE FROM mail_queue'));
+      updated(await update(t, id, { summary: 'mail me', comment: { body: 'see the new summary' } }, dev.apiKey));
+      const mails = await t.db.read.all('SELECT to_address, subject, body FROM mail_queue');
+      const to = mails.map((m) => m.to_address).sort();
+      expect(to).toEqual([ADMIN_LOGIN, other.login].sort());
+      expect(mails[0].body).toContain('mail me');
+    });
+  });
+});
