@@ -51,7 +51,7 @@ export class AuthController {
 
   @Get('whoami')
   @RequireLogin()
-  @ApiOperation({ summary: "Who am I: the caller's own user object. Beyond Bugzilla 5.0 (BMO has it; the npm bugzilla client calls it first)." })
+  @ApiOperation({ summary: "Who am I: the caller's own user object. Beyond Bugzilla 5.0. (BMO has it; the npm bugzilla client calls it first.)" })
   async whoami(@Ctx() ctx: RequestContext) {
     return ctx.selection.apply({ ...(await this.userReader.self(ctx.caller, ctx.selection)) }, USER_FIELDS);
   }

@@ -5,7 +5,7 @@ import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toBoolean } from '../common/http/request-params.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
-import { FieldChanges, flag } from '../group/field-changes.js';
+import { FieldChanges, flag, textParam } from '../group/field-changes.js';
 import { UserService } from '../user/user.service.js';
 import { digestSecret, randomSecret } from './credentials.js';
 import { TOKEN_LIFETIME_MS } from './caller-resolver.service.js';
@@ -118,8 +118,7 @@ export class AuthService implements OnModuleInit {
   }
 
   private checkDescription(value: unknown): string {
-    if (value !== undefined && value !== null && typeof value === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param: 'description' });
-    const text = value === undefined || value === null ? '' : String(value).trim();
+    const text = textParam(value, 'description');
     if (text.length > DESCRIPTION_MAX) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: 'description', length: text.length, max: DESCRIPTION_MAX });
     return text;
   }

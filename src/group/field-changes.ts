@@ -1,5 +1,6 @@
 import type { Sql } from '../database/sql.js';
 import type { AuditService } from '../audit/audit.service.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
 
 export type ChangeValue = string | null;
 
@@ -7,6 +8,13 @@ export type ChangeValue = string | null;
 export interface FieldChange {
   removed: ChangeValue;
   added: ChangeValue;
+}
+
+/** A text value of a create/update body, trimmed; absent is ''; a list or object is 53 (never '[object Object]'). */
+export function textParam(value: unknown, param: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param });
+  return String(value).trim();
 }
 
 /** Booleans in `changes` and the audit log are the strings "0" and "1". */

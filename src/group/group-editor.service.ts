@@ -7,7 +7,7 @@ import { PARAMETER_DEFINITIONS } from '../params/parameter-definitions.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toBoolean } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
-import { FieldChanges, flag } from './field-changes.js';
+import { FieldChanges, flag, textParam } from './field-changes.js';
 import { GroupGrant, GroupService, compileUserRegexp, type GroupRecord } from './group.service.js';
 
 export const GROUP_AUDIT_CLASS = 'Tracker::Group';
@@ -30,8 +30,6 @@ interface Actor {
 
 /** Group-valued parameters follow a renamed group, as Bugzilla's Group::update does. */
 const GROUP_PARAMETERS = PARAMETER_DEFINITIONS.filter((d) => d.kind === 'group').map((d) => d.name);
-
-const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value).trim());
 
 /** Create Group and Update Group (creategroups): validation, regexp members, audit, one transaction each. */
 @Injectable()
@@ -57,7 +55,7 @@ export class GroupEditorService {
       const id = await tx.insert('groups', {
         name, description, is_bug_group: 1, user_regexp: userRegexp,
         is_active: input.is_active === undefined ? 0 : toBoolean(input.is_active) ? 1 : 0,
-        icon_url: text(input.icon_url) || null,
+        icon_url: textParam(input.icon_url, 'icon_url') || null,
       });
       const admin = await tx.one<{ id: number }>("SELECT id FROM groups WHERE name = 'admin'");
       if (admin) {
@@ -118,7 +116,7 @@ export class GroupEditorService {
       changes.note('is_active', flag(group.isActive), flag(active));
     }
     if (values.icon_url !== undefined) {
-      row.icon_url = text(values.icon_url) || null;
+      row.icon_url = textParam(values.icon_url, 'icon_url') || null;
       changes.note('icon_url', group.iconUrl, row.icon_url);
     }
     if (changes.isEmpty) return changes;
@@ -138,19 +136,19 @@ export class GroupEditorService {
   }
 
   private checkName(value: unknown): string {
-    const name = text(value);
+    const name = textParam(value, 'name');
     if (!name) throw TrackerError.of(Errors.EMPTY_GROUP_NAME);
     return name;
   }
 
   private checkDescription(value: unknown): string {
-    const description = text(value);
+    const description = textParam(value, 'description');
     if (!description) throw TrackerError.of(Errors.EMPTY_GROUP_DESCRIPTION);
     return description;
   }
 
   private checkRegexp(value: unknown): string {
-    const regexp = text(value);
+    const regexp = textParam(value, 'user_regexp');
     if (regexp && !compileUserRegexp(regexp)) throw TrackerError.of(Errors.INVALID_REGEXP, { regexp });
     return regexp;
   }

@@ -8,10 +8,10 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { toBoolean } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { hashPassword } from '../auth/credentials.js';
-import { FieldChanges, flag } from '../group/field-changes.js';
+import { FieldChanges, flag, textParam } from '../group/field-changes.js';
 import { GroupService, type GroupRecord } from '../group/group.service.js';
 import { USER_AUDIT_CLASS, UserService, type UserRecord } from './user.service.js';
-import { normalisePassword, parseGroupChange, planGroupChange, validateEmail, validatePassword, type GroupChangeRequest } from './user-rules.js';
+import { parseGroupChange, planGroupChange, validateEmail, validatePassword, type GroupChangeRequest } from './user-rules.js';
 
 /** The values of Update User (updates.md); unknown keys never reach here (the controller picks these). */
 export interface UserUpdateValues {
@@ -25,8 +25,6 @@ export interface UserUpdateValues {
 }
 
 export const USER_UPDATE_KEYS = ['full_name', 'email', 'password', 'email_enabled', 'login_denied_text', 'groups', 'bless_groups'] as const;
-
-const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value).trim());
 
 /** The value of a group change, its ids resolved and blessing checked. */
 interface ResolvedGroupChange {
@@ -64,7 +62,7 @@ export class UserEditorService {
     const at = toDbDateTime(now);
     return this.db.transaction(async (tx) => {
       const users = await this.resolveUsers(tx, target);
-      const email = values.email === undefined ? undefined : text(values.email);
+      const email = values.email === undefined ? undefined : textParam(values.email, 'email');
       if (email !== undefined && users.length > 1) throw TrackerError.of(Errors.ACCOUNT_EXISTS, { email });
       const resolved = {
         groups: groupChanges.groups && (await this.resolveGroupChange(tx, groupChanges.groups, caller)),
@@ -102,7 +100,8 @@ export class UserEditorService {
   }
 
   private checkPassword(value: unknown, parameters: Parameters): string {
-    const password = normalisePassword(value === null ? '' : String(value));
+    // Trimmed like Create User's password (seed).
+    const password = textParam(value, 'password');
     validatePassword(password, parameters.get('password_complexity'));
     return password;
   }
@@ -125,7 +124,7 @@ export class UserEditorService {
       changes.note('email', user.login, values.email);
     }
     if (values.full_name !== undefined) {
-      row.realname = text(values.full_name);
+      row.realname = textParam(values.full_name, 'full_name');
       changes.note('full_name', user.realName, row.realname);
     }
     if (values.cryptpassword !== undefined) {
@@ -138,7 +137,7 @@ export class UserEditorService {
       changes.note('disable_mail', flag(!user.emailEnabled), flag(!enabled));
     }
     if (values.login_denied_text !== undefined) {
-      row.login_denied_text = text(values.login_denied_text);
+      row.login_denied_text = textParam(values.login_denied_text, 'login_denied_text');
       changes.note('login_denied_text', user.loginDeniedText, row.login_denied_text);
       changes.note('is_enabled', flag(user.loginDeniedText === ''), flag(row.login_denied_text === ''));
     }

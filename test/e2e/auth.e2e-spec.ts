@@ -234,6 +234,13 @@ describe('authentication', () => {
       expect((await whoami({ key: newKey })).status).toBe(200);
     });
 
+    it('the API key routes are in the OpenAPI document, marked beyond Bugzilla 5.0', async () => {
+      const { paths } = (await t.get('/openapi.json')).body;
+      for (const [path, method] of [['/rest/api_key', 'get'], ['/rest/api_key', 'post'], ['/rest/api_key/{id}', 'put'], ['/rest/whoami', 'get']]) {
+        expect(paths[path][method].summary).toContain('Beyond Bugzilla 5.0.');
+      }
+    });
+
     it("another user's key is 51; anonymous callers get 410; a non-numeric id is 52", async () => {
       const owner = await t.createUser('owner@example.com');
       const id = (await t.post('/api_key', { description: 'mine' }, { key: owner.apiKey })).body.id;

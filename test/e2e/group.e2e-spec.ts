@@ -56,6 +56,7 @@ describe('groups', () => {
       expectError(await t.post('/group', { name: 'QA-Team', description: 'd' }, { key: ADMIN_API_KEY }), 801, 400);
       expectError(await t.post('/group', { name: 'fresh' }, { key: ADMIN_API_KEY }), 802, 400);
       expectError(await t.post('/group', { name: 'fresh', description: 'd', user_regexp: '(' }, { key: ADMIN_API_KEY }), 803, 400);
+      expectError(await t.post('/group', { name: { x: 1 }, description: 'd' }, { key: ADMIN_API_KEY }), 53, 400);
       expect(await t.db.read.one("SELECT id FROM groups WHERE name = 'fresh'")).toBeUndefined();
     });
   });

@@ -139,6 +139,16 @@ describe('users', () => {
       expect(res.body.users.map((u: any) => u.id)).toEqual([target.id]);
     });
 
+    it('a creategroups member sees users like any logged-in caller', async () => {
+      const grouper = await t.createUser('grouper@example.com', { groups: ['creategroups'] });
+      const [user] = (await t.get(`/user/${target.id}`, { key: grouper.apiKey })).body.users;
+      expect(user).toEqual({ id: target.id, name: 'target@example.com', real_name: 'Tara Target', email: 'target@example.com', can_login: true, groups: [] });
+    });
+
+    it('GET /rest/user/ (trailing slash) matches no route (32614)', async () => {
+      expectError(await t.get('/user/', { key: plain.apiKey }), 32614, 404);
+    });
+
     it('path, ids and names are combined, each user once', async () => {
       const res = await t.get(`/user/${target.id}`, { key: plain.apiKey, query: { ids: [plain.id, target.id], names: ['target@example.com', 'editor@example.com'] } });
       expect(res.body.users.map((u: any) => u.id)).toEqual([target.id, editor.id, plain.id]);
@@ -290,6 +300,7 @@ describe('users', () => {
       expectError(await t.put(`/user/${plain.id}`, { full_name: 'x' }, { key: plain.apiKey }), 304, 401);
       const res = await t.put(`/user/${plain.id}`, { real_name: 'ignored' }, { key: editor.apiKey });
       expect(res.body).toEqual({ users: [{ id: plain.id, changes: {} }] });
+      expectError(await t.put(`/user/${plain.id}`, { full_name: ['a', 'b'] }, { key: editor.apiKey }), 53, 400);
     });
   });
 
