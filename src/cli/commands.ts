@@ -1,11 +1,15 @@
 import { Db } from '../database/db.service.js';
 import { ParametersService } from '../params/parameters.service.js';
 import { GroupService } from '../group/group.service.js';
+import { UserService } from '../user/user.service.js';
+import { AuthService } from '../auth/auth.service.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { CliIo, CommandDefinition } from './cli.js';
+import { optionValue } from './cli-args.js';
 
 /**
  * The admin commands. Each is a thin call into the service layer the REST routes use, so the same rules (and
@@ -33,6 +37,35 @@ export const COMMANDS: readonly CommandDefinition[] = [
     options: [],
     summary: 'run the pending database migrations (the service also runs them at start)',
     run: ({ config, io }) => runMigrations(config, io),
+  },
+  {
+    words: ['user', 'create'],
+    positionals: ['email'],
+    options: [{ name: 'name' }, { name: 'password' }],
+    optionsUsage: '[--name <full name>] [--password <password>]',
+    summary: 'create a user account, checked as POST /rest/user; prints its id',
+    async run({ args, app, io }) {
+      const users = (await app()).get(UserService);
+      const id = await users.create(
+        { email: args.positionals[0], fullName: optionValue(args, 'name'), password: optionValue(args, 'password') },
+        { userId: null, now: new Date() },
+      );
+      io.out(`${id}\n`);
+    },
+  },
+  {
+    words: ['api-key', 'create'],
+    positionals: ['login'],
+    options: [{ name: 'description' }],
+    optionsUsage: '[--description <text>]',
+    summary: 'create an API key for a user; prints the key (shown this once only)',
+    async run({ args, app, io }) {
+      const nest = await app();
+      const login = args.positionals[0];
+      const user = await nest.get(UserService).findByLogin(login);
+      if (!user) throw TrackerError.of(Errors.INVALID_USERNAME, { name: login });
+      io.out(`${await nest.get(AuthService).createApiKey(user.id, optionValue(args, 'description') ?? '', new Date())}\n`);
+    },
   },
   {
     words: ['param', 'set'],

@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { createApp } from '../../src/app.factory.js';
+import { loadConfig } from '../../src/config/app-config.js';
 import { runCli, EXIT_ERROR, EXIT_OK, EXIT_USAGE } from '../../src/cli/cli.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -41,6 +44,74 @@ describe('admin command line (npm run tracker -- …)', () => {
     });
   });
 
+  describe('user create', () => {
+    it('creates an account (name, password hashed, regexp groups) and prints its id', async () => {
+      const res = await tracker('user', 'create', 'alice@example.com', '--name', 'Alice Example', '--password', 'secret-pass');
+      expect(res).toMatchObject({ code: EXIT_OK, err: '' });
+      expect(res.out).toMatch(/^\d+\n$/);
+      const id = Number(res.out);
+      const [user] = await (await db()).query('SELECT login_name, email, realname, cryptpassword FROM users WHERE id = ?', [id]);
+      expect(user).toMatchObject({ login_name: 'alice@example.com', email: 'alice@example.com', realname: 'Alice Example' });
+      expect(user.cryptpassword).not.toContain('secret-pass');
+      const groups = await (await db()).query('SELECT g.name FROM user_group_map m JOIN groups g ON g.id = m.group_id WHERE m.user_id = ?', [id]);
+      expect(groups.map((g: { name: string }) => g.name)).toContain('editbugs');
+      const [audit] = await (await db()).query("SELECT user_id, added FROM audit_log WHERE object_id = ? AND field = '__create__' AND class LIKE '%User'", [id]);
+      expect(audit).toMatchObject({ user_id: null, added: 'alice@example.com' });
+    });
+
+    it('without --password the account exists but cannot log in with a password', async () => {
+      const res = await tracker('user', 'create', 'nopass@example.com');
+      expect(res.code).toBe(EXIT_OK);
+      const [user] = await (await db()).query('SELECT realname, cryptpassword FROM users WHERE id = ?', [Number(res.out)]);
+      expect(user).toEqual({ realname: '', cryptpassword: null });
+    });
+
+    it('a login already taken is account_exists (500), exit 1', async () => {
+      expect(await tracker('user', 'create', 'ALICE@example.com')).toEqual({
+        code: EXIT_ERROR, out: '', err: 'error 500: There is already an account with the login name ALICE@example.com.\n',
+      });
+    });
+
+    it('an address failing emailregexp is illegal_email_address (501), a short password password_too_short (502)', async () => {
+      expect(await tracker('user', 'create', 'not-an-address')).toMatchObject({ code: EXIT_ERROR, err: expect.stringMatching(/^error 501: /) });
+      expect(await tracker('user', 'create', 'short@example.com', '--password', 'abc')).toMatchObject({ code: EXIT_ERROR, err: 'error 502: The password must be at least 6 characters long.\n' });
+    });
+  });
+
+  describe('api-key create', () => {
+    it('prints a new key for the user (stored only as a digest) that logs in over REST', async () => {
+      const res = await tracker('api-key', 'create', 'alice@example.com', '--description', 'CI bot');
+      expect(res).toMatchObject({ code: EXIT_OK, err: '' });
+      const key = res.out.trim();
+      expect(key).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      const [row] = await (await db()).query(
+        "SELECT k.description, k.key_hash, k.revoked FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.login_name = 'alice@example.com'",
+      );
+      expect(row).toMatchObject({ description: 'CI bot', revoked: 0 });
+      expect(row.key_hash).not.toBe(key);
+      const app = await createApp(loadConfig(env), { logger: ['error'], openApiUi: false });
+      try {
+        await app.listen(0, '127.0.0.1');
+        const { port } = app.getHttpServer().address() as AddressInfo;
+        const whoami = await fetch(`http://127.0.0.1:${port}/rest/whoami?Tracker_api_key=${key}`);
+        expect(whoami.status).toBe(200);
+        expect(await whoami.json()).toMatchObject({ name: 'alice@example.com' });
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('an unknown login is invalid_username (504), exit 1', async () => {
+      expect(await tracker('api-key', 'create', 'nobody@example.com')).toEqual({
+        code: EXIT_ERROR, out: '', err: 'error 504: The name nobody@example.com is not a valid username.\n',
+      });
+    });
+
+    it('a description over 255 characters is freetext_too_long (104), exit 1', async () => {
+      expect(await tracker('api-key', 'create', 'alice@example.com', '--description', 'x'.repeat(300))).toMatchObject({ code: EXIT_ERROR, out: '', err: expect.stringMatching(/^error 104: /) });
+    });
+  });
+
   describe('param set', () => {
     it('sets a parameter through the same validation as PUT /rest/parameters, audited as nobody (user 0)', async () => {
       expect(await tracker('param', 'set', 'mailfrom', 'tracker@example.com')).toEqual({ code: EXIT_OK, out: 'mailfrom = tracker@example.com\n', err: '' });
@@ -76,7 +147,7 @@ describe('admin command line (npm run tracker -- …)', () => {
     it('help prints every command, exit 0', async () => {
       const res = await tracker('help');
       expect(res.code).toBe(EXIT_OK);
-      for (const line of ['migrate', 'param set <name> <value>']) expect(res.out).toContain(line);
+      for (const line of ['migrate', 'user create <email> [--name <full name>] [--password <password>]', 'api-key create <login> [--description <text>]', 'param set <name> <value>']) expect(res.out).toContain(line);
       expect((await tracker('param', '--help')).out).toBe(res.out);
     });
 
