@@ -42,6 +42,8 @@ export interface BugDetail {
   assignee: UserDetail;
   qaContact: UserDetail | null;
   dupeOf: number | null;
+  /** Whether its status is an open one (field_values.is_open of bug_status). */
+  isOpen: boolean;
   /** Whether the caller given to `details` may see it (true when no caller was given). */
   visible: boolean;
 }
@@ -160,7 +162,7 @@ export class BugLoaderService {
       `${alias}.id AS ${alias}_id, ${alias}.login_name AS ${alias}_login, ${alias}.realname AS ${alias}_realname, ${alias}.email AS ${alias}_email`;
     const rows = await sql.all(
       `SELECT b.*, p.name AS product_name, c.name AS component_name, cl.name AS classification_name,
-              ${person('r')}, ${person('a')}, ${person('q')}, d.dupe_of_id, ${visible.sql} AS visible
+              ${person('r')}, ${person('a')}, ${person('q')}, d.dupe_of_id, sv.is_open, ${visible.sql} AS visible
          FROM bugs b
          JOIN products p ON p.id = b.product_id
          JOIN components c ON c.id = b.component_id
@@ -169,6 +171,8 @@ export class BugLoaderService {
          JOIN users a ON a.id = b.assigned_to_id
          LEFT JOIN users q ON q.id = b.qa_contact_id
          LEFT JOIN bug_duplicates d ON d.dupe_id = b.id
+         LEFT JOIN fielddefs sf ON sf.name = 'bug_status'
+         LEFT JOIN field_values sv ON sv.field_id = sf.id AND sv.value = b.status
         WHERE b.id IN ${sql.in(unique)}`,
       [...visible.params, ...unique],
     );
@@ -181,6 +185,7 @@ export class BugLoaderService {
       assignee: userOf(r, 'a'),
       qaContact: r.q_id == null ? null : userOf(r, 'q'),
       dupeOf: r.dupe_of_id == null ? null : Number(r.dupe_of_id),
+      isOpen: r.is_open == null || Number(r.is_open) === 1,
       visible: Number(r.visible) === 1,
     }]));
   }

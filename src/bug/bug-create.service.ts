@@ -1,0 +1,526 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Db } from '../database/db.service.js';
+import type { Sql } from '../database/sql.js';
+import type { Caller } from '../common/caller.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import { parseDateInput, parseDeadline, toDbDateTime } from '../common/time/datetime.js';
+import { toBoolean } from '../common/http/request-params.js';
+import { FieldType } from '../database/install/install-data.js';
+import { Control, ProductService, type ComponentRecord, type GroupControl, type ProductRecord } from '../product/product.service.js';
+import { FieldService, type CustomFieldRecord, type FieldValueRecord } from '../field/field.service.js';
+import { FlagTypeService } from '../flag/flag-type.service.js';
+import { UserService } from '../user/user.service.js';
+import { CommentService, normaliseCommentText } from '../comment/comment.service.js';
+import { BUG_MAILER, type BugMailer } from '../mail/bug-mail.types.js';
+import { BugVisibilityService } from './bug-visibility.service.js';
+import { ChangeRecorderService } from './change-recorder.service.js';
+import { isCustomFieldName } from './bug.fields.js';
+import { validateAliases } from './rules/alias.js';
+import { chooseInitialStatus, initialStatusCandidates, DUPLICATE } from './rules/workflow.js';
+import { checkFlagPermission, resolveFlagChanges, type FlagChangeInput } from './rules/flags.js';
+import { validateSeeAlso } from './rules/see-also.js';
+import { checkDependencyLoops, type NeighbourLookup } from './update/dependency-loops.js';
+import { parseTimeValue, scalarText } from './update/update-request.js';
+
+/** Longest summary and free-text custom value (defaults.md). */
+const MAX_FREETEXT = 255;
+
+/**
+ * The keys Create Bug takes (API names, and the internal names Bugzilla's map_fields also accepts), mapped to the
+ * API name. Anything else that is not a custom field is refused with 53 (errors.md param_invalid, clients.md).
+ */
+const CREATE_KEYS: Readonly<Record<string, string>> = {
+  product: 'product', component: 'component', summary: 'summary', short_desc: 'summary', version: 'version',
+  description: 'description', comment: 'description', op_sys: 'op_sys', platform: 'platform', rep_platform: 'platform',
+  priority: 'priority', severity: 'severity', bug_severity: 'severity', alias: 'alias', assigned_to: 'assigned_to',
+  cc: 'cc', comment_is_private: 'comment_is_private', groups: 'groups', qa_contact: 'qa_contact', status: 'status',
+  bug_status: 'status', resolution: 'resolution', target_milestone: 'target_milestone', flags: 'flags',
+  keywords: 'keywords', see_also: 'see_also', blocks: 'blocks', blocked: 'blocks', depends_on: 'depends_on',
+  dependson: 'depends_on', url: 'url', bug_file_loc: 'url', whiteboard: 'whiteboard', status_whiteboard: 'whiteboard',
+  deadline: 'deadline', estimated_time: 'estimated_time', remaining_time: 'remaining_time',
+  is_cc_accessible: 'is_cc_accessible', cclist_accessible: 'is_cc_accessible',
+  is_creator_accessible: 'is_creator_accessible', reporter_accessible: 'is_creator_accessible',
+  // Bug fields a caller can never set on create: accepted and ignored (service-spec "Create Bug rules").
+  dupe_of: '', dup_id: '', creator: '', reporter: '', creation_time: '', last_change_time: '', is_confirmed: '',
+  everconfirmed: '', classification: '', actual_time: '', work_time: '', id: '', tags: '', comment_tags: '', is_markdown: '',
+};
+
+/** The select fields a new bug always has, with the parameter giving the default and the internal field name. */
+const DEFAULTED_SELECTS = [
+  { key: 'op_sys', field: 'op_sys', parameter: 'defaultopsys' },
+  { key: 'platform', field: 'rep_platform', parameter: 'defaultplatform' },
+  { key: 'priority', field: 'priority', parameter: 'defaultpriority' },
+  { key: 'severity', field: 'bug_severity', parameter: 'defaultseverity' },
+] as const;
+
+export interface CreateContext {
+  caller: Caller;
+  now: Date;
+}
+
+/** Everything validated, ready to write. */
+interface NewBug {
+  product: ProductRecord;
+  component: ComponentRecord;
+  summary: string;
+  version: string;
+  description: string;
+  descriptionIsPrivate: boolean;
+  selects: { op_sys: string; platform: string; priority: string; severity: string };
+  status: string;
+  resolution: string;
+  isConfirmed: boolean;
+  targetMilestone: string;
+  assigneeId: number;
+  qaContactId: number | null;
+  ccIds: number[];
+  aliases: string[];
+  groupIds: number[];
+  keywordIds: number[];
+  seeAlso: string[];
+  blocks: number[];
+  dependsOn: number[];
+  flags: Array<{ typeId: number; status: string; requesteeId: number | null }>;
+  custom: Array<{ fieldId: number; values: string[] }>;
+  url: string;
+  whiteboard: string;
+  deadline: string | null;
+  estimatedTime: number;
+  remainingTime: number;
+  isCcAccessible: boolean;
+  isCreatorAccessible: boolean;
+}
+
+const isGiven = (value: unknown) => value !== undefined && value !== null;
+
+/** A list input: an array, or one value (a comma list only where `commas`). */
+function listOf(value: unknown, commas = false): string[] {
+  if (!isGiven(value)) return [];
+  const items = Array.isArray(value) ? value : [value];
+  return items
+    .flatMap((item) => {
+      if (item !== null && typeof item === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param: 'list', function: 'Bug.create' });
+      return commas ? String(item).split(',') : [String(item)];
+    })
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Create Bug (`POST /rest/bug`): validates every field as Bugzilla 5.0 does, then writes the bug in one transaction. */
+@Injectable()
+export class BugCreateService {
+  constructor(
+    private readonly db: Db,
+    private readonly products: ProductService,
+    private readonly fields: FieldService,
+    private readonly flagTypes: FlagTypeService,
+    private readonly users: UserService,
+    private readonly comments: CommentService,
+    private readonly visibility: BugVisibilityService,
+    private readonly recorder: ChangeRecorderService,
+    @Optional() @Inject(BUG_MAILER) private readonly mailer?: BugMailer,
+  ) {}
+
+  async create(ctx: CreateContext, body: Readonly<Record<string, unknown>>): Promise<number> {
+    const customFields = await this.fields.customFields();
+    const input = this.normaliseKeys(body, customFields);
+    const bug = await this.validate(ctx.caller, input, customFields);
+    const at = toDbDateTime(ctx.now);
+    return this.db.transaction(async (tx) => {
+      const id = await this.insert(tx, ctx.caller, bug, at);
+      await this.notify(tx, ctx.caller, id, bug, at);
+      return id;
+    });
+  }
+
+  /** API names for every key; unknown keys are 53 unless they are fields the caller cannot set (ignored). */
+  private normaliseKeys(body: Readonly<Record<string, unknown>>, customFields: readonly CustomFieldRecord[]): Map<string, unknown> {
+    const input = new Map<string, unknown>();
+    const customNames = new Set(customFields.map((f) => f.name));
+    for (const [key, value] of Object.entries(body)) {
+      if (value === undefined) continue;
+      if (isCustomFieldName(key) && customNames.has(key)) {
+        input.set(key, value);
+        continue;
+      }
+      const name = CREATE_KEYS[key];
+      if (name === undefined) throw TrackerError.of(Errors.PARAM_INVALID, { param: key, function: 'Bug.create' });
+      if (name !== '' && !input.has(name)) input.set(name, value);
+    }
+    return input;
+  }
+
+  private async validate(caller: Caller, input: Map<string, unknown>, customFields: readonly CustomFieldRecord[]): Promise<NewBug> {
+    const text = (key: string) => scalarText(key, input.get(key)).trim();
+    const parameters = caller.parameters;
+    const editbugs = caller.inGroup('editbugs');
+
+    const { product, controls } = await this.enterableProduct(caller, text('product'));
+    const component = await this.activeComponent(product, text('component'));
+    const summary = text('summary');
+    if (summary === '') throw TrackerError.of(Errors.REQUIRE_SUMMARY);
+    if ([...summary].length > MAX_FREETEXT) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: 'summary', length: [...summary].length });
+    const version = await this.activeNamedValue('version', text('version'), product, (v) => this.products.versionByName(product.id, v));
+    const milestoneName = text('target_milestone') || product.defaultMilestone;
+    const targetMilestone = await this.activeNamedValue('milestone', milestoneName, product, (v) => this.products.milestoneByName(product.id, v));
+    const description = normaliseCommentText(scalarText('description', input.get('description')));
+
+    const [statuses, transitions, resolutions, ...selectValues] = await Promise.all([
+      this.fields.statuses(),
+      this.fields.transitions(),
+      this.fields.legalValues('resolution'),
+      ...DEFAULTED_SELECTS.map((s) => this.fields.legalValues(s.field)),
+    ]);
+    const selects = {} as NewBug['selects'];
+    DEFAULTED_SELECTS.forEach((s, i) => {
+      // priority: only callers allowed to choose it (letsubmitterchoosepriority) may; others get the default.
+      const forced = s.key === 'priority' && !parameters.bool('letsubmitterchoosepriority');
+      const value = (forced ? '' : text(s.key)) || parameters.get(s.parameter).trim();
+      selects[s.key] = this.legalValue(s.key, value, selectValues[i]);
+    });
+
+    const canConfirm = editbugs || caller.inGroup('canconfirm');
+    const { status, isConfirmed } = chooseInitialStatus({
+      requested: text('status'),
+      canConfirm,
+      candidates: initialStatusCandidates(statuses, transitions, product.hasUnconfirmed),
+      allStatuses: statuses,
+    });
+    const resolution = this.initialResolution(text('resolution'), status, statuses.find((s) => s.name === status)?.isOpen !== false, resolutions);
+
+    const timeTracker = caller.isTimeTracker;
+    const estimatedTime = timeTracker && input.has('estimated_time') ? parseTimeValue('estimated_time', input.get('estimated_time')).hours : 0;
+    const remainingTime = timeTracker && input.has('remaining_time') ? parseTimeValue('remaining_time', input.get('remaining_time')).hours : estimatedTime;
+    const deadline = timeTracker && input.has('deadline') ? parseDeadline(input.get('deadline')) : null;
+
+    const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await Promise.all([
+      this.people(caller, input, component),
+      this.freeAliases(input.get('alias')),
+      Promise.resolve(this.bugGroups(caller, product, controls, input.has('groups') ? listOf(input.get('groups')) : undefined)),
+      this.keywordIds(listOf(input.get('keywords'), true)),
+      this.dependencies(caller, listOf(input.get('blocks'), true), listOf(input.get('depends_on'), true)),
+      this.flags(caller, product, component, input.get('flags')),
+      this.customValues(caller, input, customFields),
+    ]);
+
+    return {
+      product, component, summary, version, description,
+      descriptionIsPrivate: caller.isInsider && toBoolean(input.get('comment_is_private') ?? false),
+      selects, status, resolution, isConfirmed, targetMilestone,
+      ...people,
+      aliases, groupIds, keywordIds, ...dependencies, flags, custom,
+      seeAlso: this.seeAlso(caller, input.get('see_also')),
+      url: text('url'),
+      whiteboard: text('whiteboard'),
+      deadline, estimatedTime, remainingTime,
+      isCcAccessible: input.has('is_cc_accessible') ? toBoolean(input.get('is_cc_accessible')) : true,
+      isCreatorAccessible: input.has('is_creator_accessible') ? toBoolean(input.get('is_creator_accessible')) : true,
+    };
+  }
+
+  /** The product must exist and be open to the caller for new bugs (106), with an active version (missing_version). */
+  private async enterableProduct(caller: Caller, name: string): Promise<{ product: ProductRecord; controls: GroupControl[] }> {
+    if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
+    const product = await this.products.findByName(name);
+    if (!product) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
+    const controls = await this.products.groupControls([product.id]);
+    if (!controls.every((c) => !c.entry || caller.inGroupId(c.groupId))) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
+    if (!product.isActive) throw TrackerError.of(Errors.PRODUCT_DISABLED, { product: product.name });
+    return { product, controls };
+  }
+
+  private async activeComponent(product: ProductRecord, name: string): Promise<ComponentRecord> {
+    if (name === '') throw TrackerError.of(Errors.REQUIRE_COMPONENT);
+    const component = await this.products.componentByName(product.id, name);
+    if (!component) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'component', name, product: product.name });
+    if (!component.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'component', value: component.name });
+    return component;
+  }
+
+  /** A version or milestone of the product: empty 50, unknown 51, inactive value_inactive. */
+  private async activeNamedValue(
+    kind: 'version' | 'milestone',
+    name: string,
+    product: ProductRecord,
+    find: (value: string) => Promise<{ value: string; isActive: boolean } | undefined>,
+  ): Promise<string> {
+    if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind });
+    const found = await find(name);
+    if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind, name, product: product.name });
+    if (!found.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: kind, value: found.value });
+    return found.value;
+  }
+
+  /** A select-field value: empty 50, unknown 51, inactive value_inactive. Returns the stored spelling. */
+  private legalValue(kind: string, value: string, legal: readonly FieldValueRecord[]): string {
+    if (value === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind });
+    const found = legal.find((v) => v.value === value) ?? legal.find((v) => v.value.toLowerCase() === value.toLowerCase());
+    if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind, name: value });
+    if (!found.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: kind, value: found.value });
+    return found.value;
+  }
+
+  /** Rule 4: a closed initial status needs a legal resolution (never DUPLICATE); an open one takes none. */
+  private initialResolution(resolution: string, status: string, statusIsOpen: boolean, legal: readonly FieldValueRecord[]): string {
+    if (statusIsOpen) {
+      if (resolution !== '') throw TrackerError.of(Errors.RESOLUTION_NOT_ALLOWED);
+      return '';
+    }
+    if (resolution === '') throw TrackerError.of(Errors.MISSING_RESOLUTION, { status });
+    const value = this.legalValue('resolution', resolution, legal);
+    if (value === DUPLICATE) throw TrackerError.of(Errors.DUPE_ID_REQUIRED);
+    return value;
+  }
+
+  /**
+   * Assignee, QA contact and cc (workflow.md "Create Bug"): `assigned_to`/`qa_contact` count only for editbugs
+   * members, else the component's defaults; the QA contact only while `useqacontact` is on. Unknown assignee or QA
+   * contact is 51; an unknown cc login is 504. The component's default cc join the list.
+   */
+  private async people(caller: Caller, input: Map<string, unknown>, component: ComponentRecord) {
+    const editbugs = caller.inGroup('editbugs');
+    const assigneeLogin = editbugs ? scalarText('assigned_to', input.get('assigned_to')).trim() : '';
+    const useQa = caller.parameters.bool('useqacontact');
+    const qaGiven = useQa && editbugs && input.has('qa_contact');
+    const qaLogin = qaGiven ? scalarText('qa_contact', input.get('qa_contact')).trim() : '';
+    const ccLogins = listOf(input.get('cc'));
+    const found = await this.users.findByLogins([...ccLogins, ...(assigneeLogin ? [assigneeLogin] : []), ...(qaLogin ? [qaLogin] : [])]);
+    const user = (login: string) => found.get(login.toLowerCase());
+    const known = (login: string) => {
+      const u = user(login);
+      if (!u) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'user', name: login });
+      return u.id;
+    };
+    const assigneeId = assigneeLogin ? known(assigneeLogin) : component.defaultAssigneeId;
+    const qaContactId = !useQa ? null : qaGiven ? (qaLogin ? known(qaLogin) : null) : component.defaultQaContactId;
+    const ccIds = ccLogins.map((login) => {
+      const u = user(login);
+      if (!u) throw TrackerError.of(Errors.INVALID_USERNAME, { name: login });
+      return u.id;
+    });
+    return { assigneeId, qaContactId, ccIds: [...new Set([...ccIds, ...component.defaultCcIds])] };
+  }
+
+  /** Aliases: the syntax of alias.ts (103), and not taken by another bug (103 alias_in_use). */
+  private async freeAliases(value: unknown): Promise<string[]> {
+    const aliases = validateAliases(Array.isArray(value) ? value : isGiven(value) ? [value] : []);
+    const taken = await this.visibility.idsOfAliases(aliases);
+    for (const alias of aliases) {
+      const owner = taken.get(alias.toLowerCase());
+      if (owner !== undefined) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias, bug_id: owner });
+    }
+    return aliases;
+  }
+
+  /**
+   * Groups (Bugzilla 5.0 _check_groups): named groups must be active bug groups available (Shown/Default) or
+   * mandatory for the caller in the product (120); without `groups`, the product's Default groups; the mandatory
+   * groups always.
+   */
+  private bugGroups(caller: Caller, product: ProductRecord, controls: readonly GroupControl[], names: string[] | undefined): number[] {
+    const control = (c: GroupControl) => (caller.inGroupId(c.groupId) ? c.membercontrol : c.othercontrol);
+    const settable = controls.filter((c) => c.isBugGroup && c.groupIsActive && control(c) !== Control.NA);
+    const chosen = new Set<number>();
+    if (names === undefined) {
+      for (const c of settable) if (control(c) === Control.DEFAULT) chosen.add(c.groupId);
+    } else {
+      for (const name of names) {
+        const c = settable.find((s) => s.groupName.toLowerCase() === name.toLowerCase());
+        if (!c) throw TrackerError.of(Errors.GROUP_RESTRICTION_NOT_ALLOWED, { name, product: product.name });
+        chosen.add(c.groupId);
+      }
+    }
+    for (const c of settable) if (control(c) === Control.MANDATORY) chosen.add(c.groupId);
+    return [...chosen];
+  }
+
+  private async keywordIds(names: string[]): Promise<number[]> {
+    const found = await this.fields.keywordsByNames(names);
+    return [...new Set(names.map((name) => {
+      const keyword = found.get(name.toLowerCase());
+      if (!keyword) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'keyword', name });
+      if (!keyword.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'keyword', value: keyword.name });
+      return keyword.id;
+    }))];
+  }
+
+  /** blocks / depends_on: visible bugs (100/101/102), and no loop through the new bug (116). */
+  private async dependencies(caller: Caller, blocksRefs: string[], dependsOnRefs: string[]): Promise<{ blocks: number[]; dependsOn: number[] }> {
+    const [blocks, dependsOn] = await Promise.all([
+      blocksRefs.length ? this.visibility.resolveVisible(caller, blocksRefs) : [],
+      dependsOnRefs.length ? this.visibility.resolveVisible(caller, dependsOnRefs) : [],
+    ]);
+    if (blocks.length && dependsOn.length) await checkDependencyLoops(0, dependsOn, blocks, this.neighbours);
+    return { blocks, dependsOn };
+  }
+
+  private readonly neighbours: NeighbourLookup = async (ids, direction) => {
+    const sql = this.db.read;
+    const [from, to] = direction === 'depends_on' ? ['blocked_id', 'depends_on_id'] : ['depends_on_id', 'blocked_id'];
+    const rows = await sql.all(`SELECT ${from} AS bug, ${to} AS other FROM bug_dependencies WHERE ${from} IN ${sql.in(ids)}`, [...ids]);
+    const map = new Map<number, number[]>();
+    for (const r of rows) map.set(Number(r.bug), [...(map.get(Number(r.bug)) ?? []), Number(r.other)]);
+    return map;
+  };
+
+  /** See Also URLs (112), ignored while `use_see_also` is off. */
+  private seeAlso(caller: Caller, value: unknown): string[] {
+    if (!caller.parameters.bool('use_see_also')) return [];
+    const urlBase = caller.parameters.get('urlbase');
+    const urls: string[] = [];
+    for (const raw of listOf(value)) {
+      const link = validateSeeAlso(raw, { urlBase });
+      if (link && !urls.some((u) => u.toLowerCase() === link.url.toLowerCase())) urls.push(link.url);
+    }
+    return urls;
+  }
+
+  /** Flags on create: name or type_id, status, requestee (updates.md); the flag rules decide, permissions 130. */
+  private async flags(caller: Caller, product: ProductRecord, component: ComponentRecord, value: unknown): Promise<NewBug['flags']> {
+    if (!isGiven(value)) return [];
+    if (!Array.isArray(value) || value.some((f) => f === null || typeof f !== 'object')) {
+      throw TrackerError.of(Errors.PARAM_INVALID, { param: 'flags', function: 'Bug.create' });
+    }
+    if (!value.length) return [];
+    const types = await this.flagTypes.applicableTypes(product.id, component.id, 'bug');
+    const changes = (value as FlagChangeInput[]).map((f) => ({ name: f.name, type_id: f.type_id, status: f.status, requestee: f.requestee, new: true }));
+    for (const change of changes) {
+      if (!isGiven(change.status) || String(change.status).trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.create', param: 'flags.status' });
+    }
+    const actions = resolveFlagChanges(changes, { existingFlags: [], applicableTypes: types });
+    const requestees = await this.users.findByLogins(actions.flatMap((a) => (a.action === 'create' && a.requestee ? [a.requestee] : [])));
+    const flags: NewBug['flags'] = [];
+    for (const action of actions) {
+      if (action.action !== 'create') continue;
+      checkFlagPermission({ status: action.status, type: action.type, callerGroupIds: caller.groupIds });
+      let requesteeId: number | null = null;
+      if (action.requestee) {
+        const requestee = requestees.get(action.requestee.toLowerCase());
+        if (!requestee) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'user', name: action.requestee });
+        requesteeId = requestee.id;
+      }
+      flags.push({ typeId: action.type.id, status: action.status, requesteeId });
+    }
+    return flags;
+  }
+
+  /** Custom fields by name, typed per field (freetext 104, select 51, dates 56, bug id 100/101/102, integer 52). */
+  private async customValues(caller: Caller, input: Map<string, unknown>, definitions: readonly CustomFieldRecord[]): Promise<NewBug['custom']> {
+    const custom: NewBug['custom'] = [];
+    for (const field of definitions) {
+      if (field.isMandatory && listOf(input.get(field.name)).length === 0) throw TrackerError.of(Errors.REQUIRED_FIELD, { field: field.name });
+    }
+    for (const field of definitions) {
+      if (!input.has(field.name)) continue;
+      const values = await this.customFieldValues(caller, field, input.get(field.name));
+      if (values.length) custom.push({ fieldId: field.id, values });
+    }
+    return custom;
+  }
+
+  private async customFieldValues(caller: Caller, field: CustomFieldRecord, raw: unknown): Promise<string[]> {
+    if (field.type === FieldType.MULTI_SELECT) {
+      const legal = await this.fields.legalValues(field.name);
+      return [...new Set(listOf(raw).map((v) => this.legalValue(field.name, v, legal)))];
+    }
+    const value = scalarText(field.name, raw).trim();
+    if (value === '') return [];
+    switch (field.type) {
+      case FieldType.SINGLE_SELECT:
+        return [this.legalValue(field.name, value, await this.fields.legalValues(field.name))];
+      case FieldType.FREETEXT:
+        if ([...value].length > MAX_FREETEXT) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: field.name, length: [...value].length });
+        return [value];
+      case FieldType.DATETIME:
+        return [toDbDateTime(parseDateInput(value, field.name))];
+      case FieldType.DATE:
+        return [toDbDateTime(parseDateInput(value, field.name)).slice(0, 10)];
+      case FieldType.BUG_ID:
+        return [String((await this.visibility.resolveVisible(caller, [value]))[0])];
+      case FieldType.INTEGER:
+        if (!/^-?\d+$/.test(value)) throw TrackerError.of(Errors.NUMBER_NOT_NUMERIC, { num: value, field: field.name });
+        return [String(Number(value))];
+      default:
+        return [value];
+    }
+  }
+
+  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<number> {
+    const id = await tx.insert('bugs', {
+      summary: bug.summary,
+      status: bug.status,
+      resolution: bug.resolution,
+      product_id: bug.product.id,
+      component_id: bug.component.id,
+      version: bug.version,
+      target_milestone: bug.targetMilestone,
+      op_sys: bug.selects.op_sys,
+      platform: bug.selects.platform,
+      priority: bug.selects.priority,
+      severity: bug.selects.severity,
+      reporter_id: caller.id,
+      assigned_to_id: bug.assigneeId,
+      qa_contact_id: bug.qaContactId,
+      url: bug.url,
+      whiteboard: bug.whiteboard,
+      is_confirmed: bug.isConfirmed ? 1 : 0,
+      is_creator_accessible: bug.isCreatorAccessible ? 1 : 0,
+      is_cc_accessible: bug.isCcAccessible ? 1 : 0,
+      estimated_time: bug.estimatedTime,
+      remaining_time: bug.remainingTime,
+      deadline: bug.deadline,
+      creation_time: at,
+      last_change_time: at,
+    });
+    await tx.insertMany('bug_aliases', bug.aliases.map((alias) => ({ alias, bug_id: id })));
+    await tx.insertMany('bug_cc', bug.ccIds.map((user_id) => ({ bug_id: id, user_id })));
+    await tx.insertMany('bug_keywords', bug.keywordIds.map((keyword_id) => ({ bug_id: id, keyword_id })));
+    await tx.insertMany('bug_groups', bug.groupIds.map((group_id) => ({ bug_id: id, group_id })));
+    await tx.insertMany('bug_see_also', bug.seeAlso.map((url) => ({ bug_id: id, url })));
+    await tx.insertMany('bug_custom_values', bug.custom.flatMap((c) => c.values.map((value) => ({ bug_id: id, field_id: c.fieldId, value }))));
+    await tx.insertMany('flags', bug.flags.map((f) => ({
+      type_id: f.typeId, status: f.status, bug_id: id, attachment_id: null, creation_date: at, modification_date: at,
+      setter_id: caller.id, requestee_id: f.requesteeId,
+    })));
+    await this.linkDependencies(tx, caller, id, bug, at);
+    await this.comments.add(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
+    await this.recorder.recordCreate(tx, { bugId: id, userId: caller.id, summary: bug.summary, at });
+    return id;
+  }
+
+  /**
+   * Dependencies of the new bug. The new bug's own creation is not history, but each bug it blocks or depends on
+   * changes: it gets a history row (`depends_on` / `blocks` added) and a new last_change_time (updates.md).
+   */
+  private async linkDependencies(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
+    const rows = [
+      ...bug.dependsOn.map((other) => ({ blocked_id: id, depends_on_id: other })),
+      ...bug.blocks.map((other) => ({ blocked_id: other, depends_on_id: id })),
+    ];
+    if (!rows.length) return;
+    await tx.insertMany('bug_dependencies', rows);
+    await this.recorder.record(tx, [
+      ...bug.dependsOn.map((other) => ({ bugId: other, userId: caller.id, at, field: 'blocks', removed: '', added: String(id) })),
+      ...bug.blocks.map((other) => ({ bugId: other, userId: caller.id, at, field: 'depends_on', removed: '', added: String(id) })),
+    ]);
+    const others = [...new Set([...bug.dependsOn, ...bug.blocks])];
+    await tx.run(`UPDATE bugs SET last_change_time = ? WHERE id IN ${tx.in(others)}`, [at, ...others]);
+  }
+
+  /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
+  private async notify(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
+    if (!this.mailer) return;
+    await this.mailer.notify(tx, {
+      bugId: id,
+      summary: bug.summary,
+      product: bug.product.name,
+      component: bug.component.name,
+      changerId: caller.id,
+      isNew: true,
+      changes: [],
+      comment: { text: bug.description, isPrivate: bug.descriptionIsPrivate },
+      participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
+      at,
+    });
+  }
+}

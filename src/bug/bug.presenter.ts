@@ -1,0 +1,134 @@
+import { createHmac } from 'node:crypto';
+import type { Caller } from '../common/caller.js';
+import { toApiDate, toApiDateTime } from '../common/time/datetime.js';
+import { FieldType } from '../database/install/install-data.js';
+import type { BugFlag, CustomFieldDef, LoadedBug, UserDetail } from './bug-loader.service.js';
+
+/** What the presenter needs to know about the request besides the bug. */
+export interface BugPresentation {
+  caller: Caller;
+  /** The installation's custom fields (every one is shown by name). */
+  customFields: readonly CustomFieldDef[];
+  /** Secret keying update_token; with none, no token is given. */
+  siteSecret?: string;
+  /** The request's timestamp (update_token carries it). */
+  now: Date;
+  /** Search Bugs answers without update_token (updates.md). */
+  withUpdateToken: boolean;
+}
+
+/**
+ * Bugzilla's email_filter: with `webservice_email_filter` on, anonymous callers see addresses without their domain
+ * (`user@example.com` → `user`). Logged-in callers always see them whole.
+ */
+export function emailFilter(caller: Caller): (address: string) => string {
+  if (caller.isLoggedIn || !caller.parameters.bool('webservice_email_filter')) return (address) => address;
+  return (address) => address.replace(/@\S+/g, '');
+}
+
+/**
+ * The mid-air-collision token of the browser edit form (updates.md "update_token"):
+ * `<unix time>-<HMAC-SHA256 base64url>` over `time*userid*bugid*last_change_time`, keyed with the site secret.
+ */
+export function updateToken(secret: string, now: Date, userId: number, bugId: number, lastChangeTime: string): string {
+  const time = Math.floor(now.getTime() / 1000);
+  const digest = createHmac('sha256', secret).update(`${time}*${userId}*${bugId}*${lastChangeTime}`).digest('base64');
+  return `${time}-${digest.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+}
+
+function presentFlag(flag: BugFlag, email: (a: string) => string): Record<string, unknown> {
+  return {
+    id: flag.id,
+    name: flag.name,
+    type_id: flag.typeId,
+    creation_date: toApiDateTime(flag.creationDate),
+    modification_date: toApiDateTime(flag.modificationDate),
+    status: flag.status,
+    setter: email(flag.setter),
+    ...(flag.requestee ? { requestee: email(flag.requestee) } : {}),
+  };
+}
+
+/** A custom field's value typed by its field type (service-spec.md: bug-ID int, multi-select array, dates datetime). */
+function customValue(field: CustomFieldDef, values: readonly string[] | undefined): unknown {
+  const first = values?.[0];
+  switch (field.type) {
+    case FieldType.MULTI_SELECT:
+    case FieldType.BUG_URLS:
+      return [...(values ?? [])];
+    case FieldType.BUG_ID:
+      return first === undefined || first === '' ? null : Number(first);
+    case FieldType.INTEGER:
+      return first === undefined || first === '' ? 0 : Number(first);
+    case FieldType.DATETIME:
+    case FieldType.DATE:
+      return first === undefined || first === '' ? null : toApiDateTime(first);
+    case FieldType.SINGLE_SELECT:
+      return first ?? '---';
+    default:
+      return first ?? '';
+  }
+}
+
+/**
+ * The public Bug (service-spec.md "Bug"), every field; the field-selection interceptor trims it afterwards.
+ * Time-tracking fields (and the deadline, as Bugzilla 5.0) only for time trackers; update_token only for logged-in
+ * callers; `qa_contact` is "" and `qa_contact_detail` absent when there is no QA contact.
+ */
+export function presentBug(bug: LoadedBug, view: BugPresentation): Record<string, unknown> {
+  const { caller } = view;
+  const email = emailFilter(caller);
+  const detail = (user: UserDetail) => ({ id: user.id, real_name: user.realName, name: email(user.login), email: email(user.email) });
+  const row = bug.row;
+  const out: Record<string, unknown> = {
+    id: row.id,
+    alias: bug.aliases,
+    summary: row.summary,
+    status: row.status,
+    resolution: row.resolution,
+    is_open: bug.isOpen,
+    is_confirmed: row.isConfirmed,
+    product: bug.product,
+    component: bug.component,
+    classification: bug.classification,
+    version: row.version,
+    target_milestone: row.targetMilestone,
+    op_sys: row.opSys,
+    platform: row.platform,
+    priority: row.priority,
+    severity: row.severity,
+    creation_time: toApiDateTime(row.creationTime),
+    last_change_time: toApiDateTime(row.lastChangeTime),
+    creator: email(bug.reporter.login),
+    creator_detail: detail(bug.reporter),
+    assigned_to: email(bug.assignee.login),
+    assigned_to_detail: detail(bug.assignee),
+    qa_contact: bug.qaContact ? email(bug.qaContact.login) : '',
+    ...(bug.qaContact ? { qa_contact_detail: detail(bug.qaContact) } : {}),
+    cc: bug.cc.map((u) => email(u.login)),
+    cc_detail: bug.cc.map(detail),
+    blocks: bug.blocks,
+    depends_on: bug.dependsOn,
+    dupe_of: bug.dupeOf,
+    flags: bug.flags.map((f) => presentFlag(f, email)),
+    groups: bug.groups,
+    keywords: bug.keywords,
+    see_also: bug.seeAlso,
+    url: row.url,
+    whiteboard: row.whiteboard,
+    is_cc_accessible: row.isCcAccessible,
+    is_creator_accessible: row.isCreatorAccessible,
+  };
+  if (caller.isTimeTracker) {
+    out.deadline = toApiDate(row.deadline);
+    out.estimated_time = row.estimatedTime;
+    out.remaining_time = row.remainingTime;
+    out.actual_time = bug.actualTime;
+  }
+  for (const field of view.customFields) out[field.name] = customValue(field, bug.custom.get(field.id));
+  out.tags = bug.tags;
+  if (view.withUpdateToken && caller.isLoggedIn && view.siteSecret) {
+    out.update_token = updateToken(view.siteSecret, view.now, caller.id, row.id, row.lastChangeTime);
+  }
+  return out;
+}

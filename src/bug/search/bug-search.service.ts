@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../../database/db.service.js';
+import type { SqlValue } from '../../database/sql.js';
+import type { Caller } from '../../common/caller.js';
+import type { RequestParams } from '../../common/http/request-params.js';
+import { Errors, TrackerError } from '../../common/errors/index.js';
+import { parseDateInput, toDbDateTime } from '../../common/time/datetime.js';
+import { BugVisibilityService } from '../bug-visibility.service.js';
+
+/** One criterion of a search: a SQL condition over the bugs table aliased `b`, with its parameters. */
+interface Condition {
+  sql: string;
+  params: SqlValue[];
+}
+
+/** Exact-match ("any of") criteria on a column of `bugs` (search.md: select fields keep commas). */
+const EXACT_COLUMNS: Readonly<Record<string, string>> = {
+  version: 'version',
+  target_milestone: 'target_milestone',
+  priority: 'priority',
+  severity: 'severity',
+  bug_severity: 'severity',
+  op_sys: 'op_sys',
+  platform: 'platform',
+  rep_platform: 'platform',
+};
+
+/**
+ * Search Bugs (`GET /rest/bug`, search.md), the part clients use to fetch bugs: `id`, `alias`, the select fields,
+ * `status` (with `__open__`/`__closed__`/`__all__`), `resolution`, `creation_time`/`last_change_time`, `limit`/`offset`,
+ * always under the visibility rule so hidden bugs are silently absent. Each criterion is one entry of `conditions`:
+ * the full search (text matching, people, boolean charts, quicksearch, order) slots in here as more entries.
+ */
+@Injectable()
+export class BugSearchService {
+  constructor(private readonly db: Db, private readonly visibility: BugVisibilityService) {}
+
+  /** Ids of the visible bugs matching the request, in ascending id order, limited as search.md says. */
+  async findIds(caller: Caller, params: RequestParams): Promise<number[]> {
+    const sql = this.db.read;
+    const conditions = this.conditions(params);
+    const visible = this.visibility.predicate(caller);
+    const { limit, offset } = this.window(caller, params);
+    const rows = await sql.all<{ id: number }>(
+      `SELECT b.id FROM bugs b WHERE ${[...conditions.map((c) => c.sql), visible.sql].join(' AND ')}
+        ORDER BY b.id LIMIT ${limit} OFFSET ${offset}`,
+      [...conditions.flatMap((c) => c.params), ...visible.params],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  private conditions(params: RequestParams): Condition[] {
+    const sql = this.db.read;
+    const conditions: Condition[] = [];
+    const anyOf = (column: string, values: SqlValue[]) => conditions.push({ sql: `${column} IN ${sql.in(values)}`, params: values });
+
+    if (params.has('id')) anyOf('b.id', params.intList('id'));
+    if (params.has('alias')) {
+      const aliases = params.list('alias', { commas: true });
+      conditions.push({ sql: `b.id IN (SELECT bug_id FROM bug_aliases WHERE alias IN ${sql.in(aliases)})`, params: aliases });
+    }
+    if (params.has('product')) {
+      const names = params.list('product');
+      conditions.push({ sql: `b.product_id IN (SELECT id FROM products WHERE name IN ${sql.in(names)})`, params: names });
+    }
+    if (params.has('component')) {
+      const names = params.list('component');
+      conditions.push({ sql: `b.component_id IN (SELECT id FROM components WHERE name IN ${sql.in(names)})`, params: names });
+    }
+    for (const [key, column] of Object.entries(EXACT_COLUMNS)) {
+      if (params.has(key)) anyOf(`b.${column}`, params.list(key));
+    }
+    for (const key of ['status', 'bug_status']) if (params.has(key)) conditions.push(this.statusCondition(params.list(key)));
+    if (params.has('resolution')) {
+      // `---` and the empty string both mean "no resolution" (the seed: an empty string finds open bugs).
+      anyOf('b.resolution', params.list('resolution').map((r) => (r === '---' ? '' : r)));
+    }
+    for (const [key, column] of [['creation_time', 'creation_time'], ['last_change_time', 'last_change_time']] as const) {
+      const value = params.string(key);
+      if (value !== undefined) conditions.push({ sql: `b.${column} >= ?`, params: [toDbDateTime(parseDateInput(value, key))] });
+    }
+    return conditions;
+  }
+
+  private statusCondition(values: string[]): Condition {
+    const open = (flag: number) =>
+      `b.status IN (SELECT v.value FROM field_values v JOIN fielddefs f ON f.id = v.field_id WHERE f.name = 'bug_status' AND v.is_open = ${flag})`;
+    const parts: string[] = [];
+    const plain = values.filter((v) => !['__open__', '__closed__', '__all__'].includes(v));
+    if (values.includes('__all__')) return { sql: '1 = 1', params: [] };
+    if (values.includes('__open__')) parts.push(open(1));
+    if (values.includes('__closed__')) parts.push(open(0));
+    if (plain.length) parts.push(`b.status IN ${this.db.read.in(plain)}`);
+    return { sql: `(${parts.join(' OR ')})`, params: plain };
+  }
+
+  /** limit/offset of search.md: capped by max_search_results; 0 means "all" (still capped); offset needs a limit. */
+  private window(caller: Caller, params: RequestParams): { limit: number; offset: number } {
+    const max = caller.parameters.int('max_search_results') || 10000;
+    const limit = params.int('limit');
+    const offset = params.int('offset');
+    if (offset !== undefined && limit === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.search', param: 'limit' });
+    if (limit === undefined || limit <= 0) return { limit: max, offset: limit === 0 ? 0 : Math.max(offset ?? 0, 0) };
+    return { limit: Math.min(limit, max), offset: Math.max(offset ?? 0, 0) };
+  }
+}

@@ -1,0 +1,254 @@
+import { createHmac } from 'node:crypto';
+import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
+import { expectError, fileBug, sql } from './bug-fixtures.js';
+
+const DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+
+describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET /rest/bug?id=…)', () => {
+  let t: TestApp;
+  let dev: { id: number; login: string; apiKey: string };
+  let full: number;
+  let plain: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await t.setParameters({ useqacontact: '1' });
+    dev = await t.createUser('dev@example.com', { realName: 'Dev Eloper' });
+    await sql(t, [
+      ["INSERT INTO keywords (name, description, is_active) VALUES ('crash', 'crashes', 1), ('regression', 'regressions', 1)"],
+      ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey) VALUES ('review', 'review', '', 'bug', 1, 1, 1, 1, 0)"],
+      ['INSERT INTO flag_inclusions (type_id, product_id, component_id) VALUES (1, NULL, NULL)'],
+    ]);
+    plain = await fileBug(t, { summary: 'plain bug' });
+    full = await fileBug(t, {
+      summary: 'full bug',
+      alias: ['full-alias'],
+      cc: [dev.login, ADMIN_LOGIN],
+      keywords: ['regression', 'crash'],
+      depends_on: [plain],
+      see_also: ['https://bugs.example.org/show_bug.cgi?id=12'],
+      flags: [{ name: 'review', status: '?', requestee: dev.login }],
+      qa_contact: dev.login,
+      url: 'https://example.org/page',
+      whiteboard: 'wb',
+      estimated_time: 5,
+      deadline: '2030-01-31',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers every field of the spec Bug table with its type, and faults []', async () => {
+    const res = await t.get(`/bug/${full}`, { key: ADMIN_API_KEY });
+    expect(res.status).toBe(200);
+    expect(res.body.faults).toEqual([]);
+    const bug = res.body.bugs[0];
+    expect(bug).toMatchObject({
+      id: full, alias: ['full-alias'], summary: 'full bug', status: 'CONFIRMED', resolution: '', is_open: true, is_confirmed: true,
+      product: 'TestProduct', component: 'TestComponent', classification: 'Unclassified', version: 'unspecified',
+      target_milestone: '---', op_sys: 'All', platform: 'All', priority: '---', severity: 'enhancement',
+      creator: ADMIN_LOGIN, assigned_to: ADMIN_LOGIN, qa_contact: dev.login,
+      cc: [ADMIN_LOGIN, dev.login].sort(), blocks: [], depends_on: [plain], dupe_of: null, groups: [],
+      keywords: ['crash', 'regression'], see_also: ['https://bugs.example.org/show_bug.cgi?id=12'],
+      url: 'https://example.org/page', whiteboard: 'wb', is_cc_accessible: true, is_creator_accessible: true,
+      deadline: '2030-01-31', estimated_time: 5, remaining_time: 5, actual_time: 0,
+    });
+    expect(bug.creation_time).toMatch(DATETIME);
+    expect(bug.last_change_time).toBe(bug.creation_time);
+    expect(bug.qa_contact_detail).toEqual({ id: dev.id, real_name: 'Dev Eloper', name: dev.login, email: dev.login });
+    expect(bug.creator_detail).toEqual({ id: 1, real_name: expect.any(String), name: ADMIN_LOGIN, email: ADMIN_LOGIN });
+    expect(bug.cc_detail.map((u: any) => u.name)).toEqual(bug.cc);
+    expect(bug.flags).toEqual([{
+      id: expect.any(Number), name: 'review', type_id: 1, status: '?', setter: ADMIN_LOGIN, requestee: dev.login,
+      creation_date: bug.creation_time, modification_date: bug.creation_time,
+    }]);
+    expect(bug).not.toHaveProperty('tags');
+  });
+
+  it('shows blocks on the other side of a dependency', async () => {
+    const res = await t.get(`/bug/${plain}`);
+    expect(res.body.bugs[0]).toMatchObject({ blocks: [full], depends_on: [] });
+  });
+
+  it('qa_contact is "" and qa_contact_detail absent when the bug has none', async () => {
+    const bug = (await t.get(`/bug/${plain}`)).body.bugs[0];
+    expect(bug.qa_contact).toBe('');
+    expect(bug).not.toHaveProperty('qa_contact_detail');
+  });
+
+  it('finds a bug by alias and by #id; answers the numeric id', async () => {
+    expect((await t.get('/bug/full-alias')).body.bugs.map((b: any) => b.id)).toEqual([full]);
+    expect((await t.get(`/bug/%23${full}`)).body.bugs.map((b: any) => b.id)).toEqual([full]);
+  });
+
+  it('merges the path bug with ids from the query, in order (GET /rest/bug/35?ids=36)', async () => {
+    const res = await t.get(`/bug/${full}`, { query: { ids: [plain] } });
+    expect(res.body.bugs.map((b: any) => b.id)).toEqual([full, plain]);
+  });
+
+  it('an unknown id is 101 / 404, an unknown alias 100 / 400', async () => {
+    expectError(await t.get('/bug/999999'), 101, 404);
+    expectError(await t.get('/bug/no-such-alias'), 100, 400);
+  });
+
+  it('permissive turns each failure into a fault and answers the rest', async () => {
+    const res = await t.get(`/bug/${full}`, { query: { ids: ['999999', 'nope'], permissive: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body.bugs.map((b: any) => b.id)).toEqual([full]);
+    expect(res.body.faults).toEqual([
+      { id: 999999, faultCode: 101, faultString: expect.stringContaining('999999') },
+      { id: 'nope', faultCode: 100, faultString: expect.any(String) },
+    ]);
+  });
+
+  it('without permissive, the first failing reference fails the whole call', async () => {
+    expectError(await t.get(`/bug/${full}`, { query: { ids: ['999998'] } }), 101, 404);
+  });
+
+  it('time-tracking fields (and the deadline) only for the time-tracking group', async () => {
+    const anonymous = (await t.get(`/bug/${full}`)).body.bugs[0];
+    for (const field of ['estimated_time', 'remaining_time', 'actual_time', 'deadline']) expect(anonymous).not.toHaveProperty(field);
+    await t.setParameters({ timetrackinggroup: 'canconfirm' });
+    try {
+      const notTracker = (await t.get(`/bug/${full}`, { key: dev.apiKey })).body.bugs[0];
+      expect(notTracker).not.toHaveProperty('estimated_time');
+      const tracker = (await t.get(`/bug/${full}`, { key: ADMIN_API_KEY })).body.bugs[0];
+      expect(tracker).toMatchObject({ estimated_time: 5, remaining_time: 5, actual_time: 0, deadline: '2030-01-31' });
+    } finally {
+      await t.setParameters({ timetrackinggroup: 'editbugs' });
+    }
+  });
+
+  it('update_token only for logged-in callers: <time>-<HMAC-SHA256 base64url of time*user*bug*last_change_time>', async () => {
+    expect((await t.get(`/bug/${full}`)).body.bugs[0]).not.toHaveProperty('update_token');
+    const bug = (await t.get(`/bug/${full}`, { key: dev.apiKey })).body.bugs[0];
+    const [time, mac] = bug.update_token.split('-', 2);
+    expect(bug.update_token).toMatch(/^\d+-[A-Za-z0-9_-]{43}$/);
+    const secret = (await t.db.read.one<{ value: string }>("SELECT value FROM parameters WHERE name = 'site_wide_secret'"))!.value;
+    const stored = (await t.db.read.one<{ last_change_time: string }>('SELECT last_change_time FROM bugs WHERE id = ?', [full]))!.last_change_time;
+    const expected = createHmac('sha256', secret).update(`${time}*${dev.id}*${full}*${stored}`).digest('base64url');
+    expect(bug.update_token.slice(time.length + 1)).toBe(expected);
+    expect(mac.length).toBeGreaterThan(0);
+    expect(Math.abs(Number(time) - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  describe('field selection', () => {
+    it('include_fields returns only those fields (repeated keys and commas)', async () => {
+      const res = await t.get(`/bug/${full}`, { query: { include_fields: ['id', 'summary,alias'] } });
+      expect(res.body.bugs).toEqual([{ id: full, summary: 'full bug', alias: ['full-alias'] }]);
+    });
+
+    it('a base field brings its *_detail; exclude_fields drops the detail alone', async () => {
+      const withDetail = (await t.get(`/bug/${full}`, { query: { include_fields: 'assigned_to' } })).body.bugs[0];
+      expect(Object.keys(withDetail).sort()).toEqual(['assigned_to', 'assigned_to_detail']);
+      const without = (await t.get(`/bug/${full}`, { query: { include_fields: 'assigned_to', exclude_fields: 'assigned_to_detail' } })).body.bugs[0];
+      expect(without).toEqual({ assigned_to: ADMIN_LOGIN });
+    });
+
+    it('tags is extra: returned with _extra or by name, for the caller\'s own tags', async () => {
+      await sql(t, [
+        ["INSERT INTO tags (user_id, name) VALUES (?, 'mine')", [dev.id]],
+        ["INSERT INTO tags (user_id, name) VALUES (1, 'admins')"],
+        ["INSERT INTO bug_tags (bug_id, tag_id) SELECT ?, id FROM tags", [full]],
+      ]);
+      const res = await t.get(`/bug/${full}`, { key: dev.apiKey, query: { include_fields: ['_default', 'tags'] } });
+      expect(res.body.bugs[0].tags).toEqual(['mine']);
+      expect(res.body.bugs[0].summary).toBe('full bug');
+      expect((await t.get(`/bug/${full}`, { key: dev.apiKey, query: { include_fields: '_extra' } })).body.bugs[0]).toEqual({ tags: ['mine'] });
+    });
+
+    it('exclude_fields removes fields from the default set', async () => {
+      const bug = (await t.get(`/bug/${full}`, { query: { exclude_fields: 'cc,flags,keywords' } })).body.bugs[0];
+      expect(bug).not.toHaveProperty('cc');
+      expect(bug).not.toHaveProperty('cc_detail');
+      expect(bug).not.toHaveProperty('flags');
+      expect(bug).toHaveProperty('summary');
+    });
+  });
+
+  describe('the search form clients use (GET /rest/bug?id=…&alias=…)', () => {
+    it('answers only bugs (no faults), without update_token; unknown ids are absent, not errors', async () => {
+      const res = await t.get('/bug', { key: dev.apiKey, query: { id: [plain, full, 999999], permissive: 1 } });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(['bugs']);
+      expect(res.body.bugs.map((b: any) => b.id)).toEqual([plain, full]);
+      expect(res.body.bugs[0]).not.toHaveProperty('update_token');
+    });
+
+    it('takes comma lists, aliases and repeated include_fields', async () => {
+      const res = await t.get('/bug', { query: { id: `${plain},${full}`, include_fields: ['id', 'summary'] } });
+      expect(res.body.bugs).toEqual([{ id: plain, summary: 'plain bug' }, { id: full, summary: 'full bug' }]);
+      expect((await t.get('/bug', { query: { alias: 'full-alias', include_fields: 'id' } })).body.bugs).toEqual([{ id: full }]);
+    });
+
+    it('limit and offset page the result; offset without limit is 50', async () => {
+      expect((await t.get('/bug', { query: { limit: 1, offset: 1, include_fields: 'id' } })).body.bugs).toEqual([{ id: full }]);
+      expectError(await t.get('/bug', { query: { offset: 1 } }), 50, 400);
+      expectError(await t.get('/bug', { query: { limit: 'x' } }), 52, 400);
+    });
+
+    it('filters by select fields and status pseudo-values', async () => {
+      const res = await t.get('/bug', { query: { product: 'TestProduct', status: '__open__', include_fields: 'id' } });
+      expect(res.body.bugs.map((b: any) => b.id)).toEqual([plain, full]);
+      expect((await t.get('/bug', { query: { status: '__closed__' } })).body.bugs).toEqual([]);
+      expect((await t.get('/bug', { query: { product: 'NoSuchProduct' } })).body.bugs).toEqual([]);
+    });
+  });
+
+  describe('custom fields', () => {
+    let bugId: number;
+    beforeAll(async () => {
+      await sql(t, [
+        ["INSERT INTO fielddefs (name, description, type, custom, obsolete, sortkey) VALUES ('cf_text', 'Text', 1, 1, 0, 10), ('cf_select', 'Select', 2, 1, 0, 20), ('cf_multi', 'Multi', 3, 1, 0, 30), ('cf_bug', 'Bug', 6, 1, 0, 40), ('cf_when', 'When', 5, 1, 0, 50), ('cf_count', 'Count', 10, 1, 0, 60)"],
+        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, '---', 0, 1 FROM fielddefs WHERE name IN ('cf_select', 'cf_multi')"],
+        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, 'one', 10, 1 FROM fielddefs WHERE name IN ('cf_select', 'cf_multi')"],
+        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, 'two', 20, 1 FROM fielddefs WHERE name = 'cf_multi'"],
+      ]);
+      bugId = await fileBug(t, { summary: 'custom', cf_text: 'hello', cf_select: 'one', cf_multi: ['two', 'one'], cf_bug: plain, cf_when: '2031-02-03 04:05:06', cf_count: '42' });
+    });
+
+    it('every custom field is shown by name, typed per field type', async () => {
+      const bug = (await t.get(`/bug/${bugId}`)).body.bugs[0];
+      expect(bug).toMatchObject({ cf_text: 'hello', cf_select: 'one', cf_bug: plain, cf_when: '2031-02-03T04:05:06Z', cf_count: 42 });
+      expect([...bug.cf_multi].sort()).toEqual(['one', 'two']);
+    });
+
+    it('a bug without values shows the empty value of each type', async () => {
+      const bug = (await t.get(`/bug/${plain}`)).body.bugs[0];
+      expect(bug).toMatchObject({ cf_text: '', cf_select: '---', cf_multi: [], cf_bug: null, cf_when: null, cf_count: 0 });
+    });
+
+    it('_custom selects only custom fields; a custom field named alone is returned alone', async () => {
+      expect(Object.keys((await t.get(`/bug/${bugId}`, { query: { include_fields: '_custom' } })).body.bugs[0]).sort())
+        .toEqual(['cf_bug', 'cf_count', 'cf_multi', 'cf_select', 'cf_text', 'cf_when']);
+      expect((await t.get(`/bug/${bugId}`, { query: { include_fields: 'cf_text' } })).body.bugs[0]).toEqual({ cf_text: 'hello' });
+    });
+  });
+
+  describe('batching (design.md: one query per relation per page)', () => {
+    // The mail worker polls the database in the background: the fewest of a few runs is the request's own count.
+    const queries = async (work: () => Promise<unknown>) => {
+      const counts: number[] = [];
+      for (let run = 0; run < 3; run++) counts.push(await countQueries(work));
+      return Math.min(...counts);
+    };
+
+    it('Get Bug of 1 bug and of 12 bugs costs the same number of queries', async () => {
+      const more: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        more.push(await fileBug(t, { summary: `batch ${i}`, cc: [dev.login], keywords: ['crash'], depends_on: [plain], alias: [`batch-${i}`], flags: [{ name: 'review', status: '+' }] }));
+      }
+      const one = await queries(() => t.get(`/bug/${more[0]}`));
+      const twelve = await queries(() => t.get(`/bug/${more[0]}`, { query: { ids: [...more.slice(1), full] } }));
+      expect(twelve).toBe(one);
+      const searchOne = await queries(() => t.get('/bug', { query: { id: more[0] } }));
+      const searchMany = await queries(() => t.get('/bug', { query: { id: more } }));
+      expect(searchMany).toBe(searchOne);
+      // Anonymous: parameters (1), rows with visibility (1), relations in one UNION (1).
+      expect(one).toBe(3);
+    });
+
+    it('relations left out by include_fields are not queried at all', async () => {
+      expect(await queries(() => t.get(`/bug/${plain}`, { query: { include_fields: 'id,summary' } }))).toBe(2);
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { expectError, fileBug, productGroup, sql } from './bug-fixtures.js';
+
+/**
+ * The one visibility rule (design.md): a bug in groups is visible to members of all of them (any, with or_groups),
+ * plus its reporter (is_creator_accessible), its cc (is_cc_accessible), its assignee and QA contact; the same rule
+ * answers Get Bug, search, history and Create Bug's dependencies.
+ */
+describe('bug visibility', () => {
+  let t: TestApp;
+  type User = { id: number; login: string; apiKey: string };
+  let member: User, both: User, outsider: User, reporter: User, ccUser: User, assignee: User, qa: User;
+  let red: number, blue: number;
+  let secret: number, twoGroups: number, open: number;
+
+  const ids = (res: { body: any }) => res.body.bugs.map((b: any) => b.id);
+  const sees = async (user: User | null, bug: number) => {
+    const res = await t.get(`/bug/${bug}`, user ? { key: user.apiKey } : {});
+    return res.status === 200;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    red = await productGroup(t, 'red', { membercontrol: 1, othercontrol: 1 });
+    blue = await productGroup(t, 'blue', { membercontrol: 1, othercontrol: 1 });
+    member = await t.createUser('member@example.com');
+    both = await t.createUser('both@example.com');
+    outsider = await t.createUser('outsider@example.com');
+    reporter = await t.createUser('reporter@example.com');
+    ccUser = await t.createUser('cc@example.com');
+    assignee = await t.createUser('assignee@example.com');
+    qa = await t.createUser('qa@example.com');
+    await sql(t, [
+      ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [member.id, red]],
+      ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [both.id, red]],
+      ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [both.id, blue]],
+    ]);
+    open = await fileBug(t, { summary: 'open' });
+    secret = await fileBug(t, { summary: 'secret', groups: ['red'], cc: [ccUser.login], assigned_to: assignee.login }, reporter.apiKey);
+    twoGroups = await fileBug(t, { summary: 'two groups', groups: ['red', 'blue'] });
+  });
+  afterAll(() => t.close());
+
+  it('a bug in no group is visible to everybody, anonymous included', async () => {
+    expect(await sees(null, open)).toBe(true);
+    expect(await sees(outsider, open)).toBe(true);
+  });
+
+  it('a group bug is refused to outsiders with 102 / 401; anonymous callers are told to log in', async () => {
+    expectError(await t.get(`/bug/${secret}`, { key: outsider.apiKey }), 102, 401);
+    const anonymous = await t.get(`/bug/${secret}`);
+    expectError(anonymous, 102, 401);
+    expect(anonymous.body.message).toMatch(/log in/);
+    expect(await sees(member, secret)).toBe(true);
+  });
+
+  it('an unknown bug is 101 / 404, never confused with a hidden one', async () => {
+    expectError(await t.get('/bug/424242', { key: outsider.apiKey }), 101, 404);
+  });
+
+  it('with or_groups on (the default) membership of any group is enough; off, all groups are needed', async () => {
+    expect(await sees(member, twoGroups)).toBe(true);
+    expect(await sees(both, twoGroups)).toBe(true);
+    await t.setParameters({ or_groups: '0' });
+    try {
+      expect(await sees(member, twoGroups)).toBe(false);
+      expect(await sees(both, twoGroups)).toBe(true);
+    } finally {
+      await t.setParameters({ or_groups: '1' });
+    }
+  });
+
+  it('the reporter sees it while is_creator_accessible is set, the cc while is_cc_accessible is set', async () => {
+    expect(await sees(reporter, secret)).toBe(true);
+    expect(await sees(ccUser, secret)).toBe(true);
+    await sql(t, [['UPDATE bugs SET is_creator_accessible = 0, is_cc_accessible = 0 WHERE id = ?', [secret]]]);
+    try {
+      expect(await sees(reporter, secret)).toBe(false);
+      expect(await sees(ccUser, secret)).toBe(false);
+    } finally {
+      await sql(t, [['UPDATE bugs SET is_creator_accessible = 1, is_cc_accessible = 1 WHERE id = ?', [secret]]]);
+    }
+  });
+
+  it('the assignee always sees it; the QA contact while useqacontact is on', async () => {
+    expect(await sees(assignee, secret)).toBe(true);
+    await sql(t, [['UPDATE bugs SET qa_contact_id = ? WHERE id = ?', [qa.id, secret]]]);
+    expect(await sees(qa, secret)).toBe(false);
+    await t.setParameters({ useqacontact: '1' });
+    try {
+      expect(await sees(qa, secret)).toBe(true);
+    } finally {
+      await t.setParameters({ useqacontact: '0' });
+    }
+  });
+
+  it('permissive Get Bug reports the hidden bug as a 102 fault', async () => {
+    const res = await t.get(`/bug/${open}`, { key: outsider.apiKey, query: { ids: [secret], permissive: 'True' } });
+    expect(ids(res)).toEqual([open]);
+    expect(res.body.faults).toEqual([{ id: secret, faultCode: 102, faultString: expect.stringContaining(String(secret)) }]);
+  });
+
+  it('search silently leaves hidden bugs out (the predicate is in the SQL, so limits count visible bugs)', async () => {
+    expect(ids(await t.get('/bug', { key: outsider.apiKey, query: { id: [open, secret, twoGroups] } }))).toEqual([open]);
+    expect(ids(await t.get('/bug', { key: member.apiKey, query: { id: [open, secret, twoGroups] } }))).toEqual([open, secret, twoGroups]);
+    // Hidden bugs sit between the visible ones: a page filtered after the query would come back empty.
+    const later = await fileBug(t, { summary: 'later' });
+    expect(ids(await t.get('/bug', { key: outsider.apiKey, query: { limit: 1, offset: 1, product: 'TestProduct' } }))).toEqual([later]);
+  });
+
+  it('history of a hidden bug is refused the same way', async () => {
+    expectError(await t.get(`/bug/${secret}/history`, { key: outsider.apiKey }), 102, 401);
+    expect((await t.get(`/bug/${secret}/history`, { key: member.apiKey })).status).toBe(200);
+  });
+
+  it('Create Bug cannot depend on or block a bug the caller cannot see (102)', async () => {
+    expectError(await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 's', depends_on: [secret] }, { key: outsider.apiKey }), 102, 401);
+  });
+});
