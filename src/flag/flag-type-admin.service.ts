@@ -1,0 +1,303 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service.js';
+import type { Caller } from '../common/caller.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import type { RequestParams } from '../common/http/request-params.js';
+import { toDbDateTime } from '../common/time/datetime.js';
+import { Db } from '../database/db.service.js';
+import type { Sql } from '../database/sql.js';
+import { auditRowsOf, noteChange, type Changes } from '../product/changes.js';
+import { findGroupsByNames, groupNamesByIds } from '../product/group-lookup.js';
+import { ProductService, type ProductRecord } from '../product/product.service.js';
+import { FlagTypeService, type Clusion, type FlagTypeRecord } from './flag-type.service.js';
+
+const FLAG_TYPE_CLASS = 'Tracker::FlagType';
+const MAX_NAME = 50;
+const MAX_CC_LIST = 200;
+const MAX_SORTKEY = 32767;
+/** Bugzilla's check of cc_list addresses (Email::Address addr-spec, ASCII only), not the site's emailregexp. */
+const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
+const ANY = '__Any__';
+
+/** The boolean settings of a flag type: API name → column. `is_specifically_requestable` is read as is_requesteeble. */
+const BOOLEAN_FIELDS = [
+  ['is_active', 'is_active'],
+  ['is_requestable', 'is_requestable'],
+  ['is_requesteeble', 'is_requesteeble'],
+  ['is_multiplicable', 'is_multiplicable'],
+] as const;
+
+/** Fields a product-level administrator may change (Bugzilla's flag_type_not_editable, 1105). */
+const CLUSION_FIELDS = new Set(['inclusions', 'exclusions']);
+const VALUE_FIELDS = ['name', 'description', 'cc_list', 'sortkey', 'is_active', 'is_requestable', 'is_requesteeble',
+  'is_specifically_requestable', 'is_multiplicable', 'grant_group', 'request_group'];
+
+interface ClusionRow {
+  productId: number | null;
+  componentId: number | null;
+}
+
+/** A product (and component) list of `inclusions`/`exclusions`, as names: `[product]` or `{product: [component]}`. */
+export function parseClusionNames(raw: unknown, param: string): Array<{ product: string; component: string | null }> {
+  if (raw === undefined || raw === null) return [];
+  if (Array.isArray(raw)) {
+    return raw.map((item) => {
+      if (item === null || typeof item === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param });
+      return { product: String(item), component: null };
+    });
+  }
+  if (typeof raw !== 'object') return [{ product: String(raw), component: null }];
+  return Object.entries(raw as Record<string, unknown>).flatMap(([product, components]): Array<{ product: string; component: string | null }> => {
+    const list = components === null || components === undefined ? [] : Array.isArray(components) ? components : [components];
+    if (list.some((c) => c === null || typeof c === 'object')) throw TrackerError.of(Errors.PARAM_INVALID, { param });
+    // An empty component list means the whole product (Bugzilla's "Product:__Any__").
+    return list.length ? list.map((component) => ({ product, component: String(component) })) : [{ product, component: null }];
+  });
+}
+
+/**
+ * Flag type administration (5.0's FlagType.create/update, admin-routes.md): editcomponents members, or members of
+ * a group with editcomponents on a product for the products they administer (those may only change the
+ * inclusion/exclusion lists of existing types, 1105). One transaction per call, audited as `Tracker::FlagType`.
+ */
+@Injectable()
+export class FlagTypeAdminService {
+  constructor(
+    private readonly db: Db,
+    private readonly flagTypes: FlagTypeService,
+    private readonly products: ProductService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+    await this.requireSomeAdminRight(ctx.caller, 'add');
+    const now = toDbDateTime(ctx.now);
+    return this.db.transaction(async (tx) => {
+      for (const key of ['name', 'description']) {
+        if ((params.string(key) ?? '') === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'FlagType.create', param: key });
+      }
+      const name = checkName(params.string('name')!);
+      const description = checkDescription(params.string('description')!);
+      const targetType = (params.string('target_type') ?? 'bug').trim();
+      if (targetType !== 'bug' && targetType !== 'attachment') throw TrackerError.of(Errors.FLAG_TYPE_TARGET_TYPE_INVALID, { target_type: targetType });
+      const ccList = checkCcList(params.raw('cc_list'));
+      const sortKey = params.has('sortkey') ? checkSortKey(params.raw('sortkey')) : 1;
+      const groups = await this.groupIds(tx, params);
+      const isGlobal = ctx.caller.inGroup('editcomponents');
+      const inclusions = params.has('inclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('inclusions'), 'inclusions')) : [];
+      const exclusions = params.has('exclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('exclusions'), 'exclusions')) : [];
+      // No inclusion means every product; only editcomponents members may reach beyond their own products.
+      if (!inclusions.length && !isGlobal) {
+        throw TrackerError.of(Errors.AUTH_FAILURE, { group: 'editcomponents', action: 'add', object: 'flag types for every product' });
+      }
+      const flag = (key: string, fallback = true) => (params.has(key) ? !!params.bool(key) : fallback) ? 1 : 0;
+      const id = await tx.insert('flag_types', {
+        name,
+        description,
+        cc_list: ccList,
+        target_type: targetType,
+        is_active: flag('is_active'),
+        is_requestable: flag('is_requestable'),
+        is_requesteeble: params.has('is_specifically_requestable') ? flag('is_specifically_requestable') : flag('is_requesteeble'),
+        is_multiplicable: flag('is_multiplicable'),
+        sortkey: sortKey,
+        grant_group_id: groups.grant ?? null,
+        request_group_id: groups.request ?? null,
+      });
+      await this.writeClusions(tx, id, inclusions.length ? inclusions : [{ productId: null, componentId: null }], exclusions);
+      await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: FLAG_TYPE_CLASS, objectId: id, added: name, at: now });
+      return id;
+    });
+  }
+
+  async update(target: { ids: number[]; names: string[] }, params: RequestParams, ctx: RequestContext) {
+    await this.requireSomeAdminRight(ctx.caller, 'edit');
+    if (!target.ids.length && !target.names.length) {
+      throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'FlagType.update', params: ['ids', 'names'] });
+    }
+    const now = toDbDateTime(ctx.now);
+    return this.db.transaction(async (tx) => {
+      const types = await this.resolveTargets(tx, target);
+      if (!ctx.caller.inGroup('editcomponents')) {
+        const other = VALUE_FIELDS.find((key) => params.has(key) && !CLUSION_FIELDS.has(key));
+        if (other) throw TrackerError.of(Errors.FLAG_TYPE_NOT_EDITABLE, { name: types[0].name });
+      }
+      const set: Record<string, string | number | null> = {};
+      if (params.has('name')) set.name = checkName(params.string('name') ?? '');
+      if (params.has('description')) set.description = checkDescription(params.string('description') ?? '');
+      if (params.has('cc_list')) set.cc_list = checkCcList(params.raw('cc_list'));
+      if (params.has('sortkey')) set.sortkey = checkSortKey(params.raw('sortkey'));
+      for (const [key, column] of BOOLEAN_FIELDS) if (params.has(key)) set[column] = params.bool(key) ? 1 : 0;
+      if (params.has('is_specifically_requestable')) set.is_requesteeble = params.bool('is_specifically_requestable') ? 1 : 0;
+      const groups = await this.groupIds(tx, params);
+      if (groups.grant !== undefined) set.grant_group_id = groups.grant;
+      if (groups.request !== undefined) set.request_group_id = groups.request;
+      const inclusions = params.has('inclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('inclusions'), 'inclusions')) : undefined;
+      const exclusions = params.has('exclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('exclusions'), 'exclusions')) : undefined;
+
+      const current = await this.flagTypes.clusionsOf(types.map((t) => t.id), tx);
+      const describe = await this.clusionDescriber(tx, [...current.inclusions, ...current.exclusions, ...(inclusions ?? []), ...(exclusions ?? [])]);
+      const groupNames = await groupNamesByIds(tx, types.flatMap((t) => [t.grantGroupId, t.requestGroupId])
+        .concat(groups.grant ?? null, groups.request ?? null).filter((id): id is number => id !== null));
+      const groupName = (id: number | null | undefined) => (id ? groupNames.get(id) ?? '' : '');
+
+      const results: Array<{ id: number; name: string; changes: Changes }> = [];
+      for (const type of types) {
+        const changes: Changes = {};
+        const before = rowOf(type);
+        for (const [column, value] of Object.entries(set)) {
+          if (column === 'grant_group_id' || column === 'request_group_id') {
+            noteChange(changes, column.replace(/_id$/, ''), groupName(before[column] as number | null), groupName(value as number | null));
+          } else {
+            noteChange(changes, column, asStored(column, before[column]), asStored(column, value));
+          }
+        }
+        if (Object.keys(set).length) await tx.update('flag_types', set, { id: type.id });
+        for (const [field, table, next] of [['inclusions', 'flag_inclusions', inclusions], ['exclusions', 'flag_exclusions', exclusions]] as const) {
+          if (!next) continue;
+          const old = current[field].filter((c) => c.typeId === type.id);
+          // An empty inclusion list would hide the type everywhere; Bugzilla stores "any product" instead.
+          const rows = field === 'inclusions' && !next.length ? [{ productId: null, componentId: null }] : next;
+          if (noteChange(changes, field, describe(old), describe(rows))) {
+            await tx.run(`DELETE FROM ${table} WHERE type_id = ?`, [type.id]);
+            await tx.insertMany(table, rows.map((r) => ({ type_id: type.id, product_id: r.productId, component_id: r.componentId })));
+          }
+        }
+        await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: FLAG_TYPE_CLASS, objectId: type.id, at: now }));
+        results.push({ id: type.id, name: String(set.name ?? type.name), changes });
+      }
+      return results;
+    });
+  }
+
+  /** 304 unless the caller holds editcomponents globally or for some product. */
+  private async requireSomeAdminRight(caller: Caller, action: string): Promise<void> {
+    if (!(await this.products.administersAnyProduct(caller))) {
+      throw TrackerError.of(Errors.AUTH_FAILURE, { group: 'editcomponents', action, object: 'flagtypes' });
+    }
+  }
+
+  /** ids then names (every type of that name); an unknown id or name is 51. */
+  private async resolveTargets(tx: Sql, target: { ids: number[]; names: string[] }): Promise<FlagTypeRecord[]> {
+    const byId = await this.flagTypes.typesByIds(target.ids, tx);
+    const byName = await this.flagTypes.typesByNames(target.names, tx);
+    const result = new Map<number, FlagTypeRecord>();
+    for (const id of target.ids) {
+      const type = byId.get(id);
+      if (!type) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'flag type', id });
+      result.set(id, type);
+    }
+    for (const name of target.names) {
+      const matching = byName.filter((t) => t.name.toLowerCase() === name.trim().toLowerCase());
+      if (!matching.length) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'flag type', name });
+      for (const type of matching) result.set(type.id, type);
+    }
+    return [...result.values()];
+  }
+
+  /** grant_group / request_group by name: undefined when absent, null when emptied, 51 for an unknown group. */
+  private async groupIds(tx: Sql, params: RequestParams): Promise<{ grant?: number | null; request?: number | null }> {
+    const names = { grant: params.has('grant_group') ? params.string('grant_group')?.trim() ?? '' : undefined,
+      request: params.has('request_group') ? params.string('request_group')?.trim() ?? '' : undefined };
+    const groups = await findGroupsByNames(tx, [names.grant ?? '', names.request ?? '']);
+    const resolve = (name: string | undefined) => {
+      if (name === undefined) return undefined;
+      if (name === '') return null;
+      const group = groups.get(name.toLowerCase());
+      if (!group) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'group', name });
+      return group.id;
+    };
+    return { grant: resolve(names.grant), request: resolve(names.request) };
+  }
+
+  /**
+   * Product and component names to rows: each product must exist, be visible and administered by the caller
+   * (106 otherwise), each component must be one of the product's (105).
+   */
+  private async resolveClusions(tx: Sql, caller: Caller, names: Array<{ product: string; component: string | null }>): Promise<ClusionRow[]> {
+    const products = await this.products.findByNames(names.map((n) => n.product), tx);
+    const accessible = new Set(await this.products.accessibleProductIds(caller, tx));
+    const rows: ClusionRow[] = [];
+    const checked = new Set<number>();
+    for (const name of names) {
+      const product = products.get(name.product.trim().toLowerCase());
+      if (!product || !accessible.has(product.id)) throw TrackerError.of(Errors.PRODUCT_ACCESS_DENIED, { product: name.product });
+      if (!checked.has(product.id)) {
+        if (!(await this.products.canAdmin(caller, product.id, tx))) throw TrackerError.of(Errors.PRODUCT_ACCESS_DENIED, { product: name.product });
+        checked.add(product.id);
+      }
+      rows.push({ productId: product.id, componentId: name.component === null ? null : await this.componentId(tx, product, name.component) });
+    }
+    const unique = new Map(rows.map((r) => [`${r.productId}:${r.componentId}`, r]));
+    return [...unique.values()];
+  }
+
+  private async componentId(tx: Sql, product: ProductRecord, name: string): Promise<number> {
+    const component = await this.products.componentByName(product.id, name, tx);
+    if (!component) throw TrackerError.of(Errors.PRODUCT_UNKNOWN_COMPONENT, { product: product.name, component: name });
+    return component.id;
+  }
+
+  private async writeClusions(tx: Sql, typeId: number, inclusions: ClusionRow[], exclusions: ClusionRow[]): Promise<void> {
+    for (const [table, rows] of [['flag_inclusions', inclusions], ['flag_exclusions', exclusions]] as const) {
+      await tx.insertMany(table, rows.map((r) => ({ type_id: typeId, product_id: r.productId, component_id: r.componentId })));
+    }
+  }
+
+  /** Renders clusion rows as `Product:Component` (`__Any__` for "any"), sorted, for `changes`. */
+  private async clusionDescriber(tx: Sql, rows: ReadonlyArray<ClusionRow | Clusion>) {
+    const products = await this.products.findByIds(rows.flatMap((r) => (r.productId === null ? [] : [r.productId])), tx);
+    const components = await this.products.componentsByIds(rows.flatMap((r) => (r.componentId === null ? [] : [r.componentId])), tx);
+    return (list: ReadonlyArray<ClusionRow | Clusion>) => list
+      .map((r) => `${r.productId === null ? ANY : products.get(r.productId)?.name ?? r.productId}:${r.componentId === null ? ANY : components.get(r.componentId)?.name ?? r.componentId}`)
+      .sort()
+      .join(', ');
+  }
+}
+
+function rowOf(type: FlagTypeRecord): Record<string, string | number | boolean | null> {
+  return {
+    name: type.name, description: type.description, cc_list: type.ccList, sortkey: type.sortKey, is_active: type.isActive,
+    is_requestable: type.isRequestable, is_requesteeble: type.isRequesteeble, is_multiplicable: type.isMultiplicable,
+    grant_group_id: type.grantGroupId, request_group_id: type.requestGroupId,
+  };
+}
+
+/** Booleans are stored as 0/1 and shown in `changes` as '0'/'1'. */
+function asStored(column: string, value: unknown): string | number | boolean | null {
+  if (column.startsWith('is_')) return value === true || value === 1;
+  return value as string | number | null;
+}
+
+/** 1–50 characters, no spaces or commas (1101). */
+function checkName(value: string): string {
+  const name = value.trim();
+  if (name === '' || name.length > MAX_NAME || /[\s,]/.test(name)) throw TrackerError.of(Errors.FLAG_TYPE_NAME_INVALID, { name });
+  return name;
+}
+
+function checkDescription(value: string): string {
+  const description = value.trim();
+  if (description === '') throw TrackerError.of(Errors.FLAG_TYPE_DESCRIPTION_INVALID);
+  return description;
+}
+
+/** An array of addresses or one string of them; at most 200 characters (1103), each a valid address (501). */
+function checkCcList(raw: unknown): string {
+  if (raw === undefined || raw === null) return '';
+  const items = Array.isArray(raw) ? raw : [raw];
+  if (items.some((i) => i !== null && typeof i === 'object')) throw TrackerError.of(Errors.PARAM_INVALID, { param: 'cc_list' });
+  const addresses = items.flatMap((i) => String(i).split(/[,\s]+/)).filter((a) => a !== '');
+  const list = addresses.join(', ');
+  if (list.length > MAX_CC_LIST) throw TrackerError.of(Errors.FLAG_TYPE_CC_LIST_INVALID);
+  for (const address of addresses) if (!ADDRESS.test(address)) throw TrackerError.of(Errors.ILLEGAL_EMAIL_ADDRESS, { addr: address });
+  return list;
+}
+
+/** A natural number up to 32767 (1104). */
+function checkSortKey(raw: unknown): number {
+  const text = String(Array.isArray(raw) ? raw[0] : raw).trim();
+  if (!/^\d+$/.test(text) || Number(text) > MAX_SORTKEY) throw TrackerError.of(Errors.FLAG_TYPE_SORTKEY_INVALID, { sortkey: text });
+  return Number(text);
+}
