@@ -98,7 +98,7 @@ export class BugUpdateService {
       await this.states.lock(tx, ids);
       const run: UpdateRun = {
         tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi,
-        namedUsers: await this.namedUsers(tx, request), others: new Map(), bumped: new Set(),
+        namedUsers: await this.namedUsers(tx, request), others: new Map(), bumped: new Set(), otherComments: new Map(),
       };
       const needs = this.needs(run);
       const states = await this.states.load(tx, ids, needs);
@@ -491,7 +491,9 @@ export class BugUpdateService {
       ...(isDupeComment ? { type: CommentType.DUPE_OF, extraData: String(w.newDupeOf) } : {}),
     });
     if (workTime !== 0) w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
-    w.comment = { text, isPrivate };
+    // The mail shows the comment as Bugzilla renders it, with the duplicate notice after the text.
+    const notice = isDupeComment ? `*** This bug has been marked as a duplicate of bug ${w.newDupeOf} ***` : '';
+    w.comment = { text: [text, notice].filter((part) => part !== '').join('\n\n'), isPrivate };
     w.changed = true;
   }
 
@@ -973,6 +975,7 @@ export class BugUpdateService {
       type: CommentType.HAS_DUPE, extraData: String(w.id),
     });
     run.bumped.add(targetId);
+    run.otherComments.set(targetId, { text: `*** Bug ${w.id} has been marked as a duplicate of this bug. ***`, isPrivate: false });
     const [target] = [...(await this.loader.details([targetId], { sql: run.tx })).values()];
     const reporterId = bug.row.reporterId;
     if (!target || target.row.reporterId === reporterId) return;
@@ -1010,6 +1013,7 @@ export class BugUpdateService {
         changerId: run.caller.id,
         isNew: false,
         changes: run.others.get(id) ?? [],
+        ...(run.otherComments.has(id) ? { comment: run.otherComments.get(id)! } : {}),
         participants: {
           reporterId: bug.row.reporterId,
           assigneeId: bug.row.assignedToId,

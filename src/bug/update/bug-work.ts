@@ -46,6 +46,8 @@ export interface UpdateRun {
   others: Map<number, ChangeEntry[]>;
   /** Bugs whose last_change_time moves because of another bug's change. */
   bumped: Set<number>;
+  /** Comments added to such bugs (the "has duplicate" comment of a duplicate's target), for their mail. */
+  otherComments: Map<number, { text: string; isPrivate: boolean }>;
 }
 
 export class BugWork {

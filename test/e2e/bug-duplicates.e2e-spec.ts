@@ -1,0 +1,143 @@
+import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { expectError, fileBug } from './bug-fixtures.js';
+import { commentsOf, expectUncoded, getBug, historyOf, update, updated } from './bug-update-fixtures.js';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicates")', () => {
+  let t: TestApp;
+  let reporter: { id: number; login: string; apiKey: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+    reporter = await t.createUser('dupe-reporter@example.com');
+  });
+  afterAll(() => t.close());
+
+  /** A group only the admin is in, holding the given bugs. */
+  async function hide(name: string, ...bugIds: number[]): Promise<void> {
+    await t.db.transaction(async (tx) => {
+      const group = await tx.insert('groups', { name, description: name, is_bug_group: 1, user_regexp: '', is_active: 1 });
+      await tx.insert('user_group_map', { user_id: 1, group_id: group, is_bless: 0, grant_type: 0 });
+      for (const id of bugIds) await tx.insert('bug_groups', { bug_id: id, group_id: group });
+    });
+  }
+
+  it('dupe_of alone resolves the bug as DUPLICATE, comments on both bugs and adds the reporter to the target’s cc', async () => {
+    const target = await fileBug(t);
+    const dupe = await fileBug(t, {}, reporter.apiKey);
+    const targetBefore = (await getBug(t, target)).last_change_time;
+    await pause(1100);
+    const res = updated(await update(t, dupe, { dupe_of: target, comment: { body: 'same crash' } }));
+    expect(res.changes).toEqual({
+      status: { removed: 'CONFIRMED', added: 'RESOLVED' },
+      resolution: { removed: '', added: 'DUPLICATE' },
+      dupe_of: { removed: '', added: String(target) },
+    });
+    expect(await getBug(t, dupe)).toMatchObject({ status: 'RESOLVED', resolution: 'DUPLICATE', dupe_of: target });
+    // The request's comment became the "duplicate of" comment (type 2); the target got "has duplicate" (type 1).
+    expect((await commentsOf(t, dupe)).pop()).toMatchObject({ text: 'same crash', type: 2, extra_data: String(target) });
+    expect((await commentsOf(t, target)).pop()).toMatchObject({ text: '', type: 1, extra_data: String(dupe) });
+    const targetAfter = await getBug(t, target);
+    expect(targetAfter.cc).toEqual([reporter.login]);
+    expect(targetAfter.last_change_time).toBe(res.last_change_time);
+    expect(targetAfter.last_change_time).not.toBe(targetBefore);
+    expect((await historyOf(t, target)).pop()!.changes).toEqual([{ field_name: 'cc', removed: '', added: reporter.login }]);
+  });
+
+  it('without a comment an empty "duplicate of" comment is added; a VERIFIED bug goes back to RESOLVED', async () => {
+    const target = await fileBug(t);
+    const dupe = await fileBug(t);
+    await t.db.transaction((tx) => tx.run("UPDATE bugs SET status = 'VERIFIED', resolution = 'FIXED' WHERE id = ?", [dupe]));
+    const res = updated(await update(t, dupe, { dupe_of: target }));
+    expect(res.changes).toMatchObject({ status: { removed: 'VERIFIED', added: 'RESOLVED' }, resolution: { removed: 'FIXED', added: 'DUPLICATE' } });
+    expect((await commentsOf(t, dupe)).pop()).toMatchObject({ text: '', type: 2 });
+    // The admin reported both: the reporter is the target's reporter, so the cc stays as it was.
+    expect((await getBug(t, target)).cc).toEqual([]);
+  });
+
+  it('dupe_of accepts an alias; duplicate_or_move_bug_status names the status', async () => {
+    await t.setParameters({ duplicate_or_move_bug_status: 'VERIFIED' });
+    const target = await fileBug(t, { alias: ['dupe-target'] });
+    const dupe = await fileBug(t);
+    const res = updated(await update(t, dupe, { dupe_of: 'dupe-target' }));
+    expect(res.changes).toMatchObject({ status: { added: 'VERIFIED' }, dupe_of: { removed: '', added: String(target) } });
+    await t.setParameters({ duplicate_or_move_bug_status: 'RESOLVED' });
+  });
+
+  it('a bug cannot duplicate itself (118), nor close a duplicate loop (118)', async () => {
+    const a = await fileBug(t, { alias: ['self-dupe'] });
+    const b = await fileBug(t);
+    expectError(await update(t, a, { dupe_of: a }), 118, 400);
+    expectError(await update(t, a, { dupe_of: 'self-dupe' }), 118, 400);
+    updated(await update(t, a, { dupe_of: b }));
+    const c = await fileBug(t);
+    updated(await update(t, b, { dupe_of: c }));
+    // c → a would come back: a is a duplicate of b, which is a duplicate of c.
+    expectError(await update(t, c, { dupe_of: a }), 118, 400);
+  });
+
+  it('resolution DUPLICATE without dupe_of is 119', async () => {
+    const id = await fileBug(t);
+    expectError(await update(t, id, { status: 'RESOLVED', resolution: 'DUPLICATE' }), 119, 400);
+  });
+
+  it('an empty dupe_of is 50, an unknown one 101, a hidden one 102', async () => {
+    const dev = await t.createUser('dupe-dev@example.com');
+    const id = await fileBug(t, {}, dev.apiKey);
+    const hidden = await fileBug(t);
+    await hide('dupe-hidden', hidden);
+    expectError(await update(t, id, { dupe_of: '' }, dev.apiKey), 50, 400);
+    expectError(await update(t, id, { dupe_of: 999999 }, dev.apiKey), 101, 404);
+    expectError(await update(t, id, { dupe_of: hidden }, dev.apiKey), 102, 401);
+    expect((await getBug(t, id)).status).toBe('CONFIRMED');
+  });
+
+  it('dupe_of while updating several bugs is dupe_not_allowed 32000', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    const c = await fileBug(t);
+    expectUncoded(await update(t, a, { ids: [b], dupe_of: c }), /several bugs at once/);
+  });
+
+  it('reopening, or another resolution, clears dupe_of', async () => {
+    const target = await fileBug(t);
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    await update(t, a, { dupe_of: target });
+    await update(t, b, { dupe_of: target });
+    expect(updated(await update(t, a, { status: 'CONFIRMED' })).changes.dupe_of).toEqual({ removed: String(target), added: '' });
+    expect((await getBug(t, a)).dupe_of).toBeNull();
+    expect(updated(await update(t, b, { resolution: 'FIXED' })).changes.dupe_of).toEqual({ removed: String(target), added: '' });
+    expect((await getBug(t, b)).dupe_of).toBeNull();
+  });
+
+  it('the reporter joins the target’s cc only if they can see the target', async () => {
+    const target = await fileBug(t);
+    await hide('dupe-private', target);
+    const dupe = await fileBug(t, {}, reporter.apiKey);
+    updated(await update(t, dupe, { dupe_of: target }, ADMIN_API_KEY));
+    expect((await getBug(t, target)).cc).toEqual([]);
+    expect((await historyOf(t, target)).length).toBe(0);
+  });
+
+  it('commentonduplicate: marking a duplicate needs a comment — comment_required 32000', async () => {
+    await t.setParameters({ commentonduplicate: '1' });
+    const target = await fileBug(t);
+    const dupe = await fileBug(t);
+    expectUncoded(await update(t, dupe, { dupe_of: target }), /specify a comment/);
+    updated(await update(t, dupe, { dupe_of: target, comment: { body: `dupe of ${target}` } }));
+    await t.setParameters({ commentonduplicate: '0' });
+  });
+
+  it('the duplicate mail goes to the target’s people as well', async () => {
+    const watcher = await t.createUser('dupe-watcher@example.com');
+    const target = await fileBug(t, { cc: [watcher.login] });
+    const dupe = await fileBug(t);
+    await t.db.transaction((tx) => tx.run('DELETE FROM mail_queue'));
+    updated(await update(t, dupe, { dupe_of: target }, reporter.apiKey));
+    const mails = await t.db.read.all('SELECT to_address, body FROM mail_queue');
+    expect(mails.map((r) => r.to_address)).toEqual(expect.arrayContaining([ADMIN_LOGIN, watcher.login]));
+    const watcherMail = mails.find((r) => r.to_address === watcher.login)!;
+    expect(watcherMail.body).toContain(`*** Bug ${dupe} has been marked as a duplicate of this bug. ***`);
+  });
+});
