@@ -1,0 +1,131 @@
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { expectError, fileBug } from './bug-fixtures.js';
+import { expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loops refused)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('depends_on.add shows on the other bug’s blocks, with its own history and last_change_time', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    const before = (await getBug(t, b)).last_change_time;
+    await pause(1100);
+    const res = updated(await update(t, a, { depends_on: { add: [b] } }));
+    expect(res.changes).toEqual({ depends_on: { removed: '', added: String(b) } });
+    expect((await getBug(t, a)).depends_on).toEqual([b]);
+    const other = await getBug(t, b);
+    expect(other.blocks).toEqual([a]);
+    expect(other.last_change_time).toBe(res.last_change_time);
+    expect(other.last_change_time).not.toBe(before);
+    expect(await historyOf(t, b)).toEqual([{ when: res.last_change_time, who: 'admin@example.com', changes: [{ field_name: 'blocks', removed: '', added: String(a) }] }]);
+  });
+
+  it('blocks.add and .remove mirror onto depends_on; removing an absent id is a no-op', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    const c = await fileBug(t);
+    expect(updated(await update(t, a, { blocks: { add: [c, b] } })).changes).toEqual({ blocks: { removed: '', added: `${b}, ${c}` } });
+    expect((await getBug(t, b)).depends_on).toEqual([a]);
+    expect(updated(await update(t, a, { blocks: { remove: [b, 999999] } })).changes).toEqual({ blocks: { removed: String(b), added: '' } });
+    expect((await getBug(t, b)).depends_on).toEqual([]);
+    // Both changes may fall in the same second, and so in one history item.
+    expect((await historyOf(t, b)).pop()!.changes).toEqual(expect.arrayContaining([{ field_name: 'depends_on', removed: String(a), added: '' }]));
+  });
+
+  it('set replaces the list and wins over add/remove; aliases name bugs', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t, { alias: ['dep-b'] });
+    const c = await fileBug(t);
+    await update(t, a, { depends_on: { add: [c] } });
+    const res = updated(await update(t, a, { depends_on: { set: ['dep-b'], add: [c] } }));
+    expect(res.changes).toEqual({ depends_on: { removed: String(c), added: String(b) } });
+    expect((await getBug(t, a)).depends_on).toEqual([b]);
+    expect((await getBug(t, c)).blocks).toEqual([]);
+  });
+
+  it('a bug cannot depend on or block itself — 116', async () => {
+    const a = await fileBug(t);
+    expectError(await update(t, a, { depends_on: { add: [a] } }), 116, 400);
+    expectError(await update(t, a, { blocks: { add: [a] } }), 116, 400);
+  });
+
+  it('a dependency loop is refused — 116 — directly or through other bugs, and nothing is stored', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    const c = await fileBug(t);
+    updated(await update(t, a, { depends_on: { add: [b] } }));
+    expectError(await update(t, b, { depends_on: { add: [a] } }), 116, 400);
+    updated(await update(t, b, { depends_on: { add: [c] } }));
+    expectError(await update(t, c, { depends_on: { add: [a] } }), 116, 400);
+    expectError(await update(t, a, { blocks: { add: [c] } }), 116, 400);
+    expect((await getBug(t, c)).depends_on).toEqual([]);
+    expect((await getBug(t, a)).blocks).toEqual([]);
+  });
+
+  it('an unknown id is 101, an unknown alias 100, a hidden bug 102', async () => {
+    const dev = await t.createUser('dep-dev@example.com');
+    const a = await fileBug(t, {}, dev.apiKey);
+    const hidden = await fileBug(t);
+    await t.db.transaction(async (tx) => {
+      const group = await tx.insert('groups', { name: 'dep-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
+      await tx.insert('bug_groups', { bug_id: hidden, group_id: group });
+    });
+    expectError(await update(t, a, { depends_on: { add: [999999] } }, dev.apiKey), 101, 404);
+    expectError(await update(t, a, { depends_on: { add: ['no-such-bug'] } }, dev.apiKey), 100, 400);
+    expectError(await update(t, a, { blocks: { add: [hidden] } }, dev.apiKey), 102, 401);
+  });
+
+  it('several bugs may gain the same dependency in one request; each side keeps its history', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    const c = await fileBug(t);
+    const res = await update(t, a, { ids: [b], depends_on: { add: [c] } });
+    expect(res.status).toBe(200);
+    expect((await getBug(t, c)).blocks).toEqual([a, b]);
+    expect((await historyOf(t, c))[0].changes).toEqual([
+      { field_name: 'blocks', removed: '', added: String(a) },
+      { field_name: 'blocks', removed: '', added: String(b) },
+    ]);
+  });
+
+  it('a bug of the request changed only through another one of it reports the update time', async () => {
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    await update(t, b, { depends_on: { add: [a] } });
+    await pause(1100);
+    // For a, removing a from its own depends_on is a no-op; for b it removes the dependency, which changes a's blocks.
+    const res = await update(t, a, { ids: [b], depends_on: { remove: [a] } });
+    expect(res.status).toBe(200);
+    const [first, second] = res.body.bugs;
+    expect(first).toMatchObject({ id: a, changes: {} });
+    expect(second).toMatchObject({ id: b, changes: { depends_on: { removed: String(a), added: '' } } });
+    expect(first.last_change_time).toBe(second.last_change_time);
+    expect((await getBug(t, a)).last_change_time).toBe(first.last_change_time);
+    expect((await historyOf(t, a)).pop()!.changes).toEqual([{ field_name: 'blocks', removed: String(b), added: '' }]);
+  });
+
+  it('noresolveonopenblockers: FIXED while a dependency is open is still_unresolved_bugs 32000', async () => {
+    await t.setParameters({ noresolveonopenblockers: '1' });
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    await update(t, a, { depends_on: { add: [b] } });
+    expectUncoded(await update(t, a, { status: 'RESOLVED', resolution: 'FIXED' }), /1 unresolved dependencies/);
+    updated(await update(t, a, { status: 'RESOLVED', resolution: 'WONTFIX' }));
+    updated(await update(t, b, { status: 'RESOLVED', resolution: 'FIXED' }));
+    updated(await update(t, a, { resolution: 'FIXED' }));
+    await t.setParameters({ noresolveonopenblockers: '0' });
+  });
+
+  it('only those who may edit the field change dependencies — 115 for a stranger', async () => {
+    const stranger = await plainUser(t, 'dep-stranger@example.com');
+    const a = await fileBug(t);
+    const b = await fileBug(t);
+    expectError(await update(t, a, { depends_on: { add: [b] } }, stranger.apiKey), 115, 401);
+  });
+});
