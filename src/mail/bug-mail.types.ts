@@ -9,7 +9,10 @@ export interface BugMailEvent {
   /** Who made the change: not mailed unless they asked to be. */
   changerId: number;
   isNew: boolean;
-  /** API field names with string values, as in Update Bug `changes`. */
+  /**
+   * API field names with string values, as in Update Bug `changes`. For a new bug, the initial values to list in
+   * the mail ("Field: value" lines, `removed` ''); summary, product and component are shown from the fields above.
+   */
   changes: ReadonlyArray<{ field: string; removed: string; added: string }>;
   /** The comment added by this change, if any (its text goes into the mail). */
   comment?: { text: string; isPrivate: boolean };

@@ -83,7 +83,9 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
   const smtp = new SmtpListener();
   let t: TestApp;
   let mailer: BugMailService;
-  let users: Record<'changer' | 'reporter' | 'assignee' | 'quiet' | 'disabled' | 'insider', { id: number; login: string }>;
+  let users: Record<'changer' | 'reporter' | 'assignee' | 'quiet' | 'disabled' | 'insider', { id: number; login: string; apiKey: string }>;
+  const mailsAbout = (bugId: number, to: string) => smtp.to(to).filter((m) => m.raw.includes(`Subject: [Bug ${bugId}]`));
+  const apiUser = async (login: string) => Object.values(users).find((u) => u.login === login)!;
 
   const notify = (event: BugMailEvent) => t.db.transaction((tx) => mailer.notify(tx, event));
   const queuedFor = (bugId: number) =>
@@ -112,12 +114,52 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     await smtp.stop();
   });
 
+  describe('through the API (POST /rest/bug, PUT /rest/bug)', () => {
+    it('filing a bug mails the assignee and CC list a "New:" mail with the description; not the reporter, not mail-off users', async () => {
+      const cc = await t.createUser('api-cc@example.com');
+      const res = await t.post('/bug', {
+        product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Filed through the API',
+        description: 'It falls over on Tuesdays.', assigned_to: 'assignee@example.com', cc: ['api-cc@example.com', 'quiet@example.com'],
+      }, { key: (await apiUser('reporter@example.com')).apiKey });
+      expect(res.status).toBe(200);
+      const bugId: number = res.body.id;
+      const [toAssignee] = await waitFor('the new-bug mail to the assignee', () => mailsAbout(bugId, 'assignee@example.com').length && mailsAbout(bugId, 'assignee@example.com'));
+      expect(toAssignee.raw).toContain(`Subject: [Bug ${bugId}] New: Filed through the API`);
+      expect(toAssignee.raw).toContain('It falls over on Tuesdays.');
+      expect(toAssignee.raw).toContain('X-Tracker-Type: new');
+      await waitFor('the new-bug mail to the CC', () => mailsAbout(bugId, cc.login).length);
+      expect((await queuedFor(bugId)).map((r) => r.to_address).sort()).toEqual(['api-cc@example.com', 'assignee@example.com']);
+    });
+
+    it('updating a bug mails the change table and the comment to everyone but the changer; a removed assignee hears of it', async () => {
+      const reporterKey = (await apiUser('reporter@example.com')).apiKey;
+      const created = await t.post('/bug', {
+        product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Updated through the API',
+        description: 'Needs an owner.', assigned_to: 'assignee@example.com',
+      }, { key: reporterKey });
+      const bugId: number = created.body.id;
+      await waitFor('the new-bug mail', () => mailsAbout(bugId, 'assignee@example.com').length);
+
+      const other = await t.createUser('new-owner@example.com');
+      const res = await t.put(`/bug/${bugId}`, { assigned_to: other.login, comment: { body: 'Handing this over.' } }, { key: reporterKey });
+      expect(res.status).toBe(200);
+      const [toNewOwner] = await waitFor('the change mail to the new assignee', () => mailsAbout(bugId, other.login).length && mailsAbout(bugId, other.login));
+      expect(toNewOwner.raw).toContain(`Subject: [Bug ${bugId}] Updated through the API`);
+      expect(toNewOwner.raw).toMatch(/ +Assignee\|assignee@example\.com +\|new-owner@example\.com/);
+      expect(toNewOwner.raw).toContain('Handing this over.');
+      const [toOldOwner] = await waitFor('the change mail to the removed assignee', () => mailsAbout(bugId, 'assignee@example.com').length === 2 && mailsAbout(bugId, 'assignee@example.com').slice(1));
+      expect(toOldOwner.raw).toContain('X-Tracker-Reason: AssignedTo');
+      expect(toOldOwner.raw).toContain('X-Tracker-Type: changed');
+      expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
+    });
+  });
+
   it('a change reaches the SMTP listener with the change table, From mailfrom and X-Tracker headers', async () => {
     const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.assignee.id }, {
       comment: { text: 'Working on it now.', isPrivate: false },
     });
     await notify(event);
-    const [mail] = await waitFor('the mail to the assignee', () => smtp.to('assignee@example.com').length && smtp.to('assignee@example.com'));
+    const [mail] = await waitFor('the mail to the assignee', () => mailsAbout(event.bugId, 'assignee@example.com').length && mailsAbout(event.bugId, 'assignee@example.com'));
     expect(mail.from).toBe('tracker-daemon@example.com');
     expect(mail.raw).toContain(`Subject: [Bug ${event.bugId}] The widget falls over`);
     expect(mail.raw).toContain('X-Tracker-Reason: AssignedTo');
@@ -127,7 +169,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     expect(mail.raw).toContain('Chan Ger <changer@example.com> changed:');
     expect(mail.raw).toContain('             Status|NEW                         |ASSIGNED');
     expect(mail.raw).toContain('Working on it now.');
-    await waitFor('the mail to the reporter', () => smtp.to('reporter@example.com').length);
+    await waitFor('the mail to the reporter', () => mailsAbout(event.bugId, 'reporter@example.com').length);
     const rows = await waitFor('both rows sent', async () => {
       const r = await queuedFor(event.bugId);
       return r.every((row) => row.sent_at) && r;
