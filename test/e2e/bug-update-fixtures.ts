@@ -88,3 +88,49 @@ export async function addCustomField(t: TestApp, name: string, type: number, val
     return id;
   });
 }
+
+/**
+ * A product inserted straight into the database (the catalogue endpoints are another module's), with its components
+ * (default assignee: the admin), versions and milestones. Answers the product id.
+ */
+export async function addProduct(
+  t: TestApp,
+  name: string,
+  options: { components?: string[]; versions?: string[]; milestones?: string[]; defaultMilestone?: string; hasUnconfirmed?: boolean } = {},
+): Promise<number> {
+  return t.db.transaction(async (tx) => {
+    const defaultMilestone = options.defaultMilestone ?? '---';
+    const id = await tx.insert('products', {
+      name, classification_id: 1, description: `${name} product`, is_active: 1, default_milestone: defaultMilestone,
+      has_unconfirmed: options.hasUnconfirmed === false ? 0 : 1,
+    });
+    for (const component of options.components ?? ['General']) {
+      await tx.insert('components', { name: component, product_id: id, default_assignee_id: 1, description: component, is_active: 1, sortkey: 0 });
+    }
+    for (const value of options.versions ?? ['unspecified']) await tx.insert('versions', { value, product_id: id, is_active: 1, sortkey: 0 });
+    for (const value of new Set([defaultMilestone, ...(options.milestones ?? [])])) await tx.insert('milestones', { value, product_id: id, is_active: 1, sortkey: 0 });
+    return id;
+  });
+}
+
+/** A bug group with a control on each named product (membercontrol/othercontrol: 0 NA, 1 Shown, 2 Default, 3 Mandatory). */
+export async function addGroup(
+  t: TestApp,
+  name: string,
+  controls: Array<{ product: string; membercontrol?: number; othercontrol?: number; entry?: boolean; canedit?: boolean }>,
+  members: number[] = [],
+): Promise<number> {
+  return t.db.transaction(async (tx) => {
+    const groupId = await tx.insert('groups', { name, description: `${name} group`, is_bug_group: 1, user_regexp: '', is_active: 1 });
+    for (const control of controls) {
+      const product = await tx.one<{ id: number }>('SELECT id FROM products WHERE name = ?', [control.product]);
+      await tx.insert('group_control_map', {
+        product_id: product!.id, group_id: groupId, entry: control.entry ? 1 : 0,
+        membercontrol: control.membercontrol ?? 1, othercontrol: control.othercontrol ?? 0, canedit: control.canedit ? 1 : 0,
+        editcomponents: 0, editbugs: 0, canconfirm: 0,
+      });
+    }
+    for (const userId of members) await tx.insert('user_group_map', { user_id: userId, group_id: groupId, is_bless: 0, grant_type: 0 });
+    return groupId;
+  });
+}

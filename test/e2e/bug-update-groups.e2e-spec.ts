@@ -1,0 +1,140 @@
+import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { expectError, fileBug } from './bug-fixtures.js';
+import { addFlagType, addGroup, addProduct, expectUncoded, getBug, update, updated } from './bug-update-fixtures.js';
+
+const NA = 0;
+const SHOWN = 1;
+const MANDATORY = 3;
+
+describe('Update Bug: groups, product changes (rule 5) and who may edit a product’s bugs', () => {
+  let t: TestApp;
+  let member: { id: number; login: string; apiKey: string };
+  let outsider: { id: number; login: string; apiKey: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+    member = await t.createUser('member@example.com');
+    outsider = await t.createUser('outsider@example.com');
+    await addGroup(t, 'team', [{ product: 'TestProduct', membercontrol: SHOWN, othercontrol: NA }], [1, member.id]);
+    await addGroup(t, 'locked', [{ product: 'TestProduct', membercontrol: MANDATORY, othercontrol: MANDATORY }], [1, member.id]);
+    await addGroup(t, 'elsewhere', [], [1, member.id]);
+    // Bugs of TestProduct must be in `locked` from now on; the tests that need a bug without it remove the control.
+  });
+  afterAll(() => t.close());
+
+  describe('groups {add, remove}', () => {
+    it('a member adds a Shown group, and the bug is hidden from outsiders', async () => {
+      const id = await fileBug(t, {}, member.apiKey);
+      const res = updated(await update(t, id, { groups: { add: ['team'] } }, member.apiKey));
+      expect(res.changes.groups).toEqual({ removed: '', added: 'team' });
+      expect((await getBug(t, id, member.apiKey)).groups).toEqual(['locked', 'team']);
+      expectError(await t.get(`/bug/${id}`, { key: outsider.apiKey }), 102, 401);
+      expectError(await update(t, id, { summary: 'x' }, outsider.apiKey), 102, 401);
+    });
+
+    it('a group that does not exist or is not usable in the product cannot be added — 120', async () => {
+      const id = await fileBug(t, {}, member.apiKey);
+      expectError(await update(t, id, { groups: { add: ['no-such-group'] } }, member.apiKey), 120, 401);
+      expectError(await update(t, id, { groups: { add: ['elsewhere'] } }, member.apiKey), 120, 401);
+    });
+
+    it('a non-member cannot add a group — 120 (the cc list lets them see the bug)', async () => {
+      const id = await fileBug(t, { cc: [outsider.login] }, member.apiKey);
+      expect((await getBug(t, id, outsider.apiKey)).id).toBe(id);
+      expectError(await update(t, id, { groups: { add: ['team'] } }, outsider.apiKey), 120, 401);
+      // Nor lift a restriction they are not in.
+      await update(t, id, { groups: { add: ['team'] } }, member.apiKey);
+      expectError(await update(t, id, { groups: { remove: ['team'] } }, outsider.apiKey), 120, 401);
+    });
+
+    it('removes a group; a Mandatory one stays — 120; an unknown one is 120 too', async () => {
+      const id = await fileBug(t, {}, member.apiKey);
+      await update(t, id, { groups: { add: ['team'] } }, member.apiKey);
+      expect(updated(await update(t, id, { groups: { remove: ['team'] } }, member.apiKey)).changes.groups).toEqual({ removed: 'team', added: '' });
+      expectError(await update(t, id, { groups: { remove: ['locked'] } }, member.apiKey), 120, 401);
+      expectError(await update(t, id, { groups: { remove: ['no-such-group'] } }, member.apiKey), 120, 401);
+      expect((await getBug(t, id)).groups).toEqual(['locked']);
+    });
+
+    it('groups must be an object of arrays — 53', async () => {
+      const id = await fileBug(t, {}, member.apiKey);
+      expectError(await update(t, id, { groups: ['team'] }, member.apiKey), 53, 400);
+      expectError(await update(t, id, { groups: { add: 'team' } }, member.apiKey), 53, 400);
+    });
+  });
+
+  describe('product changes (rule 5)', () => {
+    beforeAll(async () => {
+      await addProduct(t, 'Moved', { components: ['General', 'TestComponent'], milestones: ['M1'], defaultMilestone: 'M0' });
+      await addProduct(t, 'Bare', { components: ['Other'], versions: ['1.0'] });
+      await addProduct(t, 'Confirmed only', { components: ['TestComponent'], hasUnconfirmed: false });
+      await addProduct(t, 'Members only', { components: ['TestComponent'] });
+      await addGroup(t, 'moved-secret', [{ product: 'Moved', membercontrol: MANDATORY, othercontrol: MANDATORY }], [1, member.id]);
+      await addGroup(t, 'entry-team', [{ product: 'Members only', entry: true, membercontrol: SHOWN }], [1]);
+    });
+
+    it('drops the groups invalid in the new product and adds its mandatory ones; the milestone goes to the new default', async () => {
+      const id = await fileBug(t, {}, member.apiKey);
+      await update(t, id, { groups: { add: ['team'] } }, member.apiKey);
+      const res = updated(await update(t, id, { product: 'Moved' }, member.apiKey));
+      expect(res.changes).toEqual({
+        product: { removed: 'TestProduct', added: 'Moved' },
+        target_milestone: { removed: '---', added: 'M0' },
+        groups: { removed: 'locked, team', added: 'moved-secret' },
+      });
+      expect(await getBug(t, id)).toMatchObject({ product: 'Moved', component: 'TestComponent', version: 'unspecified', groups: ['moved-secret'] });
+    });
+
+    it('the component and version keep their names and must exist in the new product — 51', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { product: 'Bare' }), 51, 404);
+      expectError(await update(t, id, { product: 'Bare', component: 'Other' }), 51, 404);
+      const res = updated(await update(t, id, { product: 'Bare', component: 'Other', version: '1.0' }));
+      expect(res.changes).toMatchObject({ product: { added: 'Bare' }, component: { removed: 'TestComponent', added: 'Other' }, version: { removed: 'unspecified', added: '1.0' } });
+    });
+
+    it('needs the right to file bugs in the new product — 106 (also for a product that does not exist)', async () => {
+      const id = await fileBug(t, {}, member.apiKey);
+      expectError(await update(t, id, { product: 'Members only' }, member.apiKey), 106, 401);
+      expectError(await update(t, id, { product: 'No such product' }, member.apiKey), 106, 401);
+      expect((await getBug(t, id)).product).toBe('TestProduct');
+    });
+
+    it('an UNCONFIRMED bug moved to a product without UNCONFIRMED is confirmed', async () => {
+      const id = await fileBug(t, { status: 'UNCONFIRMED' });
+      const res = updated(await update(t, id, { product: 'Confirmed only' }));
+      expect(res.changes).toMatchObject({ status: { removed: 'UNCONFIRMED', added: 'CONFIRMED' }, is_confirmed: { removed: '0', added: '1' } });
+    });
+
+    it('flags whose type does not apply in the new product are removed', async () => {
+      const typeId = await addFlagType(t, 'testproduct-only');
+      await t.db.transaction((tx) => tx.run('UPDATE flag_inclusions SET product_id = (SELECT id FROM products WHERE name = ?) WHERE type_id = ?', ['TestProduct', typeId]));
+      const id = await fileBug(t);
+      await update(t, id, { flags: [{ name: 'testproduct-only', status: '+' }] });
+      const res = updated(await update(t, id, { product: 'Moved' }));
+      expect(res.changes['flagtypes.name']).toEqual({ removed: 'testproduct-only+', added: '' });
+      expect((await getBug(t, id)).flags).toEqual([]);
+    });
+
+    it('a component or version change within the product is checked the same way — 51, inactive 32000', async () => {
+      const id = await fileBug(t);
+      expectError(await update(t, id, { component: 'Nope' }), 51, 404);
+      expectError(await update(t, id, { version: 'Nope' }), 51, 404);
+      expectError(await update(t, id, { component: '' }), 105, 400);
+      await t.db.transaction((tx) => tx.run(
+        "INSERT INTO components (name, product_id, default_assignee_id, description, is_active, sortkey) SELECT 'Retired', id, 1, 'old', 0, 0 FROM products WHERE name = 'TestProduct'",
+      ));
+      expectUncoded(await update(t, id, { component: 'Retired' }), /component value 'Retired' is not active/);
+    });
+  });
+
+  describe('editing a product’s bugs (canedit)', () => {
+    it('a caller outside a canedit group of the product may not edit its bugs — 109', async () => {
+      await addProduct(t, 'Guarded', { components: ['TestComponent'] });
+      await addGroup(t, 'guards', [{ product: 'Guarded', canedit: true, membercontrol: NA }], [1]);
+      const id = await fileBug(t);
+      updated(await update(t, id, { product: 'Guarded' }));
+      expectError(await update(t, id, { summary: 'may I?' }, outsider.apiKey), 109, 401);
+      updated(await update(t, id, { summary: 'admin may' }, ADMIN_API_KEY));
+    });
+  });
+});
