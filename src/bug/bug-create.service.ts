@@ -106,6 +106,17 @@ function listOf(value: unknown, commas = false): string[] {
     .filter((s) => s !== '');
 }
 
+/**
+ * Like Promise.all, but when several fail the error of the first in the list wins, whatever finished first: the
+ * client sees the same error for the same request every time.
+ */
+async function allInOrder<T extends readonly unknown[]>(work: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
+  const settled = await Promise.allSettled(work);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
 /** Create Bug (`POST /rest/bug`): validates every field as Bugzilla 5.0 does, then writes the bug in one transaction. */
 @Injectable()
 export class BugCreateService {
@@ -165,12 +176,13 @@ export class BugCreateService {
     const targetMilestone = await this.activeNamedValue('milestone', milestoneName, product, (v) => this.products.milestoneByName(product.id, v));
     const description = normaliseCommentText(scalarText('description', input.get('description')));
 
-    const [statuses, transitions, resolutions, ...selectValues] = await Promise.all([
-      this.fields.statuses(),
+    const [legal, transitions] = await Promise.all([
+      this.legalValuesOf(['bug_status', 'resolution', ...DEFAULTED_SELECTS.map((s) => s.field)]),
       this.fields.transitions(),
-      this.fields.legalValues('resolution'),
-      ...DEFAULTED_SELECTS.map((s) => this.fields.legalValues(s.field)),
     ]);
+    const statuses = legal.get('bug_status')!.map((v) => ({ name: v.value, isOpen: v.isOpen !== false, isActive: v.isActive, sortKey: v.sortKey }));
+    const resolutions = legal.get('resolution')!;
+    const selectValues = DEFAULTED_SELECTS.map((s) => legal.get(s.field)!);
     const selects = {} as NewBug['selects'];
     DEFAULTED_SELECTS.forEach((s, i) => {
       // priority: only callers allowed to choose it (letsubmitterchoosepriority) may; others get the default.
@@ -193,10 +205,10 @@ export class BugCreateService {
     const remainingTime = timeTracker && input.has('remaining_time') ? parseTimeValue('remaining_time', input.get('remaining_time')).hours : estimatedTime;
     const deadline = timeTracker && input.has('deadline') ? parseDeadline(input.get('deadline')) : null;
 
-    const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await Promise.all([
+    const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await allInOrder([
       this.people(caller, input, component),
       this.freeAliases(input.get('alias')),
-      Promise.resolve(this.bugGroups(caller, product, controls, input.has('groups') ? listOf(input.get('groups')) : undefined)),
+      (async () => this.bugGroups(caller, product, controls, input.has('groups') ? listOf(input.get('groups')) : undefined))(),
       this.keywordIds(listOf(input.get('keywords'), true)),
       this.dependencies(caller, listOf(input.get('blocks'), true), listOf(input.get('depends_on'), true)),
       this.flags(caller, product, component, input.get('flags')),
@@ -249,6 +261,29 @@ export class BugCreateService {
     if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind, name, product: product.name });
     if (!found.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: kind, value: found.value });
     return found.value;
+  }
+
+  /**
+   * Legal values of several select fields in one query, in sort order. FieldService.legalValues answers one field
+   * per query; a create needs six, so this batch form lives here until FieldService offers one.
+   */
+  private async legalValuesOf(fieldNames: readonly string[]): Promise<Map<string, FieldValueRecord[]>> {
+    const sql = this.db.read;
+    const rows = await sql.all(
+      `SELECT f.name AS field, v.id, v.value, v.sortkey, v.is_active, v.is_open
+         FROM field_values v JOIN fielddefs f ON f.id = v.field_id
+        WHERE f.name IN ${sql.in(fieldNames)}
+        ORDER BY v.sortkey, v.value`,
+      [...fieldNames],
+    );
+    const byField = new Map<string, FieldValueRecord[]>(fieldNames.map((name) => [name, []]));
+    for (const r of rows) {
+      byField.get(r.field)?.push({
+        id: Number(r.id), value: r.value, sortKey: Number(r.sortkey), isActive: Number(r.is_active) === 1,
+        isOpen: r.is_open == null ? null : Number(r.is_open) === 1,
+      });
+    }
+    return byField;
   }
 
   /** A select-field value: empty 50, unknown 51, inactive value_inactive. Returns the stored spelling. */
@@ -346,9 +381,9 @@ export class BugCreateService {
 
   /** blocks / depends_on: visible bugs (100/101/102), and no loop through the new bug (116). */
   private async dependencies(caller: Caller, blocksRefs: string[], dependsOnRefs: string[]): Promise<{ blocks: number[]; dependsOn: number[] }> {
-    const [blocks, dependsOn] = await Promise.all([
-      blocksRefs.length ? this.visibility.resolveVisible(caller, blocksRefs) : [],
-      dependsOnRefs.length ? this.visibility.resolveVisible(caller, dependsOnRefs) : [],
+    const [blocks, dependsOn] = await allInOrder([
+      blocksRefs.length ? this.visibility.resolveVisible(caller, blocksRefs) : Promise.resolve([]),
+      dependsOnRefs.length ? this.visibility.resolveVisible(caller, dependsOnRefs) : Promise.resolve([]),
     ]);
     if (blocks.length && dependsOn.length) await checkDependencyLoops(0, dependsOn, blocks, this.neighbours);
     return { blocks, dependsOn };

@@ -104,6 +104,10 @@ describe('Create Bug (POST /rest/bug)', () => {
       expect(await getBug(id)).toMatchObject({ dupe_of: null, creator: ADMIN_LOGIN, is_confirmed: true });
     });
 
+    it('several wrong fields give the same error every time: the first in validation order (cc before keywords)', async () => {
+      for (let run = 0; run < 3; run++) expectError(await create({ keywords: ['nokeyword'], cc: ['ghost@example.com'] }), 504, 401);
+    });
+
     it('internal field names are accepted (short_desc, bug_severity, rep_platform)', async () => {
       const res = await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', short_desc: 'old names', bug_severity: 'major', rep_platform: 'PC' }, { key: ADMIN_API_KEY });
       expect(await getBug(res.body.id)).toMatchObject({ summary: 'old names', severity: 'major', platform: 'PC' });
