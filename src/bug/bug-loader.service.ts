@@ -132,6 +132,17 @@ function part(kind: number, bugId: string, values: Partial<Record<Column, string
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Bugs per query: keeps the bound parameters of the relations query (one id list per relation) under SQLite's limit. */
+const CHUNK = 500;
+
+/** The distinct ids in slices of CHUNK (none for an empty list). */
+function chunks(ids: readonly number[]): number[][] {
+  const unique = [...new Set(ids)];
+  const slices: number[][] = [];
+  for (let i = 0; i < unique.length; i += CHUNK) slices.push(unique.slice(i, i + CHUNK));
+  return slices;
+}
+
 /**
  * Loads bugs for presentation with a constant number of queries whatever the page size (design.md: one query per
  * relation per page, never one per bug): one for the rows with their product/component/classification names and
@@ -152,11 +163,18 @@ export class BugLoaderService {
     return new Map(rows.map((r) => [Number(r.id), toBugRow(r)]));
   }
 
-  /** Rows with names and people (one query); with `visibleTo`, each says whether that caller may see it. */
+  /**
+   * Rows with names and people (one query per 500 bugs); with `visibleTo`, each says whether that caller may see
+   * it.
+   */
   async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql } = {}): Promise<Map<number, BugDetail>> {
+    const result = new Map<number, BugDetail>();
+    for (const chunk of chunks(ids)) for (const [id, detail] of await this.detailsOf(chunk, options)) result.set(id, detail);
+    return result;
+  }
+
+  private async detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: Sql }): Promise<Map<number, BugDetail>> {
     const sql = options.sql ?? this.db.read;
-    const unique = [...new Set(ids)];
-    if (!unique.length) return new Map();
     const visible = options.visibleTo ? this.visibility.visibleColumn(options.visibleTo) : { sql: '1', params: [] as SqlValue[] };
     const person = (alias: string) =>
       `${alias}.id AS ${alias}_id, ${alias}.login_name AS ${alias}_login, ${alias}.realname AS ${alias}_realname, ${alias}.email AS ${alias}_email`;
@@ -204,14 +222,28 @@ export class BugLoaderService {
     return wanted;
   }
 
-  /** The wanted relations of the bugs, in one query. Lists come sorted as Bugzilla lists them. */
+  /** The wanted relations of the bugs, in one query per 500 bugs. Lists come sorted as Bugzilla lists them. */
   async relations(
     ids: readonly number[],
     wanted: ReadonlySet<BugRelation>,
     options: { tagOwnerId?: number; sql?: Sql } = {},
   ): Promise<{ byBug: Map<number, BugRelations>; customFields: CustomFieldDef[] }> {
+    const byBug = new Map<number, BugRelations>();
+    let customFields: CustomFieldDef[] = [];
+    for (const chunk of chunks(ids)) {
+      const part = await this.relationsOf(chunk, wanted, options);
+      for (const [id, relations] of part.byBug) byBug.set(id, relations);
+      customFields = part.customFields;
+    }
+    return { byBug, customFields };
+  }
+
+  private async relationsOf(
+    unique: readonly number[],
+    wanted: ReadonlySet<BugRelation>,
+    options: { tagOwnerId?: number; sql?: Sql },
+  ): Promise<{ byBug: Map<number, BugRelations>; customFields: CustomFieldDef[] }> {
     const sql = options.sql ?? this.db.read;
-    const unique = [...new Set(ids)];
     const byBug = new Map<number, BugRelations>(unique.map((id) => [id, emptyRelations()]));
     const customFields: CustomFieldDef[] = [];
     if (!unique.length || !wanted.size) return { byBug, customFields };

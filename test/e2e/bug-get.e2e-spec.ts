@@ -247,6 +247,18 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       expect(one).toBe(3);
     });
 
+    it('a page larger than one chunk (500 bugs) is loaded in slices, still not per bug', async () => {
+      const columns = 'summary, status, resolution, product_id, component_id, version, target_milestone, op_sys, platform, priority, severity, reporter_id, assigned_to_id, url, whiteboard, is_confirmed, is_creator_accessible, is_cc_accessible, estimated_time, remaining_time, creation_time, last_change_time';
+      const copy = `INSERT INTO bugs (${columns}) SELECT ${columns.replace('summary', "'copy'")} FROM bugs`;
+      while (Number((await t.db.read.one('SELECT COUNT(*) AS n FROM bugs'))!.n) < 1100) await sql(t, [[copy]]);
+      const total = Number((await t.db.read.one('SELECT COUNT(*) AS n FROM bugs'))!.n);
+      let res: any;
+      const count = await queries(async () => { res = await t.get('/bug', { query: { product: 'TestProduct', include_fields: 'id,cc' } }); });
+      expect(res.body.bugs).toHaveLength(total);
+      // parameters, the search, then rows and relations for each of the three slices.
+      expect(count).toBe(2 + 2 * Math.ceil(total / 500));
+    });
+
     it('relations left out by include_fields are not queried at all', async () => {
       expect(await queries(() => t.get(`/bug/${plain}`, { query: { include_fields: 'id,summary' } }))).toBe(2);
     });
