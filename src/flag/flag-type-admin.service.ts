@@ -9,6 +9,7 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from '../product/changes.js';
 import { findGroupsByNames, groupNamesByIds } from '../product/group-lookup.js';
+import { pickByIdsAndNames } from '../product/pick-by-ids-and-names.js';
 import { ProductService, type ProductRecord } from '../product/product.service.js';
 import { FlagTypeService, type Clusion, type FlagTypeRecord } from './flag-type.service.js';
 
@@ -182,18 +183,7 @@ export class FlagTypeAdminService {
   private async resolveTargets(tx: Sql, target: { ids: number[]; names: string[] }): Promise<FlagTypeRecord[]> {
     const byId = await this.flagTypes.typesByIds(target.ids, tx);
     const byName = await this.flagTypes.typesByNames(target.names, tx);
-    const result = new Map<number, FlagTypeRecord>();
-    for (const id of target.ids) {
-      const type = byId.get(id);
-      if (!type) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'flag type', id });
-      result.set(id, type);
-    }
-    for (const name of target.names) {
-      const matching = byName.filter((t) => t.name.toLowerCase() === name.trim().toLowerCase());
-      if (!matching.length) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'flag type', name });
-      for (const type of matching) result.set(type.id, type);
-    }
-    return [...result.values()];
+    return pickByIdsAndNames([...byId.values(), ...byName], target, 'flag type');
   }
 
   /** grant_group / request_group by name: undefined when absent, null when emptied, 51 for an unknown group. */

@@ -9,6 +9,7 @@ import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import { pickByIdsAndNames } from './pick-by-ids-and-names.js';
 import { ProductService, type ClassificationRecord } from './product.service.js';
 
 const CLASSIFICATION_CLASS = 'Tracker::Classification';
@@ -40,19 +41,7 @@ export class ClassificationService {
       `SELECT id, name, description, sortkey FROM classifications WHERE id IN ${sql.in(target.ids)} OR name IN ${sql.in(target.names)}`,
       [...target.ids, ...target.names],
     );
-    const all = rows.map(toClassification);
-    const result = new Map<number, ClassificationRecord>();
-    for (const id of target.ids) {
-      const found = all.find((c) => c.id === id);
-      if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'classification', id });
-      result.set(found.id, found);
-    }
-    for (const name of target.names) {
-      const found = all.find((c) => c.name.toLowerCase() === name.trim().toLowerCase());
-      if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'classification', name });
-      result.set(found.id, found);
-    }
-    return [...result.values()];
+    return pickByIdsAndNames(rows.map(toClassification), target, 'classification');
   }
 
   /**

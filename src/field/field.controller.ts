@@ -1,0 +1,48 @@
+import { Controller, Get, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SelectableFields } from '../common/fields/field-selection.decorator.js';
+import { RequireGroup } from '../common/guards/access.decorators.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { FieldService } from './field.service.js';
+import { FIELD_FIELDS, FieldViewService } from './field-view.service.js';
+
+@ApiTags('Field')
+@Controller()
+export class FieldController {
+  constructor(private readonly view: FieldViewService, private readonly fields: FieldService) {}
+
+  @Get('field/bug')
+  @ApiOperation({ summary: 'Get Fields: every non-obsolete bug field (or those named by ids/names) with its values' })
+  @SelectableFields({ path: 'fields[]', fields: FIELD_FIELDS })
+  async all(@Ctx() ctx: RequestContext) {
+    return { fields: await this.view.getFields(ctx.caller, ctx.params.idsAndNames()) };
+  }
+
+  @Get('field/bug/:idOrName')
+  @ApiOperation({ summary: 'Get Fields for one field by id or internal name' })
+  @SelectableFields({ path: 'fields[]', fields: FIELD_FIELDS })
+  async one(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+    return { fields: await this.view.getFields(ctx.caller, ctx.params.idsAndNames(idOrName)) };
+  }
+
+  @Get('field/bug/:field/values')
+  @ApiOperation({ summary: 'Legal Values of a select field' })
+  async values(@Param('field') field: string, @Ctx() ctx: RequestContext) {
+    return { values: await this.view.legalValues(ctx.caller, field, ctx.params.int('product_id')) };
+  }
+
+  @Get('field/bug/:field/:productId/values')
+  @ApiOperation({ summary: 'Legal Values of a product-specific field (version, target_milestone, component)' })
+  async productValues(@Param('field') field: string, @Param('productId') productId: string, @Ctx() ctx: RequestContext) {
+    const id = /^\d+$/.test(productId) ? Number(productId) : undefined;
+    return { values: await this.view.legalValues(ctx.caller, field, id ?? ctx.params.int('product_id')) };
+  }
+
+  @Post('field/bug')
+  @RequireGroup('admin', 'add', 'custom fields', { login: true })
+  @ApiOperation({ summary: 'Create a custom field (name cf_…, type, description, values for selects). Beyond Bugzilla 5.0.' })
+  async create(@Ctx() ctx: RequestContext) {
+    const { name, type, description, ...rest } = ctx.params.data();
+    return { id: await this.fields.createCustomField({ name, type, description, ...rest }, { userId: ctx.caller.id, now: ctx.now }) };
+  }
+}

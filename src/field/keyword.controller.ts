@@ -1,0 +1,33 @@
+import { Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SelectableFields } from '../common/fields/field-selection.decorator.js';
+import { RequireGroup } from '../common/guards/access.decorators.js';
+import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { KeywordService } from './keyword.service.js';
+
+@ApiTags('Keyword')
+@Controller()
+export class KeywordController {
+  constructor(private readonly keywords: KeywordService) {}
+
+  @Get('keyword')
+  @ApiOperation({ summary: 'List keywords (all, or by ids/names) with description, is_active and bug_count. Beyond Bugzilla 5.0.' })
+  @SelectableFields({ path: 'keywords[]', fields: {} })
+  async list(@Ctx() ctx: RequestContext) {
+    return { keywords: await this.keywords.list(ctx.params.idsAndNames()) };
+  }
+
+  @Post('keyword')
+  @RequireGroup('editkeywords', 'add', 'keywords', { login: true })
+  @ApiOperation({ summary: 'Create Keyword (name, description, is_active). Beyond Bugzilla 5.0.' })
+  async create(@Ctx() ctx: RequestContext) {
+    return { id: await this.keywords.create(ctx.params, ctx) };
+  }
+
+  @Put('keyword/:idOrName')
+  @RequireGroup('editkeywords', 'edit', 'keywords', { login: true })
+  @ApiOperation({ summary: 'Update Keyword (name, description, is_active); a keyword in use stays on its bugs. Beyond Bugzilla 5.0.' })
+  async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), ctx.params, ctx) };
+  }
+}

@@ -1,0 +1,169 @@
+import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { createBugGroup, createProduct, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { FieldService } from '../../src/field/field.service.js';
+
+describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)', () => {
+  let t: TestApp;
+  let outsider: { id: number; apiKey: string };
+  let editor: { id: number; apiKey: string };
+  let secretId: number;
+
+  const fieldNamed = async (name: string, key?: string) => ok(await t.get(`/field/bug/${name}`, { key })).fields[0];
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await createBugGroup(t, 'secretgrp');
+    outsider = await t.createUser('outsider@example.com');
+    editor = await t.createUser('editor@example.com', { groups: ['editcomponents'] });
+    secretId = await createProduct(t, 'Secret', {
+      group_controls: [{ group: 'secretgrp', membercontrol: 'mandatory', othercontrol: 'mandatory', entry: true }],
+    }, { name: 'Vault' });
+  });
+  afterAll(() => t.close());
+
+  describe('GET /rest/field/bug', () => {
+    it('lists every standard field with id, type, flags and visibility', async () => {
+      const { fields } = ok(await t.get('/field/bug'));
+      const summary = fields.find((f: any) => f.name === 'short_desc');
+      expect(summary).toEqual({
+        id: expect.any(Number), type: 1, is_custom: false, name: 'short_desc', display_name: 'Summary',
+        is_mandatory: false, is_on_bug_entry: false, visibility_field: null, visibility_values: [],
+      });
+      expect(fields.find((f: any) => f.name === 'product')).not.toHaveProperty('values');
+      expect(fields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['bug_status', 'resolution', 'component', 'version', 'keywords']));
+    });
+
+    it('bug_status values carry the workflow: the new-bug pseudo-status first, then each status with its transitions', async () => {
+      const status = await fieldNamed('bug_status');
+      expect(status.value_field).toBeNull();
+      expect(status.values[0]).toEqual({
+        name: '', is_open: true, sort_key: 0, sortkey: 0, visibility_values: [],
+        can_change_to: [
+          { name: 'UNCONFIRMED', comment_required: false }, { name: 'CONFIRMED', comment_required: false },
+          { name: 'IN_PROGRESS', comment_required: false },
+        ],
+      });
+      const resolved = status.values.find((v: any) => v.name === 'RESOLVED');
+      expect(resolved).toMatchObject({ is_open: false, sort_key: 400 });
+      expect(resolved.can_change_to.map((c: any) => c.name)).toEqual(['UNCONFIRMED', 'CONFIRMED', 'VERIFIED']);
+    });
+
+    it('plain select values have sort keys and is_active', async () => {
+      const severity = await fieldNamed('bug_severity');
+      expect(severity.values[0]).toEqual({ name: 'blocker', sort_key: 100, sortkey: 100, visibility_values: [], is_active: true });
+      expect(severity.values).toHaveLength(7);
+    });
+
+    it('component, version and target_milestone values belong to products the caller may see (value_field product)', async () => {
+      const component = await fieldNamed('component', outsider.apiKey);
+      expect(component.value_field).toBe('product');
+      expect(component.values).toEqual([{ name: 'TestComponent', sort_key: 0, sortkey: 0, visibility_values: ['TestProduct'], is_active: true }]);
+      const asAdmin = await fieldNamed('component', ADMIN_API_KEY);
+      expect(asAdmin.values.map((v: any) => v.visibility_values[0])).toEqual(['Secret', 'TestProduct']);
+      const versions = await fieldNamed('version', outsider.apiKey);
+      expect(versions.values.map((v: any) => v.name)).toEqual(['unspecified']);
+      const milestones = await fieldNamed('target_milestone', ADMIN_API_KEY);
+      expect(milestones.values.map((v: any) => [v.name, v.visibility_values[0]])).toEqual([['---', 'Secret'], ['---', 'TestProduct']]);
+    });
+
+    it('keywords values are the active keywords with descriptions', async () => {
+      ok(await t.post('/keyword', { name: 'crash', description: 'It falls over' }, { key: ADMIN_API_KEY }));
+      ok(await t.post('/keyword', { name: 'old', description: 'Retired', is_active: false }, { key: ADMIN_API_KEY }));
+      expect((await fieldNamed('keywords')).values).toEqual([{ name: 'crash', description: 'It falls over' }]);
+    });
+
+    it('one field by id or name, more by ids/names; field selection reaches values.name; unknown is 51', async () => {
+      const priority = await fieldNamed('priority');
+      expect((await fieldNamed(String(priority.id))).name).toBe('priority');
+      const both = ok(await t.get('/field/bug', { query: { names: ['priority', 'op_sys'] } })).fields.map((f: any) => f.name);
+      expect(both.sort()).toEqual(['op_sys', 'priority']);
+      const trimmed = ok(await t.get('/field/bug/priority', { query: { include_fields: 'name,values.name' } })).fields[0];
+      expect(trimmed).toEqual({ name: 'priority', values: ['Highest', 'High', 'Normal', 'Low', 'Lowest', '---'].map((name) => ({ name })) });
+      expectCodedError(await t.get('/field/bug/no_such_field'), 51, 404);
+      expectCodedError(await t.get('/field/bug/99999'), 51, 404);
+    });
+  });
+
+  describe('GET /rest/field/bug/(field)/values', () => {
+    it('global selects by internal or API name: active values in sort order', async () => {
+      expect(ok(await t.get('/field/bug/status/values')).values).toEqual(['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED', 'VERIFIED']);
+      expect(ok(await t.get('/field/bug/rep_platform/values')).values).toEqual(['All', 'PC', 'Macintosh', 'Other']);
+      expect(ok(await t.get('/field/bug/resolution/values')).values[0]).toBe('');
+    });
+
+    it('product-specific fields need an accessible product_id (50 without, 106 for an invisible one)', async () => {
+      expect(ok(await t.get('/field/bug/version/1/values')).values).toEqual(['unspecified']);
+      expect(ok(await t.get('/field/bug/component/values', { query: { product_id: 1 } })).values).toEqual(['TestComponent']);
+      expectCodedError(await t.get('/field/bug/version/values'), 50, 400);
+      expectCodedError(await t.get(`/field/bug/component/${secretId}/values`, { key: outsider.apiKey }), 106, 401);
+      expect(ok(await t.get(`/field/bug/component/${secretId}/values`, { key: ADMIN_API_KEY })).values).toEqual(['Vault']);
+    });
+
+    it('a field without legal values is 108', async () => {
+      expectCodedError(await t.get('/field/bug/short_desc/values'), 108, 400);
+      expectCodedError(await t.get('/field/bug/product/values'), 108, 400);
+      expectCodedError(await t.get('/field/bug/nonsense/values'), 108, 400);
+    });
+  });
+
+  describe('custom fields (POST /rest/field/bug, beyond 5.0)', () => {
+    it('a drop-down defined by the admin shows in field/bug with its values, and in Legal Values', async () => {
+      const id = ok(await t.post('/field/bug', {
+        name: 'color', type: 'SINGLE_SELECT', description: 'Colour', values: ['red', 'green'], is_on_bug_entry: true,
+      }, { key: ADMIN_API_KEY })).id;
+      const field = await fieldNamed('cf_color');
+      expect(field).toEqual({
+        id, type: 2, is_custom: true, name: 'cf_color', display_name: 'Colour', is_mandatory: false, is_on_bug_entry: true,
+        visibility_field: null, visibility_values: [], value_field: null,
+        values: [
+          { name: '---', sort_key: 0, sortkey: 0, visibility_values: [], is_active: true },
+          { name: 'red', sort_key: 100, sortkey: 100, visibility_values: [], is_active: true },
+          { name: 'green', sort_key: 200, sortkey: 200, visibility_values: [], is_active: true },
+        ],
+      });
+      expect(ok(await t.get('/field/bug')).fields.map((f: any) => f.name)).toContain('cf_color');
+      expect(ok(await t.get('/field/bug/cf_color/values')).values).toEqual(['---', 'red', 'green']);
+      expect(await t.db.read.one("SELECT field, added FROM audit_log WHERE class = 'Tracker::Field' AND object_id = ?", [id]))
+        .toEqual({ field: '__create__', added: 'cf_color' });
+    });
+
+    it('every kind, by name or by number, shows with its type number; non-select kinds have no values', async () => {
+      const kinds: Array<[string, string | number, number]> = [
+        ['cf_note', 'FREETEXT', 1], ['cf_tags', 'MULTI_SELECT', 3], ['cf_story', 'textarea', 4], ['cf_when', 5, 5],
+        ['cf_parent', 'BUG_ID', 6], ['cf_due', 'FIELD_TYPE_DATE', 9], ['cf_points', 10, 10],
+      ];
+      for (const [name, type, number] of kinds) {
+        ok(await t.post('/field/bug', { name, type, description: name, is_mandatory: name === 'cf_points' }, { key: ADMIN_API_KEY }));
+        const field = await fieldNamed(name);
+        expect({ name: field.name, type: field.type, hasValues: 'values' in field }).toEqual({ name, type: number, hasValues: number === 3 });
+      }
+      expect((await fieldNamed('cf_points')).is_mandatory).toBe(true);
+      expect((await fieldNamed('cf_tags')).values.map((v: any) => v.name)).toEqual(['---']);
+    });
+
+    it('the admin command line defines fields through FieldService.createCustomField', async () => {
+      const id = await t.app.get(FieldService).createCustomField({ name: 'cf_from_cli', type: 'INTEGER', description: 'From the CLI' }, { userId: 1, now: new Date() });
+      expect((await fieldNamed('cf_from_cli')).id).toBe(id);
+      expect((await t.app.get(FieldService).customFields()).map((f) => f.name)).toContain('cf_from_cli');
+    });
+
+    it('validation: name (missing, invalid, just cf_, taken), description, type, values (32000); values on a text field 53', async () => {
+      const create = (body: Record<string, unknown>) => t.post('/field/bug', { name: 'cf_ok', type: 'FREETEXT', description: 'd', ...body }, { key: ADMIN_API_KEY });
+      for (const body of [
+        { name: '' }, { name: 'bad-name' }, { name: 'cf_' }, { name: 'color' }, { name: 'CF_COLOR' }, { description: ' ' },
+        { type: 'CHECKBOX' }, { type: 7 }, { type: 8 }, { type: 'SINGLE_SELECT', values: ['a', 'A'] },
+        { type: 'SINGLE_SELECT', values: ['---'] }, { type: 'SINGLE_SELECT', values: [' '] }, { type: 'SINGLE_SELECT', values: ['v'.repeat(65)] },
+      ]) {
+        expectCodedError(await create(body), 32000, 400);
+      }
+      expectCodedError(await create({ values: ['a'] }), 53, 400);
+      expectCodedError(await create({ sort_key: 'last' }), 52, 400);
+      expect(ok(await t.get('/field/bug')).fields.map((f: any) => f.name)).not.toContain('cf_ok');
+    });
+
+    it('rights: 410 anonymous, 304 for a non-admin', async () => {
+      expectCodedError(await t.post('/field/bug', { name: 'cf_x', type: 1, description: 'x' }), 410, 401);
+      expectCodedError(await t.post('/field/bug', { name: 'cf_x', type: 1, description: 'x' }, { key: editor.apiKey }), 304, 401);
+    });
+  });
+});
