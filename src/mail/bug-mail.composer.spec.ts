@@ -1,6 +1,6 @@
 import type { UserRecord } from '../user/user.service.js';
 import type { BugMailEvent } from './bug-mail.types.js';
-import { changeTable, composeBugMail, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
+import { changeTable, composeBugMail, fromAddress, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
 
 const user = (id: number, login: string, realName = ''): UserRecord => ({
   id, login, email: login, realName, cryptpassword: null, loginDeniedText: '', emailEnabled: true,
@@ -41,6 +41,12 @@ describe('bug mail composition', () => {
     const mail = composeBugMail(change(), recipient(), { ...context, emailsuffix: '.test' })!;
     expect(mail.to).toBe('assignee@example.com.test');
     expect(mail.headers.From).toBe('tracker-daemon@example.com');
+  });
+
+  it('qualifies a bare mailfrom (Bugzilla\'s default bugzilla-daemon) with the urlbase host, SMTP servers want a domain', () => {
+    expect(fromAddress('bugzilla-daemon', 'https://tracker.example.com/')).toBe('bugzilla-daemon@tracker.example.com');
+    expect(fromAddress('bugzilla-daemon', '')).toBe('bugzilla-daemon');
+    expect(fromAddress('Tracker <bugs@example.com>', 'https://tracker.example.com/')).toBe('Tracker <bugs@example.com>');
   });
 
   it('body: the bug URL, who changed it, the What|Removed|Added table, the comment and the reasons', () => {

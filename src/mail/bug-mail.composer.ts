@@ -142,15 +142,26 @@ export function bugUrl(urlbase: string, bugId: number): string {
   return urlbase ? `${urlbase}show_bug.cgi?id=${bugId}` : '';
 }
 
+function urlbaseHost(urlbase: string): string | undefined {
+  try {
+    return urlbase ? new URL(urlbase).hostname || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The From address. Bugzilla's default `mailfrom` is a bare `bugzilla-daemon`, which a local MTA qualifies; an
+ * SMTP server usually refuses an unqualified sender, so a bare name is qualified with the urlbase host.
+ */
+export function fromAddress(mailfrom: string, urlbase: string): string {
+  const host = urlbaseHost(urlbase);
+  return mailfrom.includes('@') || !host ? mailfrom : `${mailfrom}@${host}`;
+}
+
 /** Bugzilla threads a bug's mails per recipient: the new-bug mail's Message-ID is what later mails reply to. */
 function threadId(event: BugMailEvent, recipient: UserRecord, urlbase: string): string {
-  let host = 'tracker';
-  try {
-    if (urlbase) host = new URL(urlbase).hostname || host;
-  } catch {
-    /* a malformed urlbase still threads, under the default host */
-  }
-  return `<bug-${event.bugId}-${recipient.id}@${host}>`;
+  return `<bug-${event.bugId}-${recipient.id}@${urlbaseHost(urlbase) ?? 'tracker'}>`;
 }
 
 /**
@@ -190,7 +201,7 @@ export function composeBugMail(event: BugMailEvent, recipient: RecipientView, co
 
   const thread = threadId(event, recipient.user, context.urlbase);
   const headers: Record<string, string> = {
-    From: context.mailfrom,
+    From: fromAddress(context.mailfrom, context.urlbase),
     ...(event.isNew ? { 'Message-ID': thread } : { 'In-Reply-To': thread, References: thread }),
     'X-Tracker-Reason': recipient.reasons.join(' '),
     'X-Tracker-Type': event.isNew ? 'new' : 'changed',

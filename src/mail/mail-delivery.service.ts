@@ -1,13 +1,14 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
-import { MailQueueService } from './mail-queue.service.js';
+import { MailQueueService, SENT_RETENTION_DAYS } from './mail-queue.service.js';
 import { MailKicker } from './mail-kicker.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
 
 /** How often an idle worker looks at the outbox (it is also woken right after a commit that queued mail). */
 export const MAIL_POLL_INTERVAL_MS = 1000;
 const BATCH_SIZE = 20;
+const PURGE_INTERVAL_MS = 3600_000;
 
 /**
  * The delivery worker: runs in every serving instance, sends due outbox rows through the configured transport and
@@ -23,6 +24,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
   private wakeAgain = false;
   private running = false;
   private stopKickListener: (() => void) | undefined;
+  private lastPurge = 0;
 
   constructor(
     private readonly config: AppConfig,
@@ -67,7 +69,8 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
       return;
     }
     clearTimeout(this.timer);
-    this.cycle = this.deliverDue()
+    this.cycle = this.purgeSentIfDue()
+      .then(() => this.deliverDue())
       .then(() => undefined)
       .catch((err) => this.logger.error(`Mail delivery pass failed: ${err?.message ?? err}`))
       .finally(() => {
@@ -81,6 +84,13 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
         this.timer = setTimeout(() => this.wake(), MAIL_POLL_INTERVAL_MS);
         this.timer.unref();
       });
+  }
+
+  /** Once an hour per instance: forget the rows sent more than SENT_RETENTION_DAYS ago (the outbox stays small). */
+  private async purgeSentIfDue(): Promise<void> {
+    if (Date.now() - this.lastPurge < PURGE_INTERVAL_MS) return;
+    this.lastPurge = Date.now();
+    await this.queue.purgeSent(new Date(Date.now() - SENT_RETENTION_DAYS * 86400_000));
   }
 
   /** Sends every due row (batch by batch); returns how many went out. */

@@ -23,6 +23,9 @@ export const MAX_DELIVERY_ATTEMPTS = 10;
 /** How long a claimed row belongs to the instance that claimed it; after that (a crash) another may retry it. */
 export const CLAIM_LEASE_SECONDS = 300;
 
+/** Sent rows are kept this long (to look into a "did it go out?" question), then deleted. */
+export const SENT_RETENTION_DAYS = 7;
+
 /** Seconds to wait before the next attempt after `failedAttempts` failures: 10 s doubling, at most an hour. */
 export function retryDelaySeconds(failedAttempts: number): number {
   return Math.min(10 * 2 ** Math.max(0, failedAttempts - 1), 3600);
@@ -90,6 +93,12 @@ export class MailQueueService {
 
   async markSent(id: number, at: Date): Promise<void> {
     await this.db.transaction((tx) => tx.update('mail_queue', { sent_at: toDbDateTime(at), last_error: null }, { id }));
+  }
+
+  /** Deletes rows sent before `before`; returns how many. Unsent rows (pending or given up) are never deleted. */
+  async purgeSent(before: Date): Promise<number> {
+    return this.db.transaction(async (tx) =>
+      (await tx.run('DELETE FROM mail_queue WHERE sent_at IS NOT NULL AND sent_at < ?', [toDbDateTime(before)])).affected);
   }
 
   /** Records a failed attempt and when to try again (backoff), or, past the last attempt, leaves the row for good. */

@@ -243,6 +243,19 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     expect(sent).toMatchObject({ attempts: 1, last_error: null });
   });
 
+  it('rows sent before the retention limit are purged; recent and unsent rows stay', async () => {
+    const queue = t.app.get(MailQueueService);
+    const daysAgo = (days: number) => toDbDateTime(new Date(Date.now() - days * 86400_000));
+    const row = (subject: string, sentAt: string | null) => ({
+      created_at: daysAgo(9), to_address: 'x@example.com', subject, body: '', headers: '{}', attempts: sentAt ? 0 : 10,
+      next_attempt_at: daysAgo(9), last_error: sentAt ? null : 'gave up', sent_at: sentAt,
+    });
+    await t.db.transaction((tx) => tx.insertMany('mail_queue', [row('purge-old', daysAgo(8)), row('purge-recent', daysAgo(1)), row('purge-unsent', null)]));
+    expect(await queue.purgeSent(new Date(Date.now() - 7 * 86400_000))).toBe(1);
+    const left = await t.db.read.all<{ subject: string }>("SELECT subject FROM mail_queue WHERE subject LIKE 'purge-%' ORDER BY subject");
+    expect(left.map((r) => r.subject)).toEqual(['purge-recent', 'purge-unsent']);
+  });
+
   it('two workers never claim one row twice', async () => {
     const delivery = t.app.get(MailDeliveryService);
     await delivery.onModuleDestroy(); // stop this instance's worker so the test's claims are the only ones
