@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
@@ -6,7 +6,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDateInput, parseDeadline, toDbDateTime } from '../common/time/datetime.js';
 import { toBoolean } from '../common/http/request-params.js';
 import { FieldType } from '../database/install/install-data.js';
-import { Control, ProductService, type ComponentRecord, type GroupControl, type ProductRecord } from '../product/product.service.js';
+import { Control, ProductService, type ComponentRecord, type GroupControl, type GroupControlDetail, type ProductRecord } from '../product/product.service.js';
 import { FieldService, type CustomFieldRecord, type FieldValueRecord } from '../field/field.service.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
@@ -129,7 +129,7 @@ export class BugCreateService {
     private readonly comments: CommentService,
     private readonly visibility: BugVisibilityService,
     private readonly recorder: ChangeRecorderService,
-    @Optional() @Inject(BUG_MAILER) private readonly mailer?: BugMailer,
+    @Inject(BUG_MAILER) private readonly mailer: BugMailer,
   ) {}
 
   async create(ctx: CreateContext, body: Readonly<Record<string, unknown>>): Promise<number> {
@@ -164,9 +164,10 @@ export class BugCreateService {
   private async validate(caller: Caller, input: Map<string, unknown>, customFields: readonly CustomFieldRecord[]): Promise<NewBug> {
     const text = (key: string) => scalarText(key, input.get(key)).trim();
     const parameters = caller.parameters;
-    const editbugs = caller.inGroup('editbugs');
-
     const { product, controls } = await this.enterableProduct(caller, text('product'));
+    // Bugzilla's in_group(group, product): the global group, or a group whose control on the product grants it.
+    const grantedBy = (flag: 'editbugs' | 'canconfirm') => caller.inGroup(flag) || controls.some((c) => c[flag] && caller.inGroupId(c.groupId));
+    const editbugs = grantedBy('editbugs');
     const component = await this.activeComponent(product, text('component'));
     const summary = text('summary');
     if (summary === '') throw TrackerError.of(Errors.REQUIRE_SUMMARY);
@@ -191,7 +192,7 @@ export class BugCreateService {
       selects[s.key] = this.legalValue(s.key, value, selectValues[i]);
     });
 
-    const canConfirm = editbugs || caller.inGroup('canconfirm');
+    const canConfirm = editbugs || grantedBy('canconfirm');
     const { status, isConfirmed } = chooseInitialStatus({
       requested: text('status'),
       canConfirm,
@@ -206,7 +207,7 @@ export class BugCreateService {
     const deadline = timeTracker && input.has('deadline') ? parseDeadline(input.get('deadline')) : null;
 
     const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await allInOrder([
-      this.people(caller, input, component),
+      this.people(caller, editbugs, input, component),
       this.freeAliases(input.get('alias')),
       (async () => this.bugGroups(caller, product, controls, input.has('groups') ? listOf(input.get('groups')) : undefined))(),
       this.keywordIds(listOf(input.get('keywords'), true)),
@@ -231,7 +232,7 @@ export class BugCreateService {
   }
 
   /** The product must exist and be open to the caller for new bugs (106), with an active version (missing_version). */
-  private async enterableProduct(caller: Caller, name: string): Promise<{ product: ProductRecord; controls: GroupControl[] }> {
+  private async enterableProduct(caller: Caller, name: string): Promise<{ product: ProductRecord; controls: GroupControlDetail[] }> {
     if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
     const product = await this.products.findByName(name);
     if (!product) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
@@ -312,8 +313,7 @@ export class BugCreateService {
    * members, else the component's defaults; the QA contact only while `useqacontact` is on. Unknown assignee or QA
    * contact is 51; an unknown cc login is 504. The component's default cc join the list.
    */
-  private async people(caller: Caller, input: Map<string, unknown>, component: ComponentRecord) {
-    const editbugs = caller.inGroup('editbugs');
+  private async people(caller: Caller, editbugs: boolean, input: Map<string, unknown>, component: ComponentRecord) {
     const assigneeLogin = editbugs ? scalarText('assigned_to', input.get('assigned_to')).trim() : '';
     const useQa = caller.parameters.bool('useqacontact');
     const qaGiven = useQa && editbugs && input.has('qa_contact');
@@ -544,7 +544,6 @@ export class BugCreateService {
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
   private async notify(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
-    if (!this.mailer) return;
     await this.mailer.notify(tx, {
       bugId: id,
       summary: bug.summary,

@@ -125,6 +125,18 @@ describe('Create Bug (POST /rest/bug)', () => {
       }
     });
 
+    it('editbugs granted for the product by a group control counts like the global group', async () => {
+      const productEditors = await productGroup(t, 'product-editors', { membercontrol: 0, othercontrol: 0 });
+      await sql(t, [['UPDATE group_control_map SET editbugs = 1 WHERE group_id = ?', [productEditors]],
+        ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [outsider.id, productEditors]]]);
+      try {
+        const id = (await create({ status: 'IN_PROGRESS', assigned_to: reporter.login }, outsider.apiKey)).body.id;
+        expect(await getBug(id)).toMatchObject({ status: 'IN_PROGRESS', assigned_to: reporter.login });
+      } finally {
+        await sql(t, [['DELETE FROM user_group_map WHERE user_id = ? AND group_id = ?', [outsider.id, productEditors]]]);
+      }
+    });
+
     it('time-tracking fields are ignored for non-time-trackers and kept for time trackers', async () => {
       const ignored = (await create({ estimated_time: 3, deadline: '2030-05-06' }, outsider.apiKey)).body.id;
       expect(await getBug(ignored)).toMatchObject({ estimated_time: 0, remaining_time: 0, deadline: null });
