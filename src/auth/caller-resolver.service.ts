@@ -31,24 +31,34 @@ export class CallerResolverService implements CallerResolver {
   ) {}
 
   async resolve(credentials: Credentials, ip: string): Promise<Caller> {
-    const parameters = await this.parametersService.load();
+    // The parameters are read while the credential is looked up: this runs before every request.
+    const loading = this.parametersService.load();
     if (credentials.login !== undefined && credentials.password !== undefined) {
+      const parameters = await loading;
       const user = await this.checkPassword(credentials.login, credentials.password, parameters, ip);
       return this.callerFor(user, parameters, { kind: 'password' });
     }
     if (credentials.token !== undefined) {
-      const { user, tokenId } = await this.checkToken(credentials.token, ip, parameters);
-      return this.callerFor(user, parameters, { kind: 'token', tokenId });
+      const { userId, tokenId } = await this.checkToken(credentials.token, ip);
+      return this.callerOf(userId, loading, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
     }
     if (credentials.apiKey !== undefined) {
-      const user = await this.checkApiKey(credentials.apiKey, parameters);
-      return this.callerFor(user, parameters, { kind: 'api_key' });
+      const userId = await this.checkApiKey(credentials.apiKey);
+      return this.callerOf(userId, loading, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
     }
-    return Caller.anonymous(parameters);
+    return Caller.anonymous(await loading);
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
     const groups = await this.groups.membershipsOf(user.id);
+    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
+  }
+
+  /** The caller behind a verified key or token: user and memberships are read together. */
+  private async callerOf(userId: number, loading: Promise<Parameters>, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
+    const [user, groups, parameters] = await Promise.all([this.users.findById(userId), this.groups.membershipsOf(userId), loading]);
+    if (!user) throw unknownUser();
+    this.assertEnabled(user, parameters);
     return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
   }
 
@@ -76,7 +86,8 @@ export class CallerResolverService implements CallerResolver {
     }
   }
 
-  private async checkToken(token: string, ip: string, parameters: Parameters): Promise<{ user: UserRecord; tokenId: number }> {
+  /** A live login token's user; refreshes its last use (at most once a minute). */
+  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const match = /^(\d+)-(.+)$/.exec(token.trim());
     if (!match) throw invalid();
@@ -91,29 +102,24 @@ export class CallerResolverService implements CallerResolver {
       await this.db.transaction((tx) => tx.run('DELETE FROM login_tokens WHERE id = ?', [row.id]));
       throw invalid();
     }
-    const user = await this.users.findById(Number(row.user_id));
-    if (!user) throw invalid();
-    this.assertEnabled(user, parameters);
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => tx.update('login_tokens', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
     }
-    return { user, tokenId: Number(row.id) };
+    return { userId: Number(row.user_id), tokenId: Number(row.id) };
   }
 
-  private async checkApiKey(apiKey: string, parameters: Parameters): Promise<UserRecord> {
+  /** The user id of a valid, unrevoked key; refreshes its last use (at most once a minute). */
+  private async checkApiKey(apiKey: string): Promise<number> {
     const row = await this.db.read.one<{ id: number; user_id: number; revoked: number; last_used: string | null }>(
       'SELECT id, user_id, revoked, last_used FROM api_keys WHERE key_hash = ?',
       [digestSecret(apiKey)],
     );
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (Number(row.revoked) === 1) throw TrackerError.of(Errors.API_KEY_REVOKED);
-    const user = await this.users.findById(Number(row.user_id));
-    if (!user) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
-    this.assertEnabled(user, parameters);
     const lastUsed = row.last_used ? Date.parse(toApiDateTime(row.last_used)!) : 0;
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => tx.update('api_keys', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
     }
-    return user;
+    return Number(row.user_id);
   }
 }

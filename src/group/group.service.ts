@@ -128,19 +128,20 @@ export class GroupService {
     return (await this.membershipsOfMany([userId], sql)).get(userId)!;
   }
 
-  /** membershipsOf for a page of users, with the same three queries whatever the number of users. */
+  /** membershipsOf for a page of users, in one query whatever the number of users. */
   async membershipsOfMany(userIds: readonly number[], sql: Sql = this.db.read): Promise<Map<number, CallerGroups>> {
     const unique = [...new Set(userIds)];
-    const [rows, grants, groups] = await Promise.all([
-      unique.length
-        ? sql.all<{ user_id: number; group_id: number; is_bless: number }>(
-            `SELECT user_id, group_id, is_bless FROM user_group_map WHERE user_id IN ${sql.in(unique)}`,
-            unique,
-          )
-        : Promise.resolve([]),
-      sql.all<GrantRow>('SELECT member_id, grantor_id, grant_type FROM group_group_map'),
-      sql.all<{ id: number; name: string }>('SELECT id, name FROM groups'),
-    ]);
+    // One round trip for the three sets (this runs on every authenticated request): the user's rows, the
+    // group-to-group grants and the group names, told apart by `kind`.
+    const mixed = await sql.all<{ kind: string; a: number; b: number; c: number | null; name: string | null }>(
+      `SELECT 'u' AS kind, user_id AS a, group_id AS b, is_bless AS c, NULL AS name FROM user_group_map WHERE user_id IN ${sql.in(unique)}
+       UNION ALL SELECT 'g', member_id, grantor_id, grant_type, NULL FROM group_group_map
+       UNION ALL SELECT 'n', id, 0, NULL, name FROM ${sql.quote('groups')}`,
+      unique,
+    );
+    const rows = mixed.filter((r) => r.kind === 'u').map((r) => ({ user_id: Number(r.a), group_id: Number(r.b), is_bless: Number(r.c) }));
+    const grants: GrantRow[] = mixed.filter((r) => r.kind === 'g').map((r) => ({ member_id: Number(r.a), grantor_id: Number(r.b), grant_type: Number(r.c) }));
+    const groups = mixed.filter((r) => r.kind === 'n').map((r) => ({ id: Number(r.a), name: String(r.name) }));
     const names = new Map(groups.map((g) => [Number(g.id), g.name]));
     const inheritance = new GroupInheritance(grants);
     const result = new Map<number, CallerGroups>();
