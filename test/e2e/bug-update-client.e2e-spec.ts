@@ -1,11 +1,6 @@
-import bugzillaModule from 'bugzilla';
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { BugzillaAPI } from '../support/bugzilla-client.js';
 import { commentsOf } from './bug-update-fixtures.js';
-
-// The package ships ES module syntax without "type": "module": TypeScript (nodenext) sees its class under
-// `default`, while Jest hands it over directly. Take whichever is there.
-type BugzillaClass = typeof bugzillaModule.default;
-const BugzillaAPI: BugzillaClass = (bugzillaModule as unknown as { default?: BugzillaClass }).default ?? (bugzillaModule as unknown as BugzillaClass);
 
 /**
  * Update Bug through the npm `bugzilla` client, unchanged (clients.md): it asks GET /rest/whoami, files with

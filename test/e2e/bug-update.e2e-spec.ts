@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { Sql, type SqlValue } from '../../src/database/sql.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 import { addCustomField, addFlagType, addKeyword, commentsOf, expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
 
@@ -436,6 +437,49 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       const to = mails.map((m) => m.to_address).sort();
       expect(to).toEqual([ADMIN_LOGIN, other.login].sort());
       expect(mails[0].body).toContain('mail me');
+    });
+  });
+
+  describe('batching', () => {
+    /**
+     * Statements sent while `work` runs, leaving out the mail worker's (it delivers after commit, one row at a time,
+     * on its own schedule): what the request itself costs.
+     */
+    async function requestStatements(work: () => Promise<unknown>): Promise<number> {
+      let count = 0;
+      const original = { all: Sql.prototype.all, run: Sql.prototype.run };
+      const counted = (text: string) => !/mail_queue/.test(text) || /^\s*INSERT/i.test(text);
+      Sql.prototype.all = function (this: Sql, text: string, params?: SqlValue[]) {
+        if (counted(text)) count++;
+        return original.all.call(this, text, params) as never;
+      };
+      Sql.prototype.run = function (this: Sql, text: string, params?: SqlValue[]) {
+        if (counted(text)) count++;
+        return original.run.call(this, text, params);
+      };
+      try {
+        await work();
+      } finally {
+        Object.assign(Sql.prototype, original);
+      }
+      return count;
+    }
+
+    it('a status + cc + comment update costs the same statements whatever the size of the bug', async () => {
+      const users = await Promise.all(Array.from({ length: 6 }, (_, i) => t.createUser(`batch${i}@example.com`)));
+      const small = await fileBug(t);
+      const large = await fileBug(t, { cc: users.slice(1).map((u) => u.login) });
+      let round = 0;
+      const put = (id: number) => update(t, id, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', cc: { add: [users[0].login] }, comment: { body: `round ${round}` } });
+      const smallCount = await requestStatements(() => put(small));
+      const largeCount = await requestStatements(() => put(large));
+      expect(largeCount).toBe(smallCount);
+      expect(smallCount).toBeGreaterThan(10);
+      expect(smallCount).toBeLessThanOrEqual(26);
+      // Several bugs in one request share the loading: two bugs cost far less than two requests.
+      const both = await requestStatements(() => update(t, small, { ids: [large], whiteboard: `both ${round}` }));
+      const one = await requestStatements(() => update(t, small, { whiteboard: `one ${round}` }));
+      expect(both).toBeLessThan(2 * one);
     });
   });
 });
