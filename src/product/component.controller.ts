@@ -32,28 +32,28 @@ export class ComponentController {
 
   @Put('component/:id')
   @RequireLogin()
-  @ApiOperation({ summary: 'Update Component by id (after Bugzilla 5.0; used by python-bugzilla)' })
+  @ApiOperation({ summary: 'Update Component by id (used by python-bugzilla). Beyond Bugzilla 5.0.' })
   async updateById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
     return { components: await this.components.update(target(ctx, { id }, 'PUT'), ctx.params, ctx) };
   }
 
   @Put('component/:product/:component')
   @RequireLogin()
-  @ApiOperation({ summary: 'Update Component by product and name (after Bugzilla 5.0; used by python-bugzilla)' })
+  @ApiOperation({ summary: 'Update Component by product and name (used by python-bugzilla). Beyond Bugzilla 5.0.' })
   async updateByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
     return { components: await this.components.update(target(ctx, { product, component }, 'PUT'), ctx.params, ctx) };
   }
 
   @Delete('component/:id')
   @RequireLogin()
-  @ApiOperation({ summary: 'Delete Component by id (after Bugzilla 5.0); refused while it has bugs (1202)' })
+  @ApiOperation({ summary: 'Delete Component by id; refused while it has bugs (1202). Beyond Bugzilla 5.0.' })
   async deleteById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
     return { components: await this.components.delete(target(ctx, { id }, 'DELETE'), ctx) };
   }
 
   @Delete('component/:product/:component')
   @RequireLogin()
-  @ApiOperation({ summary: 'Delete Component by product and name (after Bugzilla 5.0); refused while it has bugs (1202)' })
+  @ApiOperation({ summary: 'Delete Component by product and name; refused while it has bugs (1202). Beyond Bugzilla 5.0.' })
   async deleteByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
     return { components: await this.components.delete(target(ctx, { product, component }, 'DELETE'), ctx) };
   }

@@ -48,14 +48,14 @@ export class ProductController {
 
   @Post('product')
   @RequireGroup('editcomponents', 'add', 'products', { login: true })
-  @ApiOperation({ summary: 'Create Product (with its first version and milestone; `group_controls` is beyond Bugzilla 5.0)' })
+  @ApiOperation({ summary: 'Create Product with its first version and milestone (its `group_controls` parameter is beyond Bugzilla 5.0)' })
   async create(@Ctx() ctx: RequestContext) {
     return { id: await this.admin.create(ctx.params, ctx) };
   }
 
   @Put('product/:idOrName')
   @RequireGroup('editcomponents', 'edit', 'products', { login: true })
-  @ApiOperation({ summary: 'Update Product (`group_controls` is beyond Bugzilla 5.0)' })
+  @ApiOperation({ summary: 'Update Product (its `group_controls` parameter is beyond Bugzilla 5.0)' })
   async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
     const { ids, names } = ctx.params.idsAndNames(idOrName);
     return { products: await this.admin.update({ ids, names }, ctx.params, ctx) };

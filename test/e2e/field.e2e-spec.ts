@@ -166,4 +166,21 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       expectCodedError(await t.post('/field/bug', { name: 'cf_x', type: 1, description: 'x' }, { key: editor.apiKey }), 304, 401);
     });
   });
+
+  describe('the catalogue routes beyond Bugzilla 5.0 say so in the OpenAPI document', () => {
+    it('each one has "Beyond Bugzilla 5.0." in its summary', async () => {
+      const { paths } = ok(await t.get('/openapi.json'));
+      const beyond: Array<[string, string]> = [
+        ['/rest/field/bug', 'post'], ['/rest/keyword', 'get'], ['/rest/keyword', 'post'], ['/rest/keyword/{idOrName}', 'put'],
+        ['/rest/classification', 'post'], ['/rest/classification/{idOrName}', 'put'],
+        ['/rest/product/{product}/version', 'post'], ['/rest/product/{product}/version/{name}', 'put'],
+        ['/rest/product/{product}/milestone', 'post'], ['/rest/product/{product}/milestone/{name}', 'put'],
+        ['/rest/component/{id}', 'put'], ['/rest/component/{product}/{component}', 'put'],
+        ['/rest/component/{id}', 'delete'], ['/rest/component/{product}/{component}', 'delete'],
+      ];
+      for (const [path, method] of beyond) expect(`${method} ${path}: ${paths[path]?.[method]?.summary}`).toContain('Beyond Bugzilla 5.0.');
+      expect(paths['/rest/field/bug'].get.summary).not.toContain('Beyond');
+      expect(paths['/rest/product'].post.summary).toContain('group_controls');
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { createBugGroup, createProduct, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
 
 describe('Products: lists, Get, Create, Update, group controls, versions and milestones', () => {
@@ -318,6 +318,18 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
       expectCodedError(await t.post('/product/Public/version', { name: 'x' }, { key: outsider.apiKey }), 304, 401);
       expectCodedError(await t.post('/product/NoSuch/version', { name: 'x' }, { key: editor.apiKey }), 106, 401);
       expectCodedError(await t.post('/product/Secret/version', { name: 'x' }, { key: editor.apiKey }), 106, 401);
+    });
+  });
+
+  describe('batching', () => {
+    it('Get Product loads a page with one query per relation, whatever the number of products and components', async () => {
+      const page = () => t.get('/product', { key: ADMIN_API_KEY, query: { type: 'accessible' } });
+      const before = await countQueries(page);
+      for (const name of ['Batch1', 'Batch2', 'Batch3']) {
+        await createProduct(t, name, { group_controls: [{ group: 'secretgrp', membercontrol: 'shown', othercontrol: 'shown' }] });
+        ok(await t.post('/component', { product: name, name: 'Second', description: 'd', default_assignee: 'editor@example.com' }, { key: ADMIN_API_KEY }));
+      }
+      expect(await countQueries(page)).toBe(before);
     });
   });
 });
