@@ -186,6 +186,24 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       expectError(await t.get('/bug', { query: { limit: 'x' } }), 52, 400);
     });
 
+    it('matches summary substrings (case-insensitive, % and _ literal) and people by login', async () => {
+      expect((await t.get('/bug', { query: { summary: 'FULL B', include_fields: 'id' } })).body.bugs).toEqual([{ id: full }]);
+      expect((await t.get('/bug', { query: { summary: ['nothing', 'plain'], include_fields: 'id' } })).body.bugs).toEqual([{ id: plain }]);
+      expect((await t.get('/bug', { query: { summary: '%', include_fields: 'id' } })).body.bugs).toEqual([]);
+      expect((await t.get('/bug', { query: { qa_contact: dev.login, include_fields: 'id' } })).body.bugs).toEqual([{ id: full }]);
+      expect((await t.get('/bug', { query: { creator: 'nobody@example.com' } })).body.bugs).toEqual([]);
+    });
+
+    it('a search without criteria is 1000 while search_allow_no_criteria is off', async () => {
+      await t.setParameters({ search_allow_no_criteria: '0' });
+      try {
+        expectError(await t.get('/bug'), 1000, 400);
+      } finally {
+        await t.setParameters({ search_allow_no_criteria: '1' });
+      }
+      expect((await t.get('/bug', { query: { include_fields: 'id' } })).body.bugs.map((b: any) => b.id)).toEqual([plain, full]);
+    });
+
     it('filters by select fields and status pseudo-values', async () => {
       const res = await t.get('/bug', { query: { product: 'TestProduct', status: '__open__', include_fields: 'id' } });
       expect(res.body.bugs.map((b: any) => b.id)).toEqual([plain, full]);

@@ -5,6 +5,7 @@ import type { Caller } from '../../common/caller.js';
 import type { RequestParams } from '../../common/http/request-params.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { parseDateInput, toDbDateTime } from '../../common/time/datetime.js';
+import { likeEscape } from '../../database/dialect.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 
 /** One criterion of a search: a SQL condition over the bugs table aliased `b`, with its parameters. */
@@ -25,9 +26,20 @@ const EXACT_COLUMNS: Readonly<Record<string, string>> = {
   rep_platform: 'platform',
 };
 
+/** Substring criteria: parameter → column of `bugs`. */
+const TEXT_COLUMNS: ReadonlyArray<[string, string]> = [
+  ['summary', 'summary'], ['short_desc', 'summary'], ['whiteboard', 'whiteboard'], ['status_whiteboard', 'whiteboard'], ['url', 'url'],
+];
+
+/** People criteria: parameter → user column of `bugs`. */
+const PEOPLE_COLUMNS: ReadonlyArray<[string, string]> = [
+  ['assigned_to', 'assigned_to_id'], ['creator', 'reporter_id'], ['reporter', 'reporter_id'], ['qa_contact', 'qa_contact_id'],
+];
+
 /**
  * Search Bugs (`GET /rest/bug`, search.md), the part clients use to fetch bugs: `id`, `alias`, the select fields,
- * `status` (with `__open__`/`__closed__`/`__all__`), `resolution`, `creation_time`/`last_change_time`, `limit`/`offset`,
+ * `status` (with `__open__`/`__closed__`/`__all__`), `resolution`, `summary`/`whiteboard`/`url` substrings, people by
+ * login, personal `tags`, `creation_time`/`last_change_time`, `limit`/`offset`,
  * always under the visibility rule so hidden bugs are silently absent. Each criterion is one entry of `conditions`:
  * the full search (text matching, people, boolean charts, quicksearch, order) slots in here as more entries.
  */
@@ -38,7 +50,8 @@ export class BugSearchService {
   /** Ids of the visible bugs matching the request, in ascending id order, limited as search.md says. */
   async findIds(caller: Caller, params: RequestParams): Promise<number[]> {
     const sql = this.db.read;
-    const conditions = this.conditions(params);
+    const conditions = this.conditions(caller, params);
+    if (!conditions.length && !caller.parameters.bool('search_allow_no_criteria')) throw TrackerError.of(Errors.BUGLIST_PARAMETERS_REQUIRED);
     const visible = this.visibility.predicate(caller);
     const { limit, offset } = this.window(caller, params);
     const rows = await sql.all<{ id: number }>(
@@ -49,7 +62,7 @@ export class BugSearchService {
     return rows.map((r) => Number(r.id));
   }
 
-  private conditions(params: RequestParams): Condition[] {
+  private conditions(caller: Caller, params: RequestParams): Condition[] {
     const sql = this.db.read;
     const conditions: Condition[] = [];
     const anyOf = (column: string, values: SqlValue[]) => conditions.push({ sql: `${column} IN ${sql.in(values)}`, params: values });
@@ -74,6 +87,24 @@ export class BugSearchService {
     if (params.has('resolution')) {
       // `---` and the empty string both mean "no resolution" (the seed: an empty string finds open bugs).
       anyOf('b.resolution', params.list('resolution').map((r) => (r === '---' ? '' : r)));
+    }
+    // Text fields: a substring of any of the values (the seed: not split on spaces), case-insensitive.
+    const like = sql.dialect === 'mysql' ? 'LIKE ?' : "LIKE ? ESCAPE '\\'";
+    for (const [key, column] of TEXT_COLUMNS) {
+      const values = params.list(key);
+      if (values.length) conditions.push({ sql: `(${values.map(() => `b.${column} ${like}`).join(' OR ')})`, params: values.map((v) => `%${likeEscape(v)}%`) });
+    }
+    // People: the login, exactly (the seed); `reporter` is the other name of `creator`.
+    for (const [key, column] of PEOPLE_COLUMNS) {
+      const logins = params.list(key);
+      if (logins.length) conditions.push({ sql: `b.${column} IN (SELECT id FROM users WHERE login_name IN ${sql.in(logins)})`, params: logins });
+    }
+    if (params.has('tags')) {
+      const tags = params.list('tags');
+      conditions.push({
+        sql: `b.id IN (SELECT x.bug_id FROM bug_tags x JOIN tags t ON t.id = x.tag_id WHERE t.user_id = ? AND t.name IN ${sql.in(tags)})`,
+        params: [caller.id, ...tags],
+      });
     }
     for (const [key, column] of [['creation_time', 'creation_time'], ['last_change_time', 'last_change_time']] as const) {
       const value = params.string(key);
