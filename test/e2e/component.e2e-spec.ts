@@ -81,6 +81,20 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
     });
   });
 
+  describe('state', () => {
+    it('an inactive component refuses new bugs (value_inactive, 32000); an active one takes them', async () => {
+      const bug = (component: string) => t.post('/bug', {
+        product: 'Alpha', component, version: '1.0', summary: 'A bug', op_sys: 'All', platform: 'All',
+      }, { key: ADMIN_API_KEY });
+      ok(await t.post('/component', { product: 'Alpha', name: 'Retired', description: 'Old', default_assignee: ADMIN_LOGIN, is_open: false }, { key: editor.apiKey }));
+      expectCodedError(await bug('Retired'), 32000, 400);
+      ok(await t.post('/component', { product: 'Alpha', name: 'Current', description: 'New', default_assignee: ADMIN_LOGIN }, { key: editor.apiKey }));
+      expect(typeof ok(await bug('Current')).id).toBe('number');
+      const retired = await component('Alpha', 'Retired');
+      ok(await t.request('DELETE', `/component/${retired.id}`, { key: editor.apiKey }));
+    });
+  });
+
   describe('update', () => {
     it('by product and name: changes with logins and booleans as "1"/"0"', async () => {
       const engine = await component('Alpha', 'Engine');

@@ -127,6 +127,17 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
         .toEqual({ field: '__create__', added: 'cf_color' });
     });
 
+    it('bugs store the custom field values (Create Bug and Get Bug of the bug module)', async () => {
+      const bug = ok(await t.post('/bug', {
+        product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Coloured', op_sys: 'All', platform: 'All', cf_color: 'red',
+      }, { key: ADMIN_API_KEY })).id;
+      expect(ok(await t.get(`/bug/${bug}`, { query: { include_fields: 'id,cf_color' } })).bugs).toEqual([{ id: bug, cf_color: 'red' }]);
+      expect(await t.db.read.all('SELECT value FROM bug_custom_values WHERE bug_id = ?', [bug])).toEqual([{ value: 'red' }]);
+      expectCodedError(await t.post('/bug', {
+        product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Bad colour', op_sys: 'All', platform: 'All', cf_color: 'blue',
+      }, { key: ADMIN_API_KEY }), 51, 404);
+    });
+
     it('every kind, by name or by number, shows with its type number; non-select kinds have no values', async () => {
       const kinds: Array<[string, string | number, number]> = [
         ['cf_note', 'FREETEXT', 1], ['cf_tags', 'MULTI_SELECT', 3], ['cf_story', 'textarea', 4], ['cf_when', 5, 5],
