@@ -27,9 +27,10 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       const summary = fields.find((f: any) => f.name === 'short_desc');
       expect(summary).toEqual({
         id: expect.any(Number), type: 1, is_custom: false, name: 'short_desc', display_name: 'Summary',
-        is_mandatory: false, is_on_bug_entry: false, visibility_field: null, visibility_values: [],
+        is_mandatory: true, is_on_bug_entry: false, visibility_field: null, visibility_values: [],
       });
       expect(fields.find((f: any) => f.name === 'product')).not.toHaveProperty('values');
+      expect(fields.filter((f: any) => f.is_mandatory).map((f: any) => f.name).sort()).toEqual(['component', 'product', 'short_desc', 'version']);
       expect(fields.map((f: any) => f.name)).toEqual(expect.arrayContaining(['bug_status', 'resolution', 'component', 'version', 'keywords']));
     });
 

@@ -51,15 +51,17 @@ export interface StandardField {
   buglist?: boolean;
   numeric?: boolean;
   enterBug?: boolean;
+  /** Get Fields' is_mandatory: a bug cannot be filed without it (Bugzilla's DEFAULT_FIELDS). */
+  mandatory?: boolean;
 }
 
 /** Bugzilla 5.0's standard bug fields (internal names, as GET /rest/field/bug reports them). */
 export const STANDARD_FIELDS: readonly StandardField[] = [
   { name: 'bug_id', description: 'Bug #', buglist: true, numeric: true },
-  { name: 'short_desc', description: 'Summary', type: FieldType.FREETEXT, mailhead: true, buglist: true },
+  { name: 'short_desc', description: 'Summary', type: FieldType.FREETEXT, mailhead: true, buglist: true, mandatory: true },
   { name: 'classification', description: 'Classification', buglist: true },
-  { name: 'product', description: 'Product', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },
-  { name: 'version', description: 'Version', mailhead: true, buglist: true },
+  { name: 'product', description: 'Product', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true, mandatory: true },
+  { name: 'version', description: 'Version', mailhead: true, buglist: true, mandatory: true },
   { name: 'rep_platform', description: 'Hardware', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },
   { name: 'bug_file_loc', description: 'URL', mailhead: true, buglist: true },
   { name: 'op_sys', description: 'OS', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },
@@ -69,7 +71,7 @@ export const STANDARD_FIELDS: readonly StandardField[] = [
   { name: 'resolution', description: 'Resolution', type: FieldType.SINGLE_SELECT, buglist: true },
   { name: 'bug_severity', description: 'Severity', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },
   { name: 'priority', description: 'Priority', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },
-  { name: 'component', description: 'Component', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },
+  { name: 'component', description: 'Component', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true, mandatory: true },
   { name: 'assigned_to', description: 'Assignee', mailhead: true, buglist: true },
   { name: 'reporter', description: 'Reporter', mailhead: true, buglist: true },
   { name: 'qa_contact', description: 'QA Contact', mailhead: true, buglist: true },

@@ -80,7 +80,7 @@ export class InstallService {
       const id = await tx.insert('fielddefs', {
         name: field.name, description: field.description, type: field.type ?? 0, custom: 0, obsolete: 0,
         mailhead: field.mailhead ? 1 : 0, sortkey: (index + 1) * 50, enter_bug: field.enterBug ? 1 : 0,
-        buglist: field.buglist ? 1 : 0, is_mandatory: 0, is_numeric: field.numeric ? 1 : 0,
+        buglist: field.buglist ? 1 : 0, is_mandatory: field.mandatory ? 1 : 0, is_numeric: field.numeric ? 1 : 0,
       });
       fieldIds.set(field.name, id);
     }
