@@ -1,6 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { expectError, fileBug } from './bug-fixtures.js';
-import { addFlagType, addGroup, addProduct, expectUncoded, getBug, update, updated } from './bug-update-fixtures.js';
+import { addFlagType, addGroup, addProduct, expectUncoded, getBug, plainUser, update, updated } from './bug-update-fixtures.js';
 
 const NA = 0;
 const SHOWN = 1;
@@ -135,6 +135,19 @@ describe('Update Bug: groups, product changes (rule 5) and who may edit a produc
       updated(await update(t, id, { product: 'Guarded' }));
       expectError(await update(t, id, { summary: 'may I?' }, outsider.apiKey), 109, 401);
       updated(await update(t, id, { summary: 'admin may' }, ADMIN_API_KEY));
+    });
+
+    it('editbugs granted through a product’s group control counts for that product only (rule 4)', async () => {
+      const helper = await plainUser(t, 'product-helper@example.com');
+      await addProduct(t, 'Helped', { components: ['TestComponent'] });
+      const groupId = await addGroup(t, 'helpers', [{ product: 'Helped', membercontrol: NA }], [helper.id]);
+      await t.db.transaction((tx) => tx.run('UPDATE group_control_map SET editbugs = 1 WHERE group_id = ?', [groupId]));
+      const here = await fileBug(t);
+      updated(await update(t, here, { product: 'Helped' }));
+      const elsewhere = await fileBug(t);
+      await t.db.transaction((tx) => tx.run("DELETE FROM bug_groups WHERE bug_id = ?", [elsewhere]));
+      expect(updated(await update(t, here, { assigned_to: helper.login }, helper.apiKey)).changes.assigned_to.added).toBe(helper.login);
+      expectError(await update(t, elsewhere, { assigned_to: helper.login }, helper.apiKey), 115, 401);
     });
   });
 });

@@ -109,6 +109,17 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
       expect(changes.remaining_time).toEqual({ removed: '8.00', added: '0' });
     });
 
+    it('a caller outside the time-tracking group closes too, but is not shown the time fields in changes', async () => {
+      await t.setParameters({ timetrackinggroup: 'admin' });
+      const reporter = await plainUser(t, 'closer@example.com');
+      const id = await fileBug(t, { estimated_time: 8, remaining_time: 8 });
+      await t.db.transaction((tx) => tx.run('UPDATE bugs SET reporter_id = ? WHERE id = ?', [reporter.id, id]));
+      const { changes } = updated(await update(t, id, { status: 'RESOLVED', resolution: 'FIXED' }, reporter.apiKey));
+      expect(changes).toEqual({ status: { removed: 'CONFIRMED', added: 'RESOLVED' }, resolution: { removed: '', added: 'FIXED' } });
+      expect((await getBug(t, id)).remaining_time).toBe(0);
+      await t.setParameters({ timetrackinggroup: 'editbugs' });
+    });
+
     it('commentonchange_resolution: changing the resolution needs a comment — comment_required 32000', async () => {
       await t.setParameters({ commentonchange_resolution: '1' });
       const id = await bugIn('CONFIRMED');

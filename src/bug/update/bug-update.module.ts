@@ -8,6 +8,11 @@ import { GroupModule } from '../../group/group.module.js';
 import { BugUpdateController } from './bug-update.controller.js';
 import { BugUpdateService } from './bug-update.service.js';
 import { UpdateStateLoader } from './update-state.js';
+import { FieldSteps } from './update-fields.js';
+import { RelationSteps } from './update-relations.js';
+import { WorkflowSteps } from './update-workflow.js';
+import { CommentSteps } from './update-comments.js';
+import { FlagSteps } from './update-flags.js';
 
 /**
  * Update Bug. A module of its own on top of BugModule (whose visibility rule, loader, change recorder and comment
@@ -17,6 +22,6 @@ import { UpdateStateLoader } from './update-state.js';
 @Module({
   imports: [BugModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule],
   controllers: [BugUpdateController],
-  providers: [BugUpdateService, UpdateStateLoader],
+  providers: [BugUpdateService, UpdateStateLoader, FieldSteps, RelationSteps, WorkflowSteps, CommentSteps, FlagSteps],
 })
 export class BugUpdateModule {}

@@ -5,7 +5,9 @@
  * its history are collected here and written once at the end of the bug.
  */
 import type { Sql, SqlValue } from '../../database/sql.js';
-import type { Caller } from '../../common/caller.js';
+import { Caller } from '../../common/caller.js';
+import { Errors, TrackerError } from '../../common/errors/index.js';
+import type { GroupService } from '../../group/group.service.js';
 import type { Parameters } from '../../params/parameters.service.js';
 import type { ProductRecord, ComponentRecord } from '../../product/product.service.js';
 import type { CustomFieldRecord } from '../../field/field.service.js';
@@ -131,6 +133,17 @@ export class BugWork {
     this.changes.record(field, removed, added);
   }
 
+  /** Adds and removes cc rows; the one `cc` change of the bug is recorded from all of them at the end. */
+  async changeCc(added: ReadonlyArray<{ id: number; login: string }>, removed: ReadonlyArray<{ id: number; login: string }>): Promise<void> {
+    const { tx } = this.run;
+    if (removed.length) await tx.run(`DELETE FROM bug_cc WHERE bug_id = ? AND user_id IN ${tx.in(removed)}`, [this.id, ...removed.map((u) => u.id)]);
+    await tx.insertMany('bug_cc', added.map((u) => ({ bug_id: this.id, user_id: u.id })));
+    this.ccIds = [...this.ccIds.filter((id) => !removed.some((u) => u.id === id)), ...added.map((u) => u.id)];
+    this.ccAdded.push(...added.map((u) => u.login));
+    this.ccRemoved.push(...removed.map((u) => u.login));
+    this.formerIds.push(...removed.map((u) => u.id));
+  }
+
   /** History on another bug (and a bump of its last_change_time). */
   other(bugId: number, field: string, removed: string, added: string): void {
     const list = this.run.others.get(bugId) ?? [];
@@ -138,4 +151,17 @@ export class BugWork {
     this.run.others.set(bugId, list);
     this.run.bumped.add(bugId);
   }
+}
+
+/** A user the request names by login (loaded with the others in one query); unknown is 51. */
+export function userNamed(run: UpdateRun, login: string): UserRecord {
+  const user = run.namedUsers.get(login.trim().toLowerCase());
+  if (!user) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'user', name: login.trim() });
+  return user;
+}
+
+/** Another user as a Caller, to ask the visibility rule whether they may see a bug (requestees, a duplicate's reporter). */
+export async function callerFor(groups: GroupService, run: UpdateRun, user: UserRecord): Promise<Caller> {
+  const memberships = await groups.membershipsOf(user.id, run.tx);
+  return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, memberships, run.params);
 }

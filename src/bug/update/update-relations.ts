@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql } from '../../database/sql.js';
+import { Errors, TrackerError } from '../../common/errors/index.js';
+import { ProductService } from '../../product/product.service.js';
+import { FieldService } from '../../field/field.service.js';
+import { GroupService } from '../../group/group.service.js';
+import { FieldType } from '../../database/install/install-data.js';
+import { BugVisibilityService, parseBugReference } from '../bug-visibility.service.js';
+import { applyAddRemoveSet, mapAddRemoveSet, sameIgnoringCase, type AddRemoveSet } from '../rules/update-objects.js';
+import { validateAlias } from '../rules/alias.js';
+import { formatList } from '../rules/changes.js';
+import { validateSeeAlso, sameSeeAlso } from '../rules/see-also.js';
+import { BugWork, userNamed } from './bug-work.js';
+import { applyGroupChanges } from './group-rules.js';
+import { checkDependencyLoops, type Direction } from './dependency-loops.js';
+import { normaliseCustomValue, NO_SELECTION } from './custom-values.js';
+
+const byNumber = (a: number, b: number) => a - b;
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The multi-valued parts of a bug on Update Bug: groups, dependencies (kept mirror images, loops refused), keywords,
+ * See Also (with the reverse link on local bugs), custom fields, cc and aliases. Each step writes its rows as soon
+ * as it has validated them; the request's transaction undoes them if a later step fails.
+ */
+@Injectable()
+export class RelationSteps {
+  constructor(
+    private readonly products: ProductService,
+    private readonly fields: FieldService,
+    private readonly groups: GroupService,
+    private readonly visibility: BugVisibilityService,
+  ) {}
+
+  // ---- Groups ---------------------------------------------------------------------------------------------
+
+  async applyGroups(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const r = run.request;
+    if (!r.groups && !w.productChanged) return;
+    const add = r.groups?.steps.filter((s) => s.action === 'add').flatMap((s) => s.values.map(String)) ?? [];
+    const remove = r.groups?.steps.filter((s) => s.action === 'remove').flatMap((s) => s.values.map(String)) ?? [];
+    const [controls, current] = await Promise.all([
+      this.products.groupControls([w.product.id], run.tx),
+      this.groups.findByNames(bug.groups, run.tx),
+    ]);
+    const before = bug.groups.map((name) => ({ id: current.get(name.toLowerCase())!.id, name }));
+    const after = applyGroupChanges({
+      bugId: w.id, product: w.product.name, controls, current: before, productChanged: w.productChanged,
+      add, remove, isMember: (id) => run.caller.inGroupId(id),
+    });
+    const added = after.filter((g) => !before.some((b) => b.id === g.id));
+    const removed = before.filter((b) => !after.some((g) => g.id === b.id));
+    if (!added.length && !removed.length) return;
+    if (removed.length) {
+      await run.tx.run(`DELETE FROM bug_groups WHERE bug_id = ? AND group_id IN ${run.tx.in(removed)}`, [w.id, ...removed.map((g) => g.id)]);
+    }
+    await run.tx.insertMany('bug_groups', added.map((g) => ({ bug_id: w.id, group_id: g.id })));
+    w.changes.record('groups', removed.map((g) => g.name).sort(byText), added.map((g) => g.name).sort(byText));
+  }
+
+  // ---- Dependencies ---------------------------------------------------------------------------------------
+
+  async applyDependencies(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const r = run.request;
+    if (!r.dependsOn && !r.blocks) return;
+    const dependsOn = r.dependsOn ? await this.resolveBugList(w, bug.dependsOn, r.dependsOn) : bug.dependsOn;
+    const blocks = r.blocks ? await this.resolveBugList(w, bug.blocks, r.blocks) : bug.blocks;
+    const diff = (before: number[], after: number[]) => ({
+      added: after.filter((id) => !before.includes(id)).sort(byNumber),
+      removed: before.filter((id) => !after.includes(id)).sort(byNumber),
+    });
+    const down = diff(bug.dependsOn, dependsOn);
+    const up = diff(bug.blocks, blocks);
+    if (!down.added.length && !down.removed.length && !up.added.length && !up.removed.length) return;
+    if (down.added.length || down.removed.length) w.allow('depends_on', bug.dependsOn, dependsOn);
+    if (up.added.length || up.removed.length) w.allow('blocks', bug.blocks, blocks);
+
+    await checkDependencyLoops(w.id, dependsOn, blocks, (ids, direction) => this.neighbours(run.tx, ids, direction));
+
+    const { tx } = run;
+    for (const other of down.removed) await tx.run('DELETE FROM bug_dependencies WHERE blocked_id = ? AND depends_on_id = ?', [w.id, other]);
+    for (const other of up.removed) await tx.run('DELETE FROM bug_dependencies WHERE blocked_id = ? AND depends_on_id = ?', [other, w.id]);
+    await tx.insertMany('bug_dependencies', [
+      ...down.added.map((other) => ({ blocked_id: w.id, depends_on_id: other })),
+      ...up.added.map((other) => ({ blocked_id: other, depends_on_id: w.id })),
+    ]);
+    w.changes.record('depends_on', formatList(down.removed), formatList(down.added));
+    w.changes.record('blocks', formatList(up.removed), formatList(up.added));
+    // The lists stay mirror images: the other bug's opposite list changed too, with its own history.
+    const self = String(w.id);
+    for (const other of down.added) w.other(other, 'blocks', '', self);
+    for (const other of down.removed) w.other(other, 'blocks', self, '');
+    for (const other of up.added) w.other(other, 'depends_on', '', self);
+    for (const other of up.removed) w.other(other, 'depends_on', self, '');
+  }
+
+  /**
+   * Applies an add/remove/set of bug references (ids or aliases) to a list of ids. Added bugs must exist and be
+   * visible (100/101/102); removing one the list does not hold is a no-op, removing one the caller cannot see is
+   * refused as Bugzilla checks every bug whose list changes.
+   */
+  private async resolveBugList(w: BugWork, current: readonly number[], op: AddRemoveSet<unknown>): Promise<number[]> {
+    const refs = op.steps.flatMap((s) => s.values);
+    const lookups = await this.visibility.lookup(w.run.caller, refs, w.run.tx);
+    const byInput = new Map(refs.map((ref, i) => [ref, lookups[i]]));
+    const resolved = mapAddRemoveSet(op, (ref, action): number | null => {
+      const lookup = byInput.get(ref)!;
+      if (lookup.id !== undefined) return lookup.id;
+      const reference = parseBugReference(ref);
+      if (action === 'remove') {
+        // Not there: nothing to remove. There but hidden: the caller may not touch it.
+        if ('id' in reference && current.includes(reference.id)) throw lookup.error!;
+        return null;
+      }
+      throw lookup.error!;
+    });
+    const cleaned = { steps: resolved.steps.map((s) => ({ action: s.action, values: s.values.filter((v): v is number => v !== null) })) };
+    return applyAddRemoveSet([...current], cleaned).result;
+  }
+
+  /** The stored neighbours of bugs in one direction (one query per level of the loop walk). */
+  private async neighbours(tx: Sql, ids: readonly number[], direction: Direction): Promise<Map<number, number[]>> {
+    const [from, to] = direction === 'depends_on' ? ['blocked_id', 'depends_on_id'] : ['depends_on_id', 'blocked_id'];
+    const rows = await tx.all(`SELECT ${from} AS a, ${to} AS b FROM bug_dependencies WHERE ${from} IN ${tx.in(ids)}`, [...ids]);
+    const map = new Map<number, number[]>();
+    for (const row of rows) map.set(Number(row.a), [...(map.get(Number(row.a)) ?? []), Number(row.b)]);
+    return map;
+  }
+
+  // ---- Keywords -------------------------------------------------------------------------------------------
+
+  async applyKeywords(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const op = run.request.keywords;
+    if (!op) return;
+    const named = op.steps.flatMap((s) => s.values.map((v) => String(v).trim())).filter((v) => v !== '');
+    const known = await this.fields.keywordsByNames([...named, ...bug.keywords], run.tx);
+    // Every keyword named, to add or to remove, must exist (Bugzilla checks the whole list).
+    const canonical = mapAddRemoveSet(op, (value) => {
+      const keyword = known.get(String(value).trim().toLowerCase());
+      if (!keyword) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'keyword', name: String(value).trim() });
+      return keyword.name;
+    });
+    const { result, added, removed } = applyAddRemoveSet(bug.keywords, canonical, sameIgnoringCase as (a: string, b: string) => boolean);
+    if (!added.length && !removed.length) return;
+    for (const name of added) {
+      const keyword = known.get(name.toLowerCase())!;
+      if (!keyword.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'keyword', value: keyword.name });
+    }
+    w.allow('keywords', bug.keywords, result);
+    const ids = (names: string[]) => names.map((n) => known.get(n.toLowerCase())!.id);
+    if (removed.length) {
+      await run.tx.run(`DELETE FROM bug_keywords WHERE bug_id = ? AND keyword_id IN ${run.tx.in(removed)}`, [w.id, ...ids(removed)]);
+    }
+    await run.tx.insertMany('bug_keywords', ids(added).map((id) => ({ bug_id: w.id, keyword_id: id })));
+    w.changes.record('keywords', removed, added);
+  }
+
+  // ---- See Also -------------------------------------------------------------------------------------------
+
+  async applySeeAlso(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const op = run.request.seeAlso;
+    if (!op) return;
+    const urlBase = run.params.get('urlbase');
+    const links = new Map<string, number>();
+    const validated = mapAddRemoveSet(op, (value, action): string | null => {
+      if (action === 'remove') return value === null || value === undefined ? null : String(value).trim();
+      const link = validateSeeAlso(value, { urlBase });
+      if (!link) return null;
+      if (link.localBugId === w.id) throw TrackerError.of(Errors.BUG_URL_INVALID, { url: link.url, reason: 'a bug cannot link to itself' });
+      if (link.localBugId !== undefined) links.set(link.url, link.localBugId);
+      return link.url;
+    });
+    const cleaned = { steps: validated.steps.map((s) => ({ action: s.action, values: s.values.filter((v): v is string => !!v) })) };
+    const { result, added, removed } = applyAddRemoveSet(bug.seeAlso, cleaned, sameSeeAlso);
+    if (!added.length && !removed.length) return;
+    w.allow('see_also', bug.seeAlso, result);
+    // Links to bugs of this installation: the other bug must be visible, and gets the reverse link.
+    const localAdded = added.filter((url) => links.has(url)).map((url) => links.get(url)!);
+    if (localAdded.length) await this.visibility.resolveVisible(run.caller, localAdded.map(String), run.tx);
+
+    const { tx } = run;
+    for (const url of removed) await tx.run('DELETE FROM bug_see_also WHERE bug_id = ? AND url = ?', [w.id, url]);
+    await tx.insertMany('bug_see_also', added.map((url) => ({ bug_id: w.id, url })));
+    w.changes.record('see_also', removed, added);
+
+    const selfUrl = `${urlBase.replace(/\/?$/, '/')}show_bug.cgi?id=${w.id}`;
+    for (const other of localAdded) {
+      const exists = await tx.one('SELECT id FROM bug_see_also WHERE bug_id = ? AND url = ?', [other, selfUrl]);
+      if (exists) continue;
+      await tx.insert('bug_see_also', { bug_id: other, url: selfUrl });
+      w.other(other, 'see_also', '', selfUrl);
+    }
+    for (const url of removed) {
+      let local: number | undefined;
+      try {
+        local = validateSeeAlso(url, { urlBase })?.localBugId;
+      } catch {
+        local = undefined;
+      }
+      if (local === undefined || local === w.id) continue;
+      const gone = await tx.run('DELETE FROM bug_see_also WHERE bug_id = ? AND url = ?', [local, selfUrl]);
+      if (gone.affected) w.other(local, 'see_also', selfUrl, '');
+    }
+  }
+
+  // ---- Custom fields --------------------------------------------------------------------------------------
+
+  async applyCustomFields(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const custom = run.request.custom;
+    if (!custom.size) return;
+    run.customFields ??= await this.fields.customFields(run.tx);
+    for (const [name, raw] of custom) {
+      // An unknown cf_ key is ignored, like any key that is not a field (clients.md).
+      const field = run.customFields.find((f) => f.name === name);
+      if (!field) continue;
+      const isSelect = field.type === FieldType.SINGLE_SELECT || field.type === FieldType.MULTI_SELECT;
+      const legal = isSelect ? await this.fields.legalValues(name, run.tx) : undefined;
+      const current = bug.custom.get(field.id) ?? [];
+      let values = normaliseCustomValue({ field, legal, current }, raw);
+      if (field.type === FieldType.BUG_ID && values.length) {
+        values = (await this.visibility.resolveVisible(run.caller, values, run.tx)).map(String);
+      }
+      const same = values.length === current.length && values.every((v) => current.includes(v));
+      if (same) continue;
+      const shown = (list: string[]) => (field.type === FieldType.SINGLE_SELECT ? list[0] ?? NO_SELECTION : formatList(list));
+      w.allow(name, field.type === FieldType.MULTI_SELECT ? current : shown(current), field.type === FieldType.MULTI_SELECT ? values : shown(values));
+      await run.tx.run('DELETE FROM bug_custom_values WHERE bug_id = ? AND field_id = ?', [w.id, field.id]);
+      await run.tx.insertMany('bug_custom_values', values.map((value) => ({ bug_id: w.id, field_id: field.id, value })));
+      w.changes.record(name, shown(current), shown(values));
+    }
+  }
+
+  // ---- CC -------------------------------------------------------------------------------------------------
+
+  async applyCc(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const op = run.request.cc;
+    if (!op) return;
+    const users = mapAddRemoveSet(op, (login) => userNamed(run, String(login)));
+    const current = bug.cc.map((u) => ({ id: u.id, login: u.login }));
+    const { added, removed } = applyAddRemoveSet<{ id: number; login: string }>(current, users, (a, b) => a.id === b.id);
+    // Bugzilla's remove_cc: only those who may edit every field (editbugs, assignee, QA contact) remove others.
+    const canEditAll = w.fieldCaller.inEditbugs || w.fieldCaller.isAssignee || (run.params.bool('useqacontact') && w.fieldCaller.isQaContact);
+    const other = removed.find((u) => u.id !== run.caller.id);
+    if (other && !canEditAll) throw TrackerError.of(Errors.CC_REMOVE_DENIED, { login: other.login, bug_id: w.id });
+    await w.changeCc(added, removed);
+  }
+
+  // ---- Aliases --------------------------------------------------------------------------------------------
+
+  async applyAliases(w: BugWork): Promise<void> {
+    const { run, bug } = w;
+    const op = run.request.alias;
+    if (!op) return;
+    const validated = mapAddRemoveSet(op, (value, action) => (action === 'remove' ? (value === null || value === undefined ? null : String(value).trim()) : validateAlias(value)));
+    const cleaned = { steps: validated.steps.map((s) => ({ action: s.action, values: s.values.filter((v): v is string => !!v) })) };
+    const { result, added, removed } = applyAddRemoveSet(bug.aliases, cleaned, sameIgnoringCase as (a: string, b: string) => boolean);
+    if (!added.length && !removed.length) return;
+    const taken = await this.visibility.idsOfAliases(added, run.tx);
+    for (const alias of added) {
+      const owner = taken.get(alias.toLowerCase());
+      if (owner !== undefined && owner !== w.id) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias, bug_id: owner });
+    }
+    w.allow('alias', bug.aliases, result);
+    for (const alias of removed) await run.tx.run('DELETE FROM bug_aliases WHERE bug_id = ? AND alias = ?', [w.id, alias]);
+    await run.tx.insertMany('bug_aliases', added.map((alias) => ({ alias, bug_id: w.id })));
+    w.changes.record('alias', removed, added);
+    w.aliases = result;
+  }
+}

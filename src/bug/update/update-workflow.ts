@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { Errors, TrackerError } from '../../common/errors/index.js';
+import { FieldService } from '../../field/field.service.js';
+import { BugVisibilityService } from '../bug-visibility.service.js';
+import { planStatusChange, UNCONFIRMED } from '../rules/workflow.js';
+import { canChangeField } from '../rules/field-permissions.js';
+import { BugWork, type UpdateRun, type Workflow } from './bug-work.js';
+
+const rounded = (hours: number) => Math.round(hours * 100) / 100;
+
+/**
+ * Status, resolution and dupe_of on Update Bug (rules 1–3, workflow.md), the UNCONFIRMED side of rule 5, the
+ * workflow parameters (noresolveonopenblockers, musthavemilestoneonaccept) and remaining_time. The decisions are
+ * the pure planStatusChange's; this adds what needs the database.
+ */
+@Injectable()
+export class WorkflowSteps {
+  constructor(
+    private readonly fields: FieldService,
+    private readonly visibility: BugVisibilityService,
+  ) {}
+
+  /** Statuses, transitions and resolutions, read once per request. */
+  async load(run: UpdateRun): Promise<Workflow> {
+    if (!run.workflow) {
+      const [statuses, transitions, resolutions] = await Promise.all([
+        this.fields.statuses(run.tx),
+        this.fields.transitions(run.tx),
+        this.fields.legalValues('resolution', run.tx),
+      ]);
+      run.workflow = { statuses, transitions, resolutions: resolutions.map((v) => v.value).filter((v) => v !== '') };
+    }
+    return run.workflow;
+  }
+
+  // ---- Status, resolution, dupe_of (rules 1–3), and the UNCONFIRMED of rule 5 -----------------------------
+
+  async applyStatus(w: BugWork, hasComment: boolean): Promise<void> {
+    const { run, bug } = w;
+    const request = run.request.statusChange;
+    const row = bug.row;
+    const sent = request.status !== undefined || request.resolution !== undefined || request.dupeOf !== undefined;
+    if (!sent && !(w.productChanged && !w.product.hasUnconfirmed && row.status === UNCONFIRMED)) return;
+    const workflow = await this.load(run);
+
+    let status = row.status;
+    let resolution = row.resolution;
+    let dupeOf: number | null = bug.dupeOf;
+    let isConfirmed: boolean | undefined;
+    let zeroRemainingTime = false;
+    let dupeFromRequest = false;
+    if (sent) {
+      const plan = planStatusChange({
+        bug: { id: w.id, status: row.status, resolution: row.resolution, dupeOf: bug.dupeOf },
+        request,
+        statuses: workflow.statuses,
+        resolutions: workflow.resolutions,
+        duplicateStatus: run.params.get('duplicate_or_move_bug_status'),
+        transitions: workflow.transitions,
+        productHasUnconfirmed: w.product.hasUnconfirmed,
+        canSetStatus: (to) => canChangeField({
+          field: 'bug_status', oldValue: row.status, newValue: to, isOpen: w.isOpen, everConfirmed: row.isConfirmed,
+          caller: w.fieldCaller,
+          params: { useqacontact: run.params.bool('useqacontact'), letsubmitterchoosepriority: run.params.bool('letsubmitterchoosepriority') },
+        }).allowed,
+        hasComment,
+        params: { commentonchange_resolution: run.params.bool('commentonchange_resolution'), commentonduplicate: run.params.bool('commentonduplicate') },
+      });
+      ({ status, resolution, isConfirmed, zeroRemainingTime } = plan);
+      if (plan.dupeOfFromRequest) {
+        dupeOf = await this.resolveDupeTarget(w, plan.dupeOf!);
+        dupeFromRequest = dupeOf !== bug.dupeOf;
+      } else {
+        dupeOf = plan.dupeOf === null ? null : Number(plan.dupeOf);
+      }
+    }
+    // Rule 5's other side: a product without UNCONFIRMED cannot hold an unconfirmed bug, so it is confirmed.
+    if (w.productChanged && !w.product.hasUnconfirmed && status === UNCONFIRMED) {
+      const open = workflow.statuses.filter((s) => s.isOpen && s.isActive && s.name !== UNCONFIRMED).sort((a, b) => a.sortKey - b.sortKey)[0];
+      if (open) {
+        status = open.name;
+        isConfirmed = true;
+      }
+    }
+
+    if (status !== row.status) {
+      w.allow('status', row.status, status);
+      w.set('status', 'status', row.status, status);
+      w.status = status;
+    }
+    if (resolution !== row.resolution) {
+      w.allow('resolution', row.resolution, resolution);
+      if (resolution === 'FIXED' && run.params.bool('noresolveonopenblockers')) await this.refuseOpenDependencies(w);
+      w.set('resolution', 'resolution', row.resolution, resolution);
+    }
+    if (dupeOf !== bug.dupeOf) {
+      w.allow('dupe_of', bug.dupeOf ?? '', dupeOf ?? '');
+      await run.tx.run('DELETE FROM bug_duplicates WHERE dupe_id = ?', [w.id]);
+      if (dupeOf !== null) await run.tx.insert('bug_duplicates', { dupe_id: w.id, dupe_of_id: dupeOf });
+      w.changes.record('dupe_of', bug.dupeOf ?? '', dupeOf ?? '');
+      if (dupeFromRequest && dupeOf !== null) w.newDupeOf = dupeOf;
+    }
+    if (isConfirmed !== undefined && isConfirmed !== row.isConfirmed) {
+      w.allow('is_confirmed', row.isConfirmed, isConfirmed);
+      w.set('is_confirmed', 'is_confirmed', row.isConfirmed, isConfirmed, isConfirmed ? 1 : 0);
+      w.isConfirmed = isConfirmed;
+    }
+    w.zeroRemainingTime = zeroRemainingTime;
+    if (status === 'IN_PROGRESS' && status !== row.status) await this.requireMilestoneOnAccept(w);
+  }
+
+  /** dupe_of: the target must exist and be visible (101/100/102), and the duplicate chain may not come back (118). */
+  private async resolveDupeTarget(w: BugWork, reference: number | string): Promise<number> {
+    const { run } = w;
+    const [target] = await this.visibility.resolveVisible(run.caller, [String(reference)], run.tx);
+    if (target === w.id) throw TrackerError.of(Errors.DUPE_LOOP_DETECTED, { bug_id: w.id, dupe_of: target });
+    const seen = new Set<number>([target]);
+    for (let next: number | undefined = target; next !== undefined; ) {
+      const row: { dupe_of_id: number } | undefined = await run.tx.one('SELECT dupe_of_id FROM bug_duplicates WHERE dupe_id = ?', [next]);
+      next = row ? Number(row.dupe_of_id) : undefined;
+      if (next === w.id) throw TrackerError.of(Errors.DUPE_LOOP_DETECTED, { bug_id: w.id, dupe_of: target });
+      if (next !== undefined && seen.has(next)) break;
+      if (next !== undefined) seen.add(next);
+    }
+    return target;
+  }
+
+  /** noresolveonopenblockers: FIXED while a bug this one depends on is still open. */
+  private async refuseOpenDependencies(w: BugWork): Promise<void> {
+    const { run } = w;
+    const ids = (await run.tx.all('SELECT depends_on_id FROM bug_dependencies WHERE blocked_id = ?', [w.id])).map((r) => Number(r.depends_on_id));
+    if (!ids.length) return;
+    const statuses = await run.tx.all<{ status: string }>(`SELECT status FROM bugs WHERE id IN ${run.tx.in(ids)}`, ids);
+    const open = statuses.filter((s) => w.isOpen(s.status)).length;
+    if (open) throw TrackerError.of(Errors.STILL_UNRESOLVED_BUGS, { bug_id: w.id, count: open });
+  }
+
+  /** musthavemilestoneonaccept: IN_PROGRESS needs a milestone other than the default where there is a choice. */
+  private async requireMilestoneOnAccept(w: BugWork): Promise<void> {
+    const { run } = w;
+    if (!run.params.bool('musthavemilestoneonaccept') || !run.params.bool('usetargetmilestone')) return;
+    if (w.targetMilestone !== w.product.defaultMilestone) return;
+    // Read here rather than through ProductService, which has no count of milestones (the product module's owner is
+    // active; see the report).
+    const row = await run.tx.one<{ n: number }>('SELECT COUNT(*) AS n FROM milestones WHERE product_id = ?', [w.product.id]);
+    if (Number(row?.n ?? 0) >= 2) throw TrackerError.of(Errors.MILESTONE_REQUIRED);
+  }
+
+  // ---- Time tracking --------------------------------------------------------------------------------------
+
+  /**
+   * remaining_time: reduced by work_time (not below 0), then zeroed by closing, then replaced by an explicit value —
+   * the order in which Bugzilla applies the three.
+   */
+  applyRemainingTime(w: BugWork, workTime: number): void {
+    const { run, bug } = w;
+    const explicit = run.request.remainingTime;
+    if (explicit !== undefined) {
+      if (rounded(explicit.hours) === bug.row.remainingTime) return;
+      w.allow('remaining_time', bug.row.remainingTime, explicit.asSent);
+      w.set('remaining_time', 'remaining_time', bug.row.remainingTime, explicit.asSent, rounded(explicit.hours));
+      return;
+    }
+    // Implicit changes need no right of their own: work_time was checked, and closing zeroes it for anyone.
+    let remaining = bug.row.remainingTime;
+    if (workTime !== 0) remaining = Math.max(rounded(remaining - workTime), 0);
+    if (w.zeroRemainingTime) remaining = 0;
+    if (remaining !== bug.row.remainingTime) w.set('remaining_time', 'remaining_time', bug.row.remainingTime, remaining, remaining);
+  }
+}
