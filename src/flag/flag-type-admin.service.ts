@@ -6,9 +6,9 @@ import type { RequestContext } from '../common/http/request-context.js';
 import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
+import { GroupService } from '../group/group.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from '../product/changes.js';
-import { findGroupsByNames, groupNamesByIds } from '../product/group-lookup.js';
 import { pickByIdsAndNames } from '../product/pick-by-ids-and-names.js';
 import { ProductService, type ProductRecord } from '../product/product.service.js';
 import { FlagTypeService, type Clusion, type FlagTypeRecord } from './flag-type.service.js';
@@ -68,6 +68,7 @@ export class FlagTypeAdminService {
     private readonly db: Db,
     private readonly flagTypes: FlagTypeService,
     private readonly products: ProductService,
+    private readonly groups: GroupService,
     private readonly audit: AuditService,
   ) {}
 
@@ -139,8 +140,8 @@ export class FlagTypeAdminService {
 
       const current = await this.flagTypes.clusionsOf(types.map((t) => t.id), tx);
       const describe = await this.clusionDescriber(tx, [...current.inclusions, ...current.exclusions, ...(inclusions ?? []), ...(exclusions ?? [])]);
-      const groupNames = await groupNamesByIds(tx, types.flatMap((t) => [t.grantGroupId, t.requestGroupId])
-        .concat(groups.grant ?? null, groups.request ?? null).filter((id): id is number => id !== null));
+      const groupIds = types.flatMap((t) => [t.grantGroupId, t.requestGroupId]).concat(groups.grant ?? null, groups.request ?? null);
+      const groupNames = new Map((await this.groups.findByIds(groupIds.filter((id): id is number => id !== null), tx)).map((g) => [g.id, g.name]));
       const groupName = (id: number | null | undefined) => (id ? groupNames.get(id) ?? '' : '');
 
       const results: Array<{ id: number; name: string; changes: Changes }> = [];
@@ -190,7 +191,7 @@ export class FlagTypeAdminService {
   private async groupIds(tx: Sql, params: RequestParams): Promise<{ grant?: number | null; request?: number | null }> {
     const names = { grant: params.has('grant_group') ? params.string('grant_group')?.trim() ?? '' : undefined,
       request: params.has('request_group') ? params.string('request_group')?.trim() ?? '' : undefined };
-    const groups = await findGroupsByNames(tx, [names.grant ?? '', names.request ?? '']);
+    const groups = await this.groups.findByNames([names.grant, names.request].filter((n): n is string => !!n), tx);
     const resolve = (name: string | undefined) => {
       if (name === undefined) return undefined;
       if (name === '') return null;

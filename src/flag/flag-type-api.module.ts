@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GroupModule } from '../group/group.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { FlagTypeAdminService } from './flag-type-admin.service.js';
 import { FlagTypeController } from './flag-type.controller.js';
@@ -10,7 +11,7 @@ import { FlagModule } from './flag.module.js';
  * FlagTypeService (FlagModule) stays below it: Get Product lists each component's flag types through it.
  */
 @Module({
-  imports: [FlagModule, ProductModule],
+  imports: [FlagModule, ProductModule, GroupModule],
   controllers: [FlagTypeController],
   providers: [FlagTypeViewService, FlagTypeAdminService],
 })

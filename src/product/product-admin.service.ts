@@ -6,10 +6,10 @@ import type { RequestContext } from '../common/http/request-context.js';
 import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
+import { GroupService } from '../group/group.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from './changes.js';
 import { ClassificationService } from './classification.service.js';
-import { findGroupsByNames } from './group-lookup.js';
 import {
   applyControlInput, describeControl, isEmptyControl, parseGroupControls, type ControlSettings, type GroupControlInput,
 } from './group-controls.js';
@@ -35,6 +35,7 @@ export class ProductAdminService {
     private readonly db: Db,
     private readonly products: ProductService,
     private readonly classifications: ClassificationService,
+    private readonly groups: GroupService,
     private readonly audit: AuditService,
   ) {}
 
@@ -180,7 +181,7 @@ export class ProductAdminService {
 
   /** The inputs applied to the current rows: each group must exist (51) and be an active bug group. */
   private async resolveControls(tx: Sql, inputs: GroupControlInput[], current: Map<string, GroupControlDetail>) {
-    const groups = await findGroupsByNames(tx, inputs.map((i) => i.group));
+    const groups = await this.groups.findByNames(inputs.map((i) => i.group), tx);
     const resolved = new Map<string, { groupId: number; groupName: string; settings: ControlSettings }>();
     for (const input of inputs) {
       const key = input.group.toLowerCase();

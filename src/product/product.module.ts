@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { FlagModule } from '../flag/flag.module.js';
+import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
 import { ClassificationController } from './classification.controller.js';
 import { ClassificationService } from './classification.service.js';
@@ -13,7 +14,7 @@ import { ProductController } from './product.controller.js';
 import { ProductService } from './product.service.js';
 
 @Module({
-  imports: [UserModule, FlagModule],
+  imports: [UserModule, GroupModule, FlagModule],
   controllers: [ProductController, ProductValuesController, ComponentController, ClassificationController],
   providers: [ProductService, ProductViewService, ProductAdminService, ProductValuesService, ComponentService, ClassificationService],
   exports: [ProductService, ProductValuesService, ClassificationService],
