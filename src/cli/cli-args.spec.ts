@@ -1,4 +1,4 @@
-import { optionValue, parseArgs, UsageError } from './cli-args.js';
+import { optionValue, optionValues, parseArgs, UsageError } from './cli-args.js';
 
 describe('admin command line arguments', () => {
   const specs = [{ name: 'name' }, { name: 'mandatory', flag: true }];
@@ -10,6 +10,14 @@ describe('admin command line arguments', () => {
     expect(parsed.options.get('mandatory')).toBe(true);
     expect(optionValue(parseArgs(['--name=x=y'], specs), 'name')).toBe('x=y');
     expect(optionValue(parseArgs(['--name='], specs), 'name')).toBe('');
+  });
+
+  it('collects a repeatable option in order and refuses a missing required one', () => {
+    const withValues = [{ name: 'value', repeatable: true }, { name: 'type', required: true }];
+    const parsed = parseArgs(['--type', 'SINGLE_SELECT', '--value', 'red', '--value=green'], withValues);
+    expect(optionValues(parsed, 'value')).toEqual(['red', 'green']);
+    expect(optionValues(parseArgs(['--type', 'x'], withValues), 'value')).toEqual([]);
+    expect(() => parseArgs(['--value', 'red'], withValues)).toThrow(new UsageError('--type is required'));
   });
 
   it('takes everything after -- as positionals (values that start with dashes)', () => {

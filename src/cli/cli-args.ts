@@ -8,17 +8,21 @@ export interface OptionSpec {
   name: string;
   /** A flag takes no value (`--mandatory`). */
   flag?: boolean;
+  /** May be given several times (`--value a --value b`); the values are kept in order. */
+  repeatable?: boolean;
+  /** Leaving it out is a usage error. */
+  required?: boolean;
 }
 
 export interface ParsedArgs {
   positionals: string[];
-  options: Map<string, string | true>;
+  options: Map<string, string | true | string[]>;
 }
 
 export function parseArgs(args: readonly string[], specs: readonly OptionSpec[]): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const positionals: string[] = [];
-  const options = new Map<string, string | true>();
+  const options = new Map<string, string | true | string[]>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--') {
@@ -32,7 +36,7 @@ export function parseArgs(args: readonly string[], specs: readonly OptionSpec[])
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2);
     const spec = byName.get(name);
     if (!spec) throw new UsageError(`unknown option --${name}`);
-    if (options.has(name)) throw new UsageError(`--${name} given twice`);
+    if (options.has(name) && !spec.repeatable) throw new UsageError(`--${name} given twice`);
     if (spec.flag) {
       if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
       options.set(name, true);
@@ -40,9 +44,18 @@ export function parseArgs(args: readonly string[], specs: readonly OptionSpec[])
     }
     const value = inline ?? args[++i];
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    options.set(name, value);
+    if (spec.repeatable) options.set(name, [...((options.get(name) as string[] | undefined) ?? []), value]);
+    else options.set(name, value);
   }
+  const missing = specs.find((s) => s.required && !options.has(s.name));
+  if (missing) throw new UsageError(`--${missing.name} is required`);
   return { positionals, options };
+}
+
+/** Every value of a repeatable option, in order (none when it was not given). */
+export function optionValues(parsed: ParsedArgs, name: string): string[] {
+  const value = parsed.options.get(name);
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
 }
 
 /** The value of a valued option, or undefined when it was not given. */

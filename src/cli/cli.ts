@@ -47,13 +47,12 @@ function usageLine(command: CommandDefinition): string {
 }
 
 export function helpText(): string {
-  const rows: Array<[string, string]> = [...COMMANDS.map((c): [string, string] => [usageLine(c), c.summary]), ['help', 'this text']];
-  const width = Math.max(...rows.map(([usage]) => usage.length)) + 2;
+  const commands = [...COMMANDS.map((c) => ({ usage: usageLine(c), summary: c.summary })), { usage: 'help', summary: 'this text' }];
   return [
     'Usage: npm run tracker -- <command> [arguments]',
     '',
     'Commands:',
-    ...rows.map(([usage, summary]) => `  ${usage.padEnd(width)}${summary}`),
+    ...commands.flatMap(({ usage, summary }) => [`  ${usage}`, `      ${summary}`]),
     '',
     'The database and the rest of the configuration come from the environment (DATABASE_URL, TRACKER_*), as for the',
     'service. Exit codes: 0 done, 1 refused (error <code>: <message>), 2 wrong usage.',

@@ -9,7 +9,8 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { CliIo, CommandDefinition } from './cli.js';
-import { optionValue } from './cli-args.js';
+import { optionValue, optionValues } from './cli-args.js';
+import { FieldService } from '../field/field.service.js';
 
 /**
  * The admin commands. Each is a thin call into the service layer the REST routes use, so the same rules (and
@@ -65,6 +66,38 @@ export const COMMANDS: readonly CommandDefinition[] = [
       const user = await nest.get(UserService).findByLogin(login);
       if (!user) throw TrackerError.of(Errors.INVALID_USERNAME, { name: login });
       io.out(`${await nest.get(AuthService).createApiKey(user.id, optionValue(args, 'description') ?? '', new Date())}\n`);
+    },
+  },
+  {
+    words: ['field', 'create'],
+    positionals: ['name'],
+    options: [
+      { name: 'type', required: true },
+      { name: 'description', required: true },
+      { name: 'value', repeatable: true },
+      { name: 'mandatory', flag: true },
+      { name: 'on-bug-entry', flag: true },
+      { name: 'sort-key' },
+      { name: 'reverse-desc' },
+    ],
+    optionsUsage: '--type <type> --description <text> [--value <v>]… [--mandatory] [--on-bug-entry] [--sort-key <n>] [--reverse-desc <text>]',
+    summary: 'define a custom bug field (cf_…), checked as POST /rest/field/bug; prints its id. Types: FREETEXT,\n      SINGLE_SELECT, MULTI_SELECT (with --value for each legal value), TEXTAREA, DATETIME, BUG_ID, DATE, INTEGER',
+    async run({ args, app, io }) {
+      const values = optionValues(args, 'value');
+      const id = await (await app()).get(FieldService).createCustomField(
+        {
+          name: args.positionals[0],
+          type: optionValue(args, 'type'),
+          description: optionValue(args, 'description'),
+          ...(values.length ? { values } : {}),
+          is_mandatory: args.options.has('mandatory'),
+          is_on_bug_entry: args.options.has('on-bug-entry'),
+          sort_key: optionValue(args, 'sort-key'),
+          reverse_desc: optionValue(args, 'reverse-desc'),
+        },
+        { userId: CLI_USER_ID, now: new Date() },
+      );
+      io.out(`${id}\n`);
     },
   },
   {

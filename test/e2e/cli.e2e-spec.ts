@@ -112,6 +112,31 @@ describe('admin command line (npm run tracker -- …)', () => {
     });
   });
 
+  describe('field create', () => {
+    it('defines a select field with its values (after ---) and prints its id', async () => {
+      const res = await tracker('field', 'create', 'colour', '--type', 'SINGLE_SELECT', '--description', 'Colour', '--value', 'red', '--value', 'green', '--on-bug-entry');
+      expect(res).toMatchObject({ code: EXIT_OK, err: '' });
+      const id = Number(res.out);
+      const [field] = await (await db()).query('SELECT name, description, type, custom, enter_bug, is_mandatory FROM fielddefs WHERE id = ?', [id]);
+      expect(field).toEqual({ name: 'cf_colour', description: 'Colour', type: 2, custom: 1, enter_bug: 1, is_mandatory: 0 });
+      const values = await (await db()).query('SELECT value FROM field_values WHERE field_id = ? ORDER BY sortkey', [id]);
+      expect(values.map((v: { value: string }) => v.value)).toEqual(['---', 'red', 'green']);
+    });
+
+    it('a name already taken is field_already_exists (32000), exit 1', async () => {
+      expect(await tracker('field', 'create', 'cf_colour', '--type', 'FREETEXT', '--description', 'Again')).toEqual({
+        code: EXIT_ERROR, out: '', err: "error 32000: The field 'cf_colour' already exists.\n",
+      });
+    });
+
+    it('an unknown type is invalid_customfield_type (32000), exit 1; a missing --type is a usage error, exit 2', async () => {
+      expect(await tracker('field', 'create', 'size', '--type', 'HUGE', '--description', 'Size')).toEqual({
+        code: EXIT_ERROR, out: '', err: "error 32000: 'HUGE' is not a valid custom field type.\n",
+      });
+      expect(await tracker('field', 'create', 'size', '--description', 'Size')).toMatchObject({ code: EXIT_USAGE, out: '', err: expect.stringMatching(/^--type is required\nUsage: npm run tracker -- field create <name> --type /) });
+    });
+  });
+
   describe('param set', () => {
     it('sets a parameter through the same validation as PUT /rest/parameters, audited as nobody (user 0)', async () => {
       expect(await tracker('param', 'set', 'mailfrom', 'tracker@example.com')).toEqual({ code: EXIT_OK, out: 'mailfrom = tracker@example.com\n', err: '' });
@@ -147,7 +172,7 @@ describe('admin command line (npm run tracker -- …)', () => {
     it('help prints every command, exit 0', async () => {
       const res = await tracker('help');
       expect(res.code).toBe(EXIT_OK);
-      for (const line of ['migrate', 'user create <email> [--name <full name>] [--password <password>]', 'api-key create <login> [--description <text>]', 'param set <name> <value>']) expect(res.out).toContain(line);
+      for (const line of ['migrate', 'user create <email> [--name <full name>] [--password <password>]', 'api-key create <login> [--description <text>]', 'field create <name> --type', 'param set <name> <value>']) expect(res.out).toContain(line);
       expect((await tracker('param', '--help')).out).toBe(res.out);
     });
 
