@@ -72,18 +72,6 @@ function toFieldValue(row: Record<string, any>): FieldValueRecord {
   };
 }
 
-function toCustomField(row: Record<string, any>): CustomFieldRecord {
-  return {
-    id: Number(row.id),
-    name: row.name,
-    description: row.description,
-    type: Number(row.type),
-    isMandatory: Number(row.is_mandatory) === 1,
-    enterBug: Number(row.enter_bug) === 1,
-    sortKey: Number(row.sortkey),
-  };
-}
-
 function toFieldDef(row: Record<string, any>): FieldDefRecord {
   return {
     id: Number(row.id),
@@ -213,10 +201,10 @@ export class FieldService {
 
   /** Non-obsolete custom fields, in sort order. */
   async customFields(sql: Sql = this.db.read): Promise<CustomFieldRecord[]> {
-    const rows = await sql.all(
-      'SELECT id, name, description, type, is_mandatory, enter_bug, sortkey FROM fielddefs WHERE custom = 1 AND obsolete = 0 ORDER BY sortkey, name',
-    );
-    return rows.map(toCustomField);
+    const rows = await sql.all(`SELECT ${FIELD_COLUMNS} FROM fielddefs WHERE custom = 1 AND obsolete = 0 ORDER BY sortkey, name`);
+    return rows.map(toFieldDef).map(({ id, name, description, type, isMandatory, enterBug, sortKey }) => ({
+      id, name, description, type, isMandatory, enterBug, sortKey,
+    }));
   }
 
   /** Keywords by name (case-insensitive); the map's key is the lower-cased name. */
