@@ -186,7 +186,7 @@ export class BugCreateService {
     const selectValues = DEFAULTED_SELECTS.map((s) => legal.get(s.field)!);
     const selects = {} as NewBug['selects'];
     DEFAULTED_SELECTS.forEach((s, i) => {
-      // priority: only callers allowed to choose it (letsubmitterchoosepriority) may; others get the default.
+      // priority is forced to its default for everybody while letsubmitterchoosepriority is off (_check_priority).
       const forced = s.key === 'priority' && !parameters.bool('letsubmitterchoosepriority');
       const value = (forced ? '' : text(s.key)) || parameters.get(s.parameter).trim();
       selects[s.key] = this.legalValue(s.key, value, selectValues[i]);
@@ -231,7 +231,7 @@ export class BugCreateService {
     };
   }
 
-  /** The product must exist and be open to the caller for new bugs (106), with an active version (missing_version). */
+  /** The product must exist, be open to the caller for new bugs (its `entry` groups) and be active: 106 otherwise. */
   private async enterableProduct(caller: Caller, name: string): Promise<{ product: ProductRecord; controls: GroupControlDetail[] }> {
     if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
     const product = await this.products.findByName(name);
