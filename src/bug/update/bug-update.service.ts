@@ -67,11 +67,13 @@ export class BugUpdateService {
       if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
       if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
 
-      await this.states.lock(tx, ids);
       const run: UpdateRun = {
         tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi,
         namedUsers: await this.namedUsers(tx, request), others: new Map(), bumped: new Set(), otherComments: new Map(),
       };
+      // What does not depend on the bugs is read before their rows are locked, to hold the locks briefly.
+      if (this.touchesWorkflow(request)) await this.workflowSteps.load(run);
+      await this.states.lock(tx, ids);
       const needs = this.needs(run);
       const states = await this.states.load(tx, ids, needs);
       const products = await this.products.findByIds([...states.values()].map((s) => s.row.productId), tx);
@@ -106,6 +108,12 @@ export class BugUpdateService {
     };
   }
 
+  /** Status, resolution, dupe_of, or a product change (which may confirm an UNCONFIRMED bug) need the workflow. */
+  private touchesWorkflow(r: UpdateRequest): boolean {
+    const { status, resolution, dupeOf } = r.statusChange;
+    return status !== undefined || resolution !== undefined || dupeOf !== undefined || r.product !== undefined;
+  }
+
   /** Every user the request names by login, in one query; unknown logins fail where they are used (51). */
   private async namedUsers(tx: Sql, r: UpdateRequest): Promise<Map<string, UserRecord>> {
     const logins = [
@@ -130,10 +138,6 @@ export class BugUpdateService {
       isQaContact: bug.row.qaContactId !== null && caller.id === bug.row.qaContactId,
       isReporter: caller.id === bug.row.reporterId,
     }, product);
-    const r = run.request;
-    if (r.statusChange.status !== undefined || r.statusChange.resolution !== undefined || r.statusChange.dupeOf !== undefined || r.product !== undefined) {
-      await this.workflowSteps.load(run);
-    }
 
     // Bugzilla 5.0's order (workflow.md), so that the first error of a request is the one Bugzilla gives.
     await this.fieldSteps.applyProduct(w);
