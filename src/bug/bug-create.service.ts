@@ -106,6 +106,12 @@ function listOf(value: unknown, commas = false): string[] {
     .filter((s) => s !== '');
 }
 
+/** A unique-index violation, as MySQL/MariaDB (ER_DUP_ENTRY) and SQLite (SQLITE_CONSTRAINT_UNIQUE) report it. */
+function isUniqueViolation(err: unknown): boolean {
+  const driver = (err as { driverError?: { code?: string } })?.driverError ?? (err as { code?: string });
+  return driver?.code === 'ER_DUP_ENTRY' || driver?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
 /**
  * Like Promise.all, but when several fail the error of the first in the list wins, whatever finished first: the
  * client sees the same error for the same request every time.
@@ -507,7 +513,13 @@ export class BugCreateService {
       creation_time: at,
       last_change_time: at,
     });
-    await tx.insertMany('bug_aliases', bug.aliases.map((alias) => ({ alias, bug_id: id })));
+    try {
+      await tx.insertMany('bug_aliases', bug.aliases.map((alias) => ({ alias, bug_id: id })));
+    } catch (err) {
+      // Another request took the alias between validation and this insert (MySQL's unique index says so).
+      if (isUniqueViolation(err)) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias: bug.aliases.join(', '), bug_id: 'another bug' });
+      throw err;
+    }
     await tx.insertMany('bug_cc', bug.ccIds.map((user_id) => ({ bug_id: id, user_id })));
     await tx.insertMany('bug_keywords', bug.keywordIds.map((keyword_id) => ({ bug_id: id, keyword_id })));
     await tx.insertMany('bug_groups', bug.groupIds.map((group_id) => ({ bug_id: id, group_id })));

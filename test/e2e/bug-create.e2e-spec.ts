@@ -210,6 +210,12 @@ describe('Create Bug (POST /rest/bug)', () => {
       for (const bad of ['FIRST-ALIAS', '12345', 'has space', 'a,b', 'x'.repeat(41)]) expectError(await create({ alias: [bad] }), 103, 400);
     });
 
+    it('concurrent creates with one alias: one wins, the others get 103, never a 500', async () => {
+      const results = await Promise.all([0, 1, 2, 3].map(() => create({ alias: ['raced'] })));
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+      for (const res of results.filter((r) => r.status !== 200)) expectError(res, 103, 400);
+    });
+
     it('cc takes logins (unknown: 504) and adds the component default cc', async () => {
       expectError(await create({ cc: ['ghost@example.com'] }), 504, 401);
       await sql(t, [['INSERT INTO component_cc (component_id, user_id) VALUES (1, ?)', [outsider.id]]]);
