@@ -319,6 +319,8 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       await addCustomField(t, 'cf_colour', 2, ['red', 'green']);
       await addCustomField(t, 'cf_os_list', 3, ['linux', 'bsd', 'mac']);
       await addCustomField(t, 'cf_count', 10);
+      await addCustomField(t, 'cf_due', 9);
+      await addCustomField(t, 'cf_related', 6);
     });
 
     it('free text, single select, multi select (an array) and integer; values as strings in changes', async () => {
@@ -343,6 +345,23 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expectError(await update(t, id, { cf_os_list: ['linux', 'plan9'] }), 51, 404);
       expectError(await update(t, id, { cf_count: 'seven' }), 52, 400);
       expect(updated(await update(t, id, { cf_nonexistent: 'x' })).changes).toEqual({});
+    });
+
+    it('a date field takes YYYY-MM-DD (56 otherwise); a bug-ID field takes a visible bug, by id or alias (101/102)', async () => {
+      const id = await fileBug(t);
+      const related = await fileBug(t, { alias: ['cf-related'] });
+      const res = updated(await update(t, id, { cf_due: '2030-01-02', cf_related: 'cf-related' }));
+      expect(res.changes).toEqual({ cf_due: { removed: '', added: '2030-01-02' }, cf_related: { removed: '', added: String(related) } });
+      expect(await getBug(t, id)).toMatchObject({ cf_related: related });
+      expectError(await update(t, id, { cf_due: 'soon' }), 56, 400);
+      expectError(await update(t, id, { cf_related: 999999 }), 101, 404);
+      const hidden = await fileBug(t);
+      await t.db.transaction(async (tx) => {
+        const group = await tx.insert('groups', { name: 'cf-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
+        await tx.insert('bug_groups', { bug_id: hidden, group_id: group });
+      });
+      expectError(await update(t, id, { cf_related: hidden }, dev.apiKey), 102, 401);
+      expect(updated(await update(t, id, { cf_related: '' })).changes.cf_related).toEqual({ removed: String(related), added: '' });
     });
   });
 
