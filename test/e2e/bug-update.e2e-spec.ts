@@ -35,6 +35,8 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     it('an unknown id is 101/404, an unknown alias 100/400', async () => {
       expectError(await update(t, 999999, { summary: 'x' }), 101, 404);
       expectError(await update(t, 'no-such-alias', { summary: 'x' }), 100, 400);
+      // The bugs are checked before the body, as in Bugzilla.
+      expectError(await update(t, 999999, { summary: { not: 'a string' } }), 101, 404);
     });
 
     it('combines the path with body ids, answers in request order, and accepts an alias in the path', async () => {

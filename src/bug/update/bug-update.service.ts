@@ -59,10 +59,11 @@ export class BugUpdateService {
 
   /** Updates the bugs named by `idsOrAliases` (the path's first) with the request's data. */
   async update(ctx: RequestContext, idsOrAliases: readonly string[]): Promise<{ bugs: UpdatedBug[] }> {
-    const request = parseUpdateRequest(ctx.params.data());
     const at = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
+      // As Bugzilla: the bugs are checked (100/101/102) before the body is read.
       const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases, tx);
+      const request = parseUpdateRequest(ctx.params.data());
       const multi = ids.length > 1;
       if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
       if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
