@@ -7,6 +7,8 @@ import { createMailTransport, type MailTransport } from './mail-transport.js';
 
 /** How often an idle worker looks at the outbox (it is also woken right after a commit that queued mail). */
 export const MAIL_POLL_INTERVAL_MS = 1000;
+/** After a pass that failed as a whole (the database is unreachable …): wait longer, log less. */
+const FAILED_PASS_DELAY_MS = 15_000;
 const BATCH_SIZE = 20;
 const PURGE_INTERVAL_MS = 3600_000;
 
@@ -34,16 +36,25 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
   ) {}
 
   /** Delivery belongs to the serving instances: the admin command line (no HTTP adapter) sends nothing. */
-  onApplicationBootstrap(): void {
-    if (this.adapterHost.httpAdapter) this.start();
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.adapterHost.httpAdapter) await this.start();
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.transport = createMailTransport(this.config);
     this.running = true;
-    this.stopKickListener = this.kicker.onKick(() => this.wake());
     this.logger.log(`Mail delivery: ${this.transport.kind === 'files' ? `.eml files in ${this.config.dataDir}/mail` : this.transport.kind}`);
+    if (this.transport.kind === 'off') {
+      // Nothing to send: new rows are written as sent (MailQueueService), so no pass polls the database. Rows an
+      // earlier configuration left pending are dropped now, and old rows purged hourly.
+      await this.queue.dropPending(new Date());
+      await this.purgeSentIfDue();
+      this.timer = setInterval(() => void this.purgeSentIfDue().catch((err) => this.logger.error(`Mail purge failed: ${err?.message ?? err}`)), PURGE_INTERVAL_MS);
+      this.timer.unref();
+      return;
+    }
+    this.stopKickListener = this.kicker.onKick(() => this.wake());
     this.wake();
   }
 
@@ -56,6 +67,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
     if (!this.running) return;
     this.running = false;
     clearTimeout(this.timer);
+    clearInterval(this.timer);
     this.stopKickListener?.();
     await this.cycle;
     this.transport?.close();
@@ -69,10 +81,14 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
       return;
     }
     clearTimeout(this.timer);
+    let delay = MAIL_POLL_INTERVAL_MS;
     this.cycle = this.purgeSentIfDue()
       .then(() => this.deliverDue())
       .then(() => undefined)
-      .catch((err) => this.logger.error(`Mail delivery pass failed: ${err?.message ?? err}`))
+      .catch((err) => {
+        delay = FAILED_PASS_DELAY_MS;
+        this.logger.error(`Mail delivery pass failed (next try in ${FAILED_PASS_DELAY_MS / 1000} s): ${err?.message ?? err}`);
+      })
       .finally(() => {
         this.cycle = undefined;
         if (!this.running) return;
@@ -81,7 +97,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
           this.wake();
           return;
         }
-        this.timer = setTimeout(() => this.wake(), MAIL_POLL_INTERVAL_MS);
+        this.timer = setTimeout(() => this.wake(), delay);
         this.timer.unref();
       });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
+import { AppConfig } from '../config/app-config.js';
 import type { Sql } from '../database/sql.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import type { OutgoingMail } from './mail-transport.js';
@@ -39,9 +40,17 @@ const later = (now: Date, seconds: number) => toDbDateTime(new Date(now.getTime(
  */
 @Injectable()
 export class MailQueueService {
-  constructor(private readonly db: Db) {}
+  /** `TRACKER_MAIL_URL=off`: messages are recorded as sent at once, and no worker polls for them. */
+  private readonly dropping: boolean;
 
-  /** Adds messages to the outbox in the caller's transaction, due at once (`at`: the request's timestamp). */
+  constructor(private readonly db: Db, config: AppConfig) {
+    this.dropping = config.mailUrl === 'off';
+  }
+
+  /**
+   * Adds messages to the outbox in the caller's transaction, due at once (`at`: the request's timestamp); with mail
+   * off they are stored as sent (what would have gone out stays visible for a week).
+   */
   async enqueue(tx: Sql, messages: readonly QueuedMessage[], at: string): Promise<void> {
     await tx.insertMany('mail_queue', messages.map((m) => ({
       created_at: at,
@@ -52,8 +61,14 @@ export class MailQueueService {
       attempts: 0,
       next_attempt_at: at,
       last_error: null,
-      sent_at: null,
+      sent_at: this.dropping ? at : null,
     })));
+  }
+
+  /** With mail turned off: rows left pending by an earlier configuration are recorded as sent (dropped). */
+  async dropPending(at: Date): Promise<number> {
+    return this.db.transaction(async (tx) =>
+      (await tx.run('UPDATE mail_queue SET sent_at = ? WHERE sent_at IS NULL AND attempts < ?', [toDbDateTime(at), MAX_DELIVERY_ATTEMPTS])).affected);
   }
 
   /**

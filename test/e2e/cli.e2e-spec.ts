@@ -99,7 +99,7 @@ describe('admin command line (npm run tracker -- …)', () => {
       } finally {
         await app.close();
       }
-    });
+    }, 30_000);
 
     it('an unknown login is invalid_username (504), exit 1', async () => {
       expect(await tracker('api-key', 'create', 'nobody@example.com')).toEqual({

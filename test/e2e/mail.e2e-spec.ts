@@ -3,12 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { BugMailService } from '../../src/mail/bug-mail.service.js';
-import { MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
+import { MAIL_POLL_INTERVAL_MS, MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
 import { MailQueueService } from '../../src/mail/mail-queue.service.js';
 import type { BugMailEvent } from '../../src/mail/bug-mail.types.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
+
+/** Tests that boot an app of their own get more than Jest's default 5 s (MariaDB migrations take a moment). */
+const APP_TEST_TIMEOUT_MS = 30_000;
 
 /** A real SMTP listener on 127.0.0.1 that keeps every message it accepts. */
 class SmtpListener {
@@ -108,7 +111,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       insider: await t.createUser('insider@example.com', { groups: ['editusers'] }),
     };
     await t.db.transaction((tx) => tx.update('users', { email_enabled: 0 }, { id: users.quiet.id }));
-  });
+  }, APP_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await t.close();
     await smtp.stop();
@@ -299,14 +302,30 @@ describe('bug mail as .eml files (TRACKER_MAIL_URL unset) and dropped (off)', ()
       expect(raw).toContain(`Subject: [Bug ${event.bugId}] New: The widget falls over`);
       expect(raw).toContain(`Message-ID: <bug-${event.bugId}-${reporter.id}@tracker>`);
       expect(raw).toContain('X-Tracker-Reason: Reporter');
-    }));
+    }), APP_TEST_TIMEOUT_MS);
 
-  it('off: rows are marked sent and nothing is written', () =>
+  it('off: rows are written as sent, nothing is written to disk, and no worker polls the database', () =>
     withApp('off', async (t, dataDir) => {
       const reporter = await t.createUser('off-reporter@example.com');
       const changer = await t.createUser('off-changer@example.com');
-      await t.db.transaction((tx) => t.app.get(BugMailService).notify(tx, changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id })));
-      await waitFor('the row marked sent', () => t.db.read.one('SELECT sent_at FROM mail_queue WHERE sent_at IS NOT NULL'));
+      const event = changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id });
+      await t.db.transaction((tx) => t.app.get(BugMailService).notify(tx, event));
+      const [row] = await t.db.read.all('SELECT sent_at, attempts FROM mail_queue');
+      expect(row).toMatchObject({ sent_at: event.at, attempts: 0 });
+      // Idle for longer than the SMTP worker's poll interval: not one statement (query-counting tests rely on it).
+      expect(await countQueries(() => new Promise((resolve) => setTimeout(resolve, MAIL_POLL_INTERVAL_MS * 2.5)))).toBe(0);
       expect(fs.existsSync(path.join(dataDir, 'mail'))).toBe(false);
-    }));
+    }), APP_TEST_TIMEOUT_MS);
+
+  it('off: rows an earlier configuration left pending are dropped (marked sent); rows given up on stay', () =>
+    withApp('off', async (t) => {
+      const at = toDbDateTime(new Date());
+      const row = (subject: string, attempts: number) => ({
+        created_at: at, to_address: 'x@example.com', subject, body: '', headers: '{}', attempts, next_attempt_at: at, last_error: null, sent_at: null,
+      });
+      await t.db.transaction((tx) => tx.insertMany('mail_queue', [row('pending', 2), row('given up', 10)]));
+      expect(await t.app.get(MailQueueService).dropPending(new Date())).toBe(1);
+      const rows = await t.db.read.all<{ subject: string; sent_at: string | null }>('SELECT subject, sent_at FROM mail_queue ORDER BY id');
+      expect(rows.map((r) => [r.subject, r.sent_at !== null])).toEqual([['pending', true], ['given up', false]]);
+    }), APP_TEST_TIMEOUT_MS);
 });
