@@ -110,6 +110,18 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     expect((await historyOf(t, a)).pop()!.changes).toEqual([{ field_name: 'blocks', removed: String(b), added: '' }]);
   });
 
+  it('two concurrent updates that would close a loop between them: one succeeds, the other is 116', async () => {
+    for (let round = 0; round < 5; round++) {
+      const a = await fileBug(t);
+      const b = await fileBug(t);
+      const results = await Promise.all([update(t, a, { depends_on: { add: [b] } }), update(t, b, { depends_on: { add: [a] } })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+      expect(results.find((r) => r.status === 400)!.body.code).toBe(116);
+      const [bugA, bugB] = [await getBug(t, a), await getBug(t, b)];
+      expect(bugA.depends_on.length + bugB.depends_on.length).toBe(1);
+    }
+  });
+
   it('noresolveonopenblockers: FIXED while a dependency is open is still_unresolved_bugs 32000', async () => {
     await t.setParameters({ noresolveonopenblockers: '1' });
     const a = await fileBug(t);

@@ -29,6 +29,14 @@ export interface UpdatedBug {
   changes: Record<string, { removed: string; added: string }>;
 }
 
+/** Runs of one request when MySQL picks it as a deadlock victim. */
+const MAX_ATTEMPTS = 3;
+
+function isDeadlock(err: unknown): boolean {
+  const driver = (err as { driverError?: { code?: string; errno?: number } })?.driverError ?? (err as { code?: string; errno?: number });
+  return driver?.code === 'ER_LOCK_DEADLOCK' || driver?.errno === 1213;
+}
+
 /**
  * Update Bug (`PUT /rest/bug/(id_or_alias)`, `ids` for several): every body field of the spec, the workflow and its
  * rules 1–5, who may change what, duplicates, dependencies, groups, flags, custom fields and time tracking. One
@@ -57,24 +65,40 @@ export class BugUpdateService {
     @Inject(BUG_MAILER) private readonly mailer: BugMailer,
   ) {}
 
-  /** Updates the bugs named by `idsOrAliases` (the path's first) with the request's data. */
+  /**
+   * Updates the bugs named by `idsOrAliases` (the path's first) with the request's data. A transaction that MySQL
+   * chose as a deadlock victim (two updates touching each other's bugs) changed nothing, and is run again.
+   */
   async update(ctx: RequestContext, idsOrAliases: readonly string[]): Promise<{ bugs: UpdatedBug[] }> {
-    const at = toDbDateTime(ctx.now);
-    return this.db.transaction(async (tx) => {
-      // As Bugzilla: the bugs are checked (100/101/102) before the body is read.
-      const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases, tx);
-      const request = parseUpdateRequest(ctx.params.data());
-      const multi = ids.length > 1;
-      if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
-      if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.updateOnce(ctx, idsOrAliases);
+      } catch (err) {
+        if (attempt >= MAX_ATTEMPTS || !isDeadlock(err)) throw err;
+      }
+    }
+  }
 
-      const run: UpdateRun = {
-        tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi,
-        namedUsers: await this.namedUsers(tx, request), others: new Map(), bumped: new Set(), otherComments: new Map(),
-      };
-      // What does not depend on the bugs is read before their rows are locked, to hold the locks briefly.
-      if (this.touchesWorkflow(request)) await this.workflowSteps.load(run);
+  private async updateOnce(ctx: RequestContext, idsOrAliases: readonly string[]): Promise<{ bugs: UpdatedBug[] }> {
+    const at = toDbDateTime(ctx.now);
+    // What does not depend on the bugs' state is read before the transaction. Inside it, the row locks come first,
+    // so that everything read afterwards (MySQL takes the snapshot at the first plain read) includes what earlier
+    // updates of these bugs committed.
+    // As Bugzilla: the bugs are checked (100/101/102) before the body is read.
+    const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases);
+    const request = parseUpdateRequest(ctx.params.data());
+    const multi = ids.length > 1;
+    if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
+    if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
+    const namedUsers = await this.namedUsers(this.db.read, request);
+    const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.db.read) : undefined;
+
+    return this.db.transaction(async (tx) => {
       await this.states.lock(tx, ids);
+      const run: UpdateRun = {
+        tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow,
+        namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),
+      };
       const needs = this.needs(run);
       const states = await this.states.load(tx, ids, needs);
       const products = await this.products.findByIds([...states.values()].map((s) => s.row.productId), tx);

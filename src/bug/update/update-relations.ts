@@ -123,7 +123,10 @@ export class RelationSteps {
   /** The stored neighbours of bugs in one direction (one query per level of the loop walk). */
   private async neighbours(tx: Sql, ids: readonly number[], direction: Direction): Promise<Map<number, number[]>> {
     const [from, to] = direction === 'depends_on' ? ['blocked_id', 'depends_on_id'] : ['depends_on_id', 'blocked_id'];
-    const rows = await tx.all(`SELECT ${from} AS a, ${to} AS b FROM bug_dependencies WHERE ${from} IN ${tx.in(ids)}`, [...ids]);
+    // A locking read on MySQL: it sees edges committed by a concurrent update after this transaction began, and holds
+    // them, so two updates cannot each pass the check and close a loop together (one waits, or deadlocks and retries).
+    const lock = tx.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+    const rows = await tx.all(`SELECT ${from} AS a, ${to} AS b FROM bug_dependencies WHERE ${from} IN ${tx.in(ids)}${lock}`, [...ids]);
     const map = new Map<number, number[]>();
     for (const row of rows) map.set(Number(row.a), [...(map.get(Number(row.a)) ?? []), Number(row.b)]);
     return map;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Sql } from '../../database/sql.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { FieldService } from '../../field/field.service.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
@@ -20,16 +21,19 @@ export class WorkflowSteps {
     private readonly visibility: BugVisibilityService,
   ) {}
 
-  /** Statuses, transitions and resolutions, read once per request. */
+  /** Statuses, transitions and resolutions. */
+  async read(sql: Sql): Promise<Workflow> {
+    const [statuses, transitions, resolutions] = await Promise.all([
+      this.fields.statuses(sql),
+      this.fields.transitions(sql),
+      this.fields.legalValues('resolution', sql),
+    ]);
+    return { statuses, transitions, resolutions: resolutions.map((v) => v.value).filter((v) => v !== '') };
+  }
+
+  /** The request's workflow, read once per request. */
   async load(run: UpdateRun): Promise<Workflow> {
-    if (!run.workflow) {
-      const [statuses, transitions, resolutions] = await Promise.all([
-        this.fields.statuses(run.tx),
-        this.fields.transitions(run.tx),
-        this.fields.legalValues('resolution', run.tx),
-      ]);
-      run.workflow = { statuses, transitions, resolutions: resolutions.map((v) => v.value).filter((v) => v !== '') };
-    }
+    run.workflow ??= await this.read(run.tx);
     return run.workflow;
   }
 
