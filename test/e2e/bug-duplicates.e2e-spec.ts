@@ -76,6 +76,26 @@ describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicat
     expectError(await update(t, c, { dupe_of: a }), 118, 400);
   });
 
+  it('two concurrent updates marking two bugs duplicates of each other: one succeeds, the other is 118', async () => {
+    for (let round = 0; round < 5; round++) {
+      const a = await fileBug(t);
+      const b = await fileBug(t);
+      const results = await Promise.all([update(t, a, { dupe_of: b }), update(t, b, { dupe_of: a })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+      expect(results.find((r) => r.status === 400)!.body.code).toBe(118);
+    }
+  });
+
+  it('…and cannot close a longer chain together either (b → c stored; a → b and c → a at once)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b, c] = [await fileBug(t), await fileBug(t), await fileBug(t)];
+      updated(await update(t, b, { dupe_of: c }));
+      const results = await Promise.all([update(t, a, { dupe_of: b }), update(t, c, { dupe_of: a })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+      expect(results.find((r) => r.status === 400)!.body.code).toBe(118);
+    }
+  });
+
   it('resolution DUPLICATE without dupe_of is 119', async () => {
     const id = await fileBug(t);
     expectError(await update(t, id, { status: 'RESOLVED', resolution: 'DUPLICATE' }), 119, 400);

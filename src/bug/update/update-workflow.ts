@@ -118,9 +118,12 @@ export class WorkflowSteps {
     const { run } = w;
     const [target] = await this.visibility.resolveVisible(run.caller, [String(reference)], run.tx);
     if (target === w.id) throw TrackerError.of(Errors.DUPE_LOOP_DETECTED, { bug_id: w.id, dupe_of: target });
+    // A locking read on MySQL, as the dependency walk: it waits for, then sees, a duplicate row another update is
+    // writing, so two concurrent updates cannot close a longer duplicate chain into a loop together.
+    const lock = run.tx.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
     const seen = new Set<number>([target]);
     for (let next: number | undefined = target; next !== undefined; ) {
-      const row: { dupe_of_id: number } | undefined = await run.tx.one('SELECT dupe_of_id FROM bug_duplicates WHERE dupe_id = ?', [next]);
+      const row: { dupe_of_id: number } | undefined = await run.tx.one(`SELECT dupe_of_id FROM bug_duplicates WHERE dupe_id = ?${lock}`, [next]);
       next = row ? Number(row.dupe_of_id) : undefined;
       if (next === w.id) throw TrackerError.of(Errors.DUPE_LOOP_DETECTED, { bug_id: w.id, dupe_of: target });
       if (next !== undefined && seen.has(next)) break;
