@@ -122,6 +122,16 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     }
   });
 
+  it('…nor through a third bug (a → b stored; b → c and c → a at once)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b, c] = [await fileBug(t), await fileBug(t), await fileBug(t)];
+      updated(await update(t, a, { depends_on: { add: [b] } }));
+      const results = await Promise.all([update(t, b, { depends_on: { add: [c] } }), update(t, c, { depends_on: { add: [a] } })]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
+      expect(results.find((r) => r.status === 400)!.body.code).toBe(116);
+    }
+  });
+
   it('noresolveonopenblockers: FIXED while a dependency is open is still_unresolved_bugs 32000', async () => {
     await t.setParameters({ noresolveonopenblockers: '1' });
     const a = await fileBug(t);
