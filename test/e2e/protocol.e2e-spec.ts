@@ -246,9 +246,14 @@ describe('parameter encodings over HTTP', () => {
     expect(res.body.parameters).toEqual({ mailfrom: 'from-query@example.com' });
   });
 
-  it('a write with a text/plain Content-Type and a JSON body is parsed (Bugzilla 5.0.6 does so)', async () => {
+  it('a write whose body is not declared as application/json is 32613 and changes nothing', async () => {
     const res = await t.request('PUT', '/parameters', { rawBody: JSON.stringify({ mailfrom: 'plain@example.com' }), key: ADMIN_API_KEY, headers: { 'content-type': 'text/plain' } });
-    expect(res.body.parameters).toEqual({ mailfrom: 'plain@example.com' });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: true, code: 32613 });
+    const form = await t.request('PUT', '/parameters', { rawBody: 'mailfrom=x', key: ADMIN_API_KEY, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(form.body).toMatchObject({ error: true, code: 32613 });
+    const ok = await t.request('PUT', '/parameters', { rawBody: JSON.stringify({ mailfrom: 'plain@example.com' }), key: ADMIN_API_KEY, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(ok.body.parameters).toEqual({ mailfrom: 'plain@example.com' });
   });
 
   it('PUT /rest/parameters refuses an unknown name and a bad value, changing nothing', async () => {

@@ -19,7 +19,9 @@ export class AccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : RequestParams.parseBody(request.body as string | undefined);
+    const body = request.method === 'GET' || request.method === 'HEAD'
+      ? undefined
+      : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
     const params = RequestParams.merge(request.query as Record<string, unknown>, body);
     validateCallback(params.string('callback'));
     const caller = await this.resolver.resolve(params.credentials(request.headers), request.ip);

@@ -46,10 +46,17 @@ describe('RequestParams (clients.md, routes.md parameter merging)', () => {
     expect(RequestParams.merge({ include_fields: ['id,summary', 'status cc+tags'] }, undefined).fieldList('include_fields')).toEqual(['id', 'summary', 'status', 'cc', 'tags']);
   });
   it('parseBody: empty is nothing, bad JSON and non-objects are 32000', () => {
-    expect(RequestParams.parseBody('')).toBeUndefined();
-    expect(code(() => RequestParams.parseBody('{x'))).toBe(32000);
-    expect(code(() => RequestParams.parseBody('[1]'))).toBe(32000);
-    expect(code(() => RequestParams.parseBody('"s"'))).toBe(32000);
+    const json = 'application/json';
+    expect(RequestParams.parseBody('', undefined)).toBeUndefined();
+    expect(code(() => RequestParams.parseBody('{x', json))).toBe(32000);
+    expect(code(() => RequestParams.parseBody('[1]', json))).toBe(32000);
+    expect(code(() => RequestParams.parseBody('"s"', 'application/json; charset=utf-8'))).toBe(32000);
+  });
+  it('parseBody: a body not declared as JSON is 32613 (the seed: Content-Type must be application/json)', () => {
+    expect(code(() => RequestParams.parseBody('{}', 'text/plain'))).toBe(32613);
+    expect(code(() => RequestParams.parseBody('{}', undefined))).toBe(32613);
+    expect(code(() => RequestParams.parseBody('a=b', 'application/x-www-form-urlencoded'))).toBe(32613);
+    expect(RequestParams.parseBody('{"a":1}', 'application/vnd.api+json')).toEqual({ a: 1 });
   });
   it('data() leaves out credentials, callback and field selection', () => {
     const params = RequestParams.merge({ Bugzilla_api_key: 'k', callback: 'c' }, { summary: 's', include_fields: 'id' });

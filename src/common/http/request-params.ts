@@ -21,9 +21,13 @@ export class RequestParams {
     return new RequestParams(merged);
   }
 
-  /** Parses a raw request body: empty → nothing; otherwise it must be a JSON object (error 32000). */
-  static parseBody(raw: string | undefined): Record<string, unknown> | undefined {
+  /**
+   * Parses a raw request body: empty → nothing; otherwise it must be declared as JSON (the seed: "Content-Type
+   * must be application/json", error 32613) and be a JSON object (error 32000).
+   */
+  static parseBody(raw: string | undefined, contentType: string | undefined): Record<string, unknown> | undefined {
     if (raw === undefined || raw.trim() === '') return undefined;
+    if (!isJsonContentType(contentType)) throw TrackerError.of(Errors.ILLEGAL_CONTENT_TYPE, { contentType: contentType ?? '' });
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -174,6 +178,12 @@ function sanitise(value: unknown): unknown {
   const clean: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) if (LEGAL_KEY.test(key)) clean[key] = sanitise(item);
   return clean;
+}
+
+/** `application/json`, with or without parameters, and the `+json` family (`application/vnd.api+json`). */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.-]+\+json$/.test(type);
 }
 
 /** Bugzilla's truth: 0, '0', '', false, 'false', 'False' (and an empty list) are false; anything else true. */
