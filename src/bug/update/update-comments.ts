@@ -7,8 +7,7 @@ import { BugVisibilityService } from '../bug-visibility.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
 import { formatWorkTime } from '../rules/changes.js';
 import { BugWork, callerFor } from './bug-work.js';
-
-const rounded = (hours: number) => Math.round(hours * 100) / 100;
+import { roundHours } from './update-request.js';
 
 /**
  * Comments on Update Bug: the new comment (validated early, written once the workflow has decided whether it is
@@ -33,7 +32,7 @@ export class CommentSteps {
     if (comment?.isPrivate && !run.caller.isInsider) throw TrackerError.of(Errors.USER_NOT_INSIDER);
     const hours = workTime?.hours ?? 0;
     if (hours !== 0) w.allow('work_time', 0, workTime!.asSent);
-    return { hasComment: (comment?.body ?? '') !== '' || hours !== 0, workTime: rounded(hours) };
+    return { hasComment: (comment?.body ?? '') !== '' || hours !== 0, workTime: roundHours(hours) };
   }
 
   async writeComment(w: BugWork, workTime: number): Promise<void> {

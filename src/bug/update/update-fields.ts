@@ -4,6 +4,7 @@ import { ProductService } from '../../product/product.service.js';
 import { FieldService } from '../../field/field.service.js';
 import { UserService } from '../../user/user.service.js';
 import { BugWork, userNamed } from './bug-work.js';
+import { roundHours } from './update-request.js';
 
 const MAX_SUMMARY = 255;
 
@@ -19,8 +20,6 @@ const TEXT_FIELDS = [
   { key: 'url', column: 'url' },
   { key: 'whiteboard', column: 'whiteboard' },
 ] as const;
-
-const rounded = (hours: number) => Math.round(hours * 100) / 100;
 
 /**
  * The columns of the bugs row on Update Bug: product with component, version and milestone (rule 5's field side),
@@ -206,9 +205,9 @@ export class FieldSteps {
       w.allow('deadline', row.deadline ?? '', r.deadline ?? '');
       w.set('deadline', 'deadline', row.deadline ?? '', r.deadline ?? '', r.deadline);
     }
-    if (r.estimatedTime !== undefined && rounded(r.estimatedTime.hours) !== row.estimatedTime) {
+    if (r.estimatedTime !== undefined && roundHours(r.estimatedTime.hours) !== row.estimatedTime) {
       w.allow('estimated_time', row.estimatedTime, r.estimatedTime.asSent);
-      w.set('estimated_time', 'estimated_time', row.estimatedTime, r.estimatedTime.asSent, rounded(r.estimatedTime.hours));
+      w.set('estimated_time', 'estimated_time', row.estimatedTime, r.estimatedTime.asSent, roundHours(r.estimatedTime.hours));
     }
     if (r.isCcAccessible !== undefined && r.isCcAccessible !== row.isCcAccessible) {
       w.allow('is_cc_accessible', row.isCcAccessible, r.isCcAccessible);

@@ -16,6 +16,9 @@ import { normaliseCommentText } from '../../comment/comment.service.js';
 /** Largest value of a time field (defaults.md "time fields"). */
 export const MAX_HOURS = 99999.99;
 
+/** Hours as stored: two decimals (the columns are DECIMAL(7,2)). */
+export const roundHours = (hours: number): number => Math.round(hours * 100) / 100;
+
 /** A time value: the number, and the text as sent (the `added` side of `changes` shows it as sent). */
 export interface TimeValue {
   hours: number;

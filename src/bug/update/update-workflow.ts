@@ -6,8 +6,7 @@ import { BugVisibilityService } from '../bug-visibility.service.js';
 import { planStatusChange, UNCONFIRMED } from '../rules/workflow.js';
 import { canChangeField } from '../rules/field-permissions.js';
 import { BugWork, type UpdateRun, type Workflow } from './bug-work.js';
-
-const rounded = (hours: number) => Math.round(hours * 100) / 100;
+import { roundHours } from './update-request.js';
 
 /**
  * Status, resolution and dupe_of on Update Bug (rules 1–3, workflow.md), the UNCONFIRMED side of rule 5, the
@@ -163,14 +162,14 @@ export class WorkflowSteps {
     const { run, bug } = w;
     const explicit = run.request.remainingTime;
     if (explicit !== undefined) {
-      if (rounded(explicit.hours) === bug.row.remainingTime) return;
+      if (roundHours(explicit.hours) === bug.row.remainingTime) return;
       w.allow('remaining_time', bug.row.remainingTime, explicit.asSent);
-      w.set('remaining_time', 'remaining_time', bug.row.remainingTime, explicit.asSent, rounded(explicit.hours));
+      w.set('remaining_time', 'remaining_time', bug.row.remainingTime, explicit.asSent, roundHours(explicit.hours));
       return;
     }
     // Implicit changes need no right of their own: work_time was checked, and closing zeroes it for anyone.
     let remaining = bug.row.remainingTime;
-    if (workTime !== 0) remaining = Math.max(rounded(remaining - workTime), 0);
+    if (workTime !== 0) remaining = Math.max(roundHours(remaining - workTime), 0);
     if (w.zeroRemainingTime) remaining = 0;
     if (remaining !== bug.row.remainingTime) w.set('remaining_time', 'remaining_time', bug.row.remainingTime, remaining, remaining);
   }
