@@ -1,9 +1,11 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { KeywordService } from './keyword.service.js';
+import { KeywordInput } from './dto/keyword.dto.js';
+import { toDto } from '../common/http/dto.js';
 
 @ApiTags('Keyword')
 @Controller()
@@ -20,14 +22,16 @@ export class KeywordController {
   @Post('keyword')
   @RequireGroup('editkeywords', 'add', 'keywords', { login: true })
   @ApiOperation({ summary: 'Create Keyword (name, description, is_active). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: KeywordInput })
   async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.keywords.create(ctx.params, ctx) };
+    return { id: await this.keywords.create(toDto(KeywordInput, ctx.params, 'Keyword.create'), ctx) };
   }
 
   @Put('keyword/:idOrName')
   @RequireGroup('editkeywords', 'edit', 'keywords', { login: true })
   @ApiOperation({ summary: 'Update Keyword (name, description, is_active); a keyword in use stays on its bugs. Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: KeywordInput })
   async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), ctx.params, ctx) };
+    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), toDto(KeywordInput, ctx.params, 'Keyword.update'), ctx) };
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { RequestParams } from '../common/http/request-params.js';
+import type { KeywordInput } from './dto/keyword.dto.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
@@ -33,24 +33,24 @@ export class KeywordService {
     return this.pick(all, target).map(present);
   }
 
-  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+  async create(input: KeywordInput, ctx: RequestContext): Promise<number> {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
-      const name = await this.checkName(tx, params.string('name') ?? '');
-      const description = this.checkDescription(params.string('description'));
-      const id = await tx.insert('keywords', { name, description, is_active: params.has('is_active') ? (params.bool('is_active') ? 1 : 0) : 1 });
+      const name = await this.checkName(tx, input.name ?? '');
+      const description = this.checkDescription(input.description);
+      const id = await tx.insert('keywords', { name, description, is_active: input.is_active === false ? 0 : 1 });
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: KEYWORD_CLASS, objectId: id, added: name, at: now });
       return id;
     });
   }
 
-  async update(target: { ids: number[]; names: string[] }, params: RequestParams, ctx: RequestContext) {
+  async update(target: { ids: number[]; names: string[] }, input: KeywordInput, ctx: RequestContext) {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const keywords = this.pick(await this.fields.allKeywords(tx), target);
-      const newName = params.string('name');
+      const newName = input.name;
       if (newName !== undefined && keywords.length > 1) throw TrackerError.of(Errors.KEYWORD_ALREADY_EXISTS, { name: newName.trim() });
-      const description = params.has('description') ? this.checkDescription(params.string('description')) : undefined;
+      const description = input.description !== undefined ? this.checkDescription(input.description) : undefined;
       const results: Array<{ id: number; changes: Changes }> = [];
       for (const keyword of keywords) {
         const changes: Changes = {};
@@ -60,8 +60,8 @@ export class KeywordService {
           noteChange(changes, 'name', keyword.name, set.name);
         }
         if (description !== undefined && noteChange(changes, 'description', keyword.description, description)) set.description = description;
-        if (params.has('is_active') && noteChange(changes, 'is_active', keyword.isActive, !!params.bool('is_active'))) {
-          set.is_active = params.bool('is_active') ? 1 : 0;
+        if (input.is_active !== undefined && noteChange(changes, 'is_active', keyword.isActive, input.is_active)) {
+          set.is_active = input.is_active ? 1 : 0;
         }
         if (Object.keys(set).length) await tx.update('keywords', set, { id: keyword.id });
         await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: KEYWORD_CLASS, objectId: keyword.id, at: now }));

@@ -1,0 +1,21 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
+
+/**
+ * Create/Update Keyword input. DTOs check types only: presence and domain rules stay in the service, which answers
+ * them with Bugzilla's own codes.
+ */
+export class KeywordInput {
+  @ApiPropertyOptional({ description: 'Unique keyword name (64 characters at most); required on create.' })
+  @IsOptional() @IsString() @ScalarParam()
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'What the keyword means; required on create.' })
+  @IsOptional() @IsString() @ScalarParam()
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Offered for new changes (default true).' })
+  @IsOptional() @IsBoolean() @BooleanParam()
+  is_active?: boolean;
+}
