@@ -4,6 +4,7 @@ import { Caller } from '../common/caller.js';
 import { ParametersService, type Parameters } from '../params/parameters.service.js';
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
+import { FieldService } from '../field/field.service.js';
 import type { BugMailEvent, BugMailer } from './bug-mail.types.js';
 import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
 import { composeBugMail, TIME_TRACKING_FIELDS, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
@@ -19,6 +20,7 @@ export class BugMailService implements BugMailer {
   constructor(
     private readonly users: UserService,
     private readonly groups: GroupService,
+    private readonly fields: FieldService,
     private readonly parameters: ParametersService,
     private readonly queue: MailQueueService,
     private readonly kicker: MailKicker,
@@ -60,20 +62,19 @@ export class BugMailService implements BugMailer {
     if (!needsInsider && !needsTimeTracker) {
       return recipients.map((r) => ({ ...r, isInsider: false, isTimeTracker: false }));
     }
-    return Promise.all(
-      recipients.map(async (r) => {
-        const caller = new Caller(toCallerUser(r.user), await this.groups.membershipsOf(r.user.id, tx), parameters);
-        return { ...r, isInsider: caller.isInsider, isTimeTracker: caller.isTimeTracker };
-      }),
-    );
+    const memberships = await this.groups.membershipsOfMany(recipients.map((r) => r.user.id), tx);
+    return recipients.map((r) => {
+      const caller = new Caller(toCallerUser(r.user), memberships.get(r.user.id)!, parameters);
+      return { ...r, isInsider: caller.isInsider, isTimeTracker: caller.isTimeTracker };
+    });
   }
 
   /** Descriptions of the custom fields the change touches (standard fields have fixed labels in the composer). */
   private async customFieldLabels(tx: Sql, event: BugMailEvent): Promise<Map<string, string>> {
     const names = [...new Set(event.changes.map((c) => c.field).filter((f) => f.startsWith('cf_')))];
     if (!names.length) return new Map();
-    const rows = await tx.all<{ name: string; description: string }>(`SELECT name, description FROM fielddefs WHERE name IN ${tx.in(names)}`, names);
-    return new Map(rows.map((r) => [r.name, r.description]));
+    const fields = await this.fields.customFields(tx);
+    return new Map(fields.filter((f) => names.includes(f.name)).map((f) => [f.name, f.description]));
   }
 }
 

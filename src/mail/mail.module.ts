@@ -6,6 +6,7 @@ import { BugMailService } from './bug-mail.service.js';
 import { MailQueueService } from './mail-queue.service.js';
 import { MailKicker } from './mail-kicker.js';
 import { MailDeliveryService } from './mail-delivery.service.js';
+import { FieldModule } from '../field/field.module.js';
 
 /**
  * Outgoing mail: the outbox (mail_queue) written inside each change's transaction, and the delivery worker.
@@ -13,7 +14,7 @@ import { MailDeliveryService } from './mail-delivery.service.js';
  */
 @Global()
 @Module({
-  imports: [UserModule, GroupModule],
+  imports: [UserModule, GroupModule, FieldModule],
   providers: [BugMailService, MailQueueService, MailKicker, MailDeliveryService, { provide: BUG_MAILER, useExisting: BugMailService }],
   exports: [BUG_MAILER, BugMailService, MailQueueService],
 })
