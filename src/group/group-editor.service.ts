@@ -5,23 +5,12 @@ import { AuditService } from '../audit/audit.service.js';
 import { ParametersService } from '../params/parameters.service.js';
 import { PARAMETER_DEFINITIONS } from '../params/parameter-definitions.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { toBoolean } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { FieldChanges, flag, textParam } from './field-changes.js';
 import { GroupGrant, GroupService, compileUserRegexp, type GroupRecord } from './group.service.js';
+import type { GroupInput } from './dto/group.dto.js';
 
 export const GROUP_AUDIT_CLASS = 'Tracker::Group';
-
-/** The body of Create Group (routes.md, "Groups"). */
-export interface GroupCreateInput {
-  name?: unknown;
-  description?: unknown;
-  user_regexp?: unknown;
-  is_active?: unknown;
-  icon_url?: unknown;
-}
-
-export type GroupUpdateValues = GroupCreateInput;
 
 interface Actor {
   userId: number;
@@ -45,7 +34,7 @@ export class GroupEditorService {
    * Creates a bug group (routes.md: Create Group always makes `is_bug_group` true and, without `is_active`, an
    * inactive group). The `admin` group gets membership, bless and visibility over it (defaults.md).
    */
-  async create(input: GroupCreateInput, actor: Actor): Promise<number> {
+  async create(input: GroupInput, actor: Actor): Promise<number> {
     const name = this.checkName(input.name);
     const description = this.checkDescription(input.description);
     const userRegexp = this.checkRegexp(input.user_regexp);
@@ -54,7 +43,7 @@ export class GroupEditorService {
       await this.assertNameFree(tx, name);
       const id = await tx.insert('groups', {
         name, description, is_bug_group: 1, user_regexp: userRegexp,
-        is_active: input.is_active === undefined ? 0 : toBoolean(input.is_active) ? 1 : 0,
+        is_active: input.is_active ? 1 : 0,
         icon_url: textParam(input.icon_url, 'icon_url') || null,
       });
       const admin = await tx.one<{ id: number }>("SELECT id FROM groups WHERE name = 'admin'");
@@ -73,7 +62,7 @@ export class GroupEditorService {
    * Updates the named groups (updates.md, "Update Group"); all or nothing. Setting `name` for several groups is
    * 801 (5.0.6 crashes; the seed wants an error). System groups keep their name and are always active.
    */
-  async update(target: { ids: number[]; names: string[] }, values: GroupUpdateValues, actor: Actor): Promise<Array<{ id: number; changes: Record<string, unknown> }>> {
+  async update(target: { ids: number[]; names: string[] }, values: GroupInput, actor: Actor): Promise<Array<{ id: number; changes: Record<string, unknown> }>> {
     if (!target.ids.length && !target.names.length) {
       throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'Group.update', params: ['ids', 'names'] });
     }
@@ -92,7 +81,7 @@ export class GroupEditorService {
     });
   }
 
-  private async applyUpdate(tx: Sql, group: GroupRecord, values: GroupUpdateValues & { name?: string }, actor: Actor): Promise<FieldChanges> {
+  private async applyUpdate(tx: Sql, group: GroupRecord, values: GroupInput, actor: Actor): Promise<FieldChanges> {
     const changes = new FieldChanges();
     const row: Record<string, string | number | null> = {};
     if (values.name !== undefined && values.name !== group.name) {
@@ -111,7 +100,7 @@ export class GroupEditorService {
     }
     // Bugzilla's set_is_active: only bug groups can be deactivated; system groups silently stay active.
     if (values.is_active !== undefined && group.isBugGroup) {
-      const active = toBoolean(values.is_active);
+      const active = !!values.is_active;
       row.is_active = active ? 1 : 0;
       changes.note('is_active', flag(group.isActive), flag(active));
     }
@@ -135,19 +124,19 @@ export class GroupEditorService {
     });
   }
 
-  private checkName(value: unknown): string {
+  private checkName(value: string | undefined): string {
     const name = textParam(value, 'name');
     if (!name) throw TrackerError.of(Errors.EMPTY_GROUP_NAME);
     return name;
   }
 
-  private checkDescription(value: unknown): string {
+  private checkDescription(value: string | undefined): string {
     const description = textParam(value, 'description');
     if (!description) throw TrackerError.of(Errors.EMPTY_GROUP_DESCRIPTION);
     return description;
   }
 
-  private checkRegexp(value: unknown): string {
+  private checkRegexp(value: string | undefined): string {
     const regexp = textParam(value, 'user_regexp');
     if (regexp && !compileUserRegexp(regexp)) throw TrackerError.of(Errors.INVALID_REGEXP, { regexp });
     return regexp;

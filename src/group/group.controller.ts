@@ -1,12 +1,25 @@
-import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { toDto } from '../common/http/dto.js';
 import { RequireGroup, RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { GroupEditorService } from './group-editor.service.js';
-import { GROUP_FIELDS, GroupReaderService } from './group-reader.service.js';
+import { GROUP_FIELDS, GroupReaderService, type GroupQuery } from './group-reader.service.js';
+import { GroupInput } from './dto/group.dto.js';
 
-const UPDATABLE = ['name', 'description', 'user_regexp', 'is_active', 'icon_url'] as const;
+/** More groups by ids and names, beside the path's one (routes.md "ids-or-names rule"). */
+const TargetQuery = () =>
+  applyDecorators(
+    ApiQuery({ name: 'ids', required: false, type: Number, isArray: true, description: 'Group IDs (Get Group skips unknown ones).' }),
+    ApiQuery({ name: 'names', required: false, type: String, isArray: true, description: 'Group names; an unknown one is error 51.' }),
+  );
+
+const GetGroupQuery = () =>
+  applyDecorators(
+    TargetQuery(),
+    ApiQuery({ name: 'membership', required: false, type: Boolean, description: 'Set to 1 to return the members of each group (key membership).' }),
+  );
 
 @ApiTags('Groups')
 @Controller()
@@ -17,6 +30,7 @@ export class GroupController {
   @RequireLogin()
   @SelectableFields({ path: 'groups[]', fields: GROUP_FIELDS })
   @ApiOperation({ summary: 'Get Group: groups by ids/names (all visible ones without either); membership=1 lists members' })
+  @GetGroupQuery()
   async list(@Ctx() ctx: RequestContext) {
     return { groups: await this.reader.get(this.query(ctx), ctx.caller) };
   }
@@ -25,6 +39,7 @@ export class GroupController {
   @RequireLogin()
   @SelectableFields({ path: 'groups[]', fields: GROUP_FIELDS })
   @ApiOperation({ summary: 'Get Group by id or name (the seed route; 5.0 has only GET /rest/group)' })
+  @GetGroupQuery()
   async one(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
     return { groups: await this.reader.get(this.query(ctx, idOrName), ctx.caller) };
   }
@@ -32,22 +47,22 @@ export class GroupController {
   @Post('group')
   @RequireGroup('creategroups', 'create', 'groups', { login: true })
   @ApiOperation({ summary: 'Create Group (creategroups): name, description, user_regexp, is_active, icon_url' })
+  @ApiBody({ type: GroupInput })
   async create(@Ctx() ctx: RequestContext) {
-    const data = ctx.params.data();
-    const id = await this.editor.create(data, { userId: ctx.caller.id, now: ctx.now });
-    return { id };
+    return { id: await this.editor.create(toDto(GroupInput, ctx.params, 'Group.create'), { userId: ctx.caller.id, now: ctx.now }) };
   }
 
   @Put('group/:id_or_name')
   @RequireGroup('creategroups', 'edit', 'groups', { login: true })
   @ApiOperation({ summary: 'Update Group (creategroups): the path group plus ids/names; name, description, user_regexp, is_active, icon_url' })
+  @ApiBody({ type: GroupInput })
+  @TargetQuery()
   async update(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
-    const data = ctx.params.data();
-    const values = Object.fromEntries(UPDATABLE.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]));
-    return { groups: await this.editor.update(ctx.params.idsAndNames(idOrName), values, { userId: ctx.caller.id, now: ctx.now }) };
+    const input = toDto(GroupInput, ctx.params, 'Group.update');
+    return { groups: await this.editor.update(ctx.params.idsAndNames(idOrName), input, { userId: ctx.caller.id, now: ctx.now }) };
   }
 
-  private query(ctx: RequestContext, segment?: string) {
+  private query(ctx: RequestContext, segment?: string): GroupQuery {
     return { ...ctx.params.idsAndNames(segment), membership: ctx.params.bool('membership') ?? false };
   }
 }

@@ -219,4 +219,19 @@ describe('groups', () => {
       expect(await members()).toEqual([ADMIN_LOGIN]);
     });
   });
+
+  describe('OpenAPI', () => {
+    it('documents the body of Create/Update Group and the query of Get Group', async () => {
+      const { paths, components } = (await t.get('/openapi.json')).body;
+      for (const [path, method] of [['/rest/group', 'post'], ['/rest/group/{id_or_name}', 'put']]) {
+        const ref = paths[path][method].requestBody.content['application/json'].schema.$ref;
+        const schema = components.schemas[ref.split('/').pop()];
+        expect(Object.keys(schema.properties)).toEqual(['name', 'description', 'user_regexp', 'is_active', 'icon_url']);
+      }
+      const names = (path: string, method: string) => paths[path][method].parameters.map((p: any) => p.name);
+      expect(names('/rest/group', 'get')).toEqual(expect.arrayContaining(['ids', 'names', 'membership', 'include_fields']));
+      expect(names('/rest/group/{id_or_name}', 'get')).toEqual(expect.arrayContaining(['id_or_name', 'ids', 'names', 'membership']));
+      expect(names('/rest/group/{id_or_name}', 'put')).toEqual(expect.arrayContaining(['id_or_name', 'ids', 'names']));
+    });
+  });
 });
