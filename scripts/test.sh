@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 export TZ=UTC
 
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ]; then
-  npm ci --no-audit --no-fund
+  # `npm ci` refuses this lockfile on npm 11 (npm/cli#9846): jest's resolver declares optional platform bindings
+  # the registry here does not serve, and npm ci counts them as missing. `npm install` installs the same locked
+  # versions.
+  npm install --no-audit --no-fund
 fi
 
 jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
