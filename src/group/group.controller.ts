@@ -7,13 +7,11 @@ import { SelectableFields } from '../common/fields/field-selection.decorator.js'
 import { GroupEditorService } from './group-editor.service.js';
 import { GROUP_FIELDS, GroupReaderService, type GroupQuery } from './group-reader.service.js';
 import { GroupInput } from './dto/group.dto.js';
+import { ApiIdsAndNamesQuery } from './dto/ids-and-names.js';
 
-/** More groups by ids and names, beside the path's one (routes.md "ids-or-names rule"). */
+/** More groups beside the path's one. */
 const TargetQuery = () =>
-  applyDecorators(
-    ApiQuery({ name: 'ids', required: false, type: Number, isArray: true, description: 'Group IDs (Get Group skips unknown ones).' }),
-    ApiQuery({ name: 'names', required: false, type: String, isArray: true, description: 'Group names; an unknown one is error 51.' }),
-  );
+  ApiIdsAndNamesQuery({ ids: 'Group IDs (Get Group skips unknown ones).', names: 'Group names; an unknown one is error 51.' });
 
 const GetGroupQuery = () =>
   applyDecorators(

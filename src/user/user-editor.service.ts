@@ -5,26 +5,13 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Parameters } from '../params/parameters.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { toBoolean } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { hashPassword } from '../auth/credentials.js';
 import { FieldChanges, flag, textParam } from '../group/field-changes.js';
 import { GroupService, type GroupRecord } from '../group/group.service.js';
 import { USER_AUDIT_CLASS, UserService, type UserRecord } from './user.service.js';
 import { parseGroupChange, planGroupChange, validateEmail, validatePassword, type GroupChangeRequest } from './user-rules.js';
-
-/** The values of Update User (updates.md); unknown keys never reach here (the controller picks these). */
-export interface UserUpdateValues {
-  full_name?: unknown;
-  email?: unknown;
-  password?: unknown;
-  email_enabled?: unknown;
-  login_denied_text?: unknown;
-  groups?: unknown;
-  bless_groups?: unknown;
-}
-
-export const USER_UPDATE_KEYS = ['full_name', 'email', 'password', 'email_enabled', 'login_denied_text', 'groups', 'bless_groups'] as const;
+import type { UserUpdateInput } from './dto/user.dto.js';
 
 /** The value of a group change, its ids resolved and blessing checked. */
 interface ResolvedGroupChange {
@@ -47,7 +34,7 @@ export class UserEditorService {
     private readonly audit: AuditService,
   ) {}
 
-  async update(target: { ids: number[]; names: string[] }, values: UserUpdateValues, caller: Caller, now: Date): Promise<Array<{ id: number; changes: Record<string, unknown> }>> {
+  async update(target: { ids: number[]; names: string[] }, values: UserUpdateInput, caller: Caller, now: Date): Promise<Array<{ id: number; changes: Record<string, unknown> }>> {
     if (!target.ids.length && !target.names.length) {
       throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'User.update', params: ['ids', 'names'] });
     }
@@ -99,7 +86,7 @@ export class UserEditorService {
     return [...found.values()];
   }
 
-  private checkPassword(value: unknown, parameters: Parameters): string {
+  private checkPassword(value: string, parameters: Parameters): string {
     // Trimmed like Create User's password (seed).
     const password = textParam(value, 'password');
     validatePassword(password, parameters.get('password_complexity'));
@@ -110,7 +97,7 @@ export class UserEditorService {
   private async updateAccount(
     tx: Sql,
     user: UserRecord,
-    values: UserUpdateValues & { email?: string; cryptpassword?: string },
+    values: UserUpdateInput & { cryptpassword?: string },
     parameters: Parameters,
   ): Promise<FieldChanges> {
     const changes = new FieldChanges();
@@ -132,7 +119,7 @@ export class UserEditorService {
       changes.noteSecret('password');
     }
     if (values.email_enabled !== undefined) {
-      const enabled = toBoolean(values.email_enabled);
+      const enabled = !!values.email_enabled;
       row.email_enabled = enabled ? 1 : 0;
       changes.note('disable_mail', flag(!user.emailEnabled), flag(!enabled));
     }

@@ -1,11 +1,35 @@
-import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { toDto } from '../common/http/dto.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { UserService } from './user.service.js';
 import { USER_FIELDS, UserReaderService, type UserQuery } from './user-reader.service.js';
-import { USER_UPDATE_KEYS, UserEditorService } from './user-editor.service.js';
+import { UserEditorService } from './user-editor.service.js';
+import { UserCreateInput, UserUpdateInput } from './dto/user.dto.js';
+import { ApiIdsAndNamesQuery } from '../group/dto/ids-and-names.js';
+
+/** More users beside the path's one. */
+const TargetQuery = () =>
+  ApiIdsAndNamesQuery({ ids: 'User IDs (repeated or comma list); logged-out callers cannot use them.', names: 'Logins.' });
+
+/**
+ * The query of Get User (service-spec.md "Get User parameters"). GET parameters are read by RequestParams, the
+ * one reader of Bugzilla's query encodings (repeated keys, comma lists, 52 for a non-numeric id), into UserQuery.
+ */
+const GetUserQuery = () =>
+  applyDecorators(
+    TargetQuery(),
+    ApiQuery({
+      name: 'match', required: false, type: String, isArray: true,
+      description: 'Users whose real name or login contains any of these strings (an exact login wins); requires login.',
+    }),
+    ApiQuery({ name: 'limit', required: false, type: Number, description: 'At most this many matches per string (capped by maxusermatches).' }),
+    ApiQuery({ name: 'include_disabled', required: false, type: Boolean, description: 'Include disabled accounts in match results.' }),
+    ApiQuery({ name: 'group_ids', required: false, type: Number, isArray: true, description: 'Only users in any of these groups (IDs).' }),
+    ApiQuery({ name: 'groups', required: false, type: String, isArray: true, description: 'Only users in any of these groups (names).' }),
+  );
 
 @ApiTags('Users')
 @Controller()
@@ -15,6 +39,7 @@ export class UserController {
   @Get('user')
   @SelectableFields({ path: 'users[]', fields: USER_FIELDS })
   @ApiOperation({ summary: 'Get User by ids, names or match (with limit, include_disabled, group_ids, groups)' })
+  @GetUserQuery()
   async list(@Ctx() ctx: RequestContext) {
     return { users: await this.reader.get(this.query(ctx), ctx.caller, ctx.selection) };
   }
@@ -22,6 +47,7 @@ export class UserController {
   @Get('user/:id_or_name')
   @SelectableFields({ path: 'users[]', fields: USER_FIELDS })
   @ApiOperation({ summary: 'Get User by id or login (plus ids, names, match)' })
+  @GetUserQuery()
   async one(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
     return { users: await this.reader.get(this.query(ctx, idOrName), ctx.caller, ctx.selection) };
   }
@@ -30,18 +56,22 @@ export class UserController {
   @Post('user')
   @RequireGroup('editusers', 'create', 'users')
   @ApiOperation({ summary: 'Create User (editusers): email, full_name, password' })
+  @ApiBody({ type: UserCreateInput })
   async create(@Ctx() ctx: RequestContext) {
-    const input = { email: ctx.params.string('email') ?? '', fullName: ctx.params.string('full_name'), password: ctx.params.string('password') };
-    return { id: await this.users.create(input, { userId: ctx.caller.id, now: ctx.now }) };
+    const input = toDto(UserCreateInput, ctx.params, 'User.create');
+    // UserService.create also serves the admin command line, in its own words.
+    const user = { email: input.email ?? '', fullName: input.full_name, password: input.password };
+    return { id: await this.users.create(user, { userId: ctx.caller.id, now: ctx.now }) };
   }
 
   @Put('user/:id_or_name')
   @RequireGroup('editusers', 'edit', 'users', { login: true })
   @ApiOperation({ summary: 'Update User (editusers): full_name, email, password, email_enabled, login_denied_text, groups, bless_groups' })
+  @ApiBody({ type: UserUpdateInput })
+  @TargetQuery()
   async update(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
-    const data = ctx.params.data();
-    const values = Object.fromEntries(USER_UPDATE_KEYS.filter((key) => data[key] !== undefined).map((key) => [key, data[key]]));
-    return { users: await this.editor.update(ctx.params.idsAndNames(idOrName), values, ctx.caller, ctx.now) };
+    const input = toDto(UserUpdateInput, ctx.params, 'User.update');
+    return { users: await this.editor.update(ctx.params.idsAndNames(idOrName), input, ctx.caller, ctx.now) };
   }
 
   private query(ctx: RequestContext, segment?: string): UserQuery {

@@ -374,4 +374,23 @@ describe('users', () => {
       expectError(await t.put(`/user/${member.id}`, { groups: ['qa-team'] }, { key: ADMIN_API_KEY }), 53, 400);
     });
   });
+
+  describe('OpenAPI', () => {
+    it('documents the bodies of Create/Update User and the query of Get User', async () => {
+      const { paths, components } = (await t.get('/openapi.json')).body;
+      const body = (path: string, method: string) => {
+        const ref: string = paths[path][method].requestBody.content['application/json'].schema.$ref;
+        return components.schemas[ref.split('/').pop()!];
+      };
+      expect(Object.keys(body('/rest/user', 'post').properties)).toEqual(['email', 'full_name', 'password']);
+      const update = body('/rest/user/{id_or_name}', 'put');
+      expect(Object.keys(update.properties)).toEqual(['full_name', 'email', 'password', 'email_enabled', 'login_denied_text', 'groups', 'bless_groups']);
+      expect(update.properties.email_enabled.type).toBe('boolean');
+      const names = (path: string, method: string) => paths[path][method].parameters.map((p: any) => p.name);
+      const getUser = ['ids', 'names', 'match', 'limit', 'include_disabled', 'group_ids', 'groups', 'include_fields', 'exclude_fields'];
+      expect(names('/rest/user', 'get')).toEqual(expect.arrayContaining(getUser));
+      expect(names('/rest/user/{id_or_name}', 'get')).toEqual(expect.arrayContaining(['id_or_name', ...getUser]));
+      expect(names('/rest/user/{id_or_name}', 'put')).toEqual(expect.arrayContaining(['id_or_name', 'ids', 'names']));
+    });
+  });
 });
