@@ -1,12 +1,15 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { toDto } from '../common/http/dto.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BugService } from './bug.service.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
+import { BugSearchInput } from './dto/bug-search.dto.js';
+import { ApiBugIdsQuery, BugGetInput, BugHistoryInput } from './dto/bug-read.dto.js';
 
 @ApiTags('bugs')
 @Controller()
@@ -19,9 +22,10 @@ export class BugController {
 
   @Get('bug')
   @ApiOperation({ summary: 'Search Bugs (id, alias, select fields, limit/offset); answers {bugs}.' })
+  @ApiQuery({ type: BugSearchInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
   search(@Ctx() ctx: RequestContext) {
-    return this.bugs.searchBugs(ctx, ctx.params);
+    return this.bugs.searchBugs(ctx, toDto(BugSearchInput, ctx.params, 'Bug.search'));
   }
 
   @Post('bug')
@@ -33,14 +37,20 @@ export class BugController {
 
   @Get('bug/:id_or_alias')
   @ApiOperation({ summary: 'Get Bug by id or alias (plus ids); answers {faults, bugs}.' })
+  @ApiBugIdsQuery()
+  @ApiQuery({ type: BugGetInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
   get(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string) {
-    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), !!ctx.params.bool('permissive'));
+    const input = toDto(BugGetInput, ctx.params, 'Bug.get');
+    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true);
   }
 
   @Get('bug/:id_or_alias/history')
   @ApiOperation({ summary: 'Bug history (ids for more, new_since); answers {bugs: [{id, alias, history}]}.' })
+  @ApiBugIdsQuery()
+  @ApiQuery({ type: BugHistoryInput })
   history(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string) {
-    return this.histories.history(ctx.caller, ctx.params.listWithPath('ids', [idOrAlias]), ctx.params.string('new_since'));
+    const input = toDto(BugHistoryInput, ctx.params, 'Bug.history');
+    return this.histories.history(ctx.caller, ctx.params.listWithPath('ids', [idOrAlias]), input.new_since);
   }
 }

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
-import type { RequestParams } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { BugLoaderService, type BugPage } from './bug-loader.service.js';
 import { presentBug } from './bug.presenter.js';
 import { BugSearchService } from './search/bug-search.service.js';
+import type { BugSearchInput } from './dto/bug-search.dto.js';
 
 /** An element of `faults` (updates.md "Get Bug faults"): the reference as the client gave it, and why it failed. */
 export interface BugFault {
@@ -62,8 +62,8 @@ export class BugService {
   }
 
   /** Search Bugs (`GET /rest/bug`): only `bugs`; hidden and unknown bugs are silently absent; no update_token. */
-  async searchBugs(ctx: ReadContext, params: RequestParams): Promise<{ bugs: Record<string, unknown>[] }> {
-    const ids = await this.search.findIds(ctx.caller, params);
+  async searchBugs(ctx: ReadContext, input: BugSearchInput): Promise<{ bugs: Record<string, unknown>[] }> {
+    const ids = await this.search.findIds(ctx.caller, input);
     const page = await this.loader.page(ids, ctx.caller, ctx.selection);
     return { bugs: this.present(page, ctx, false) };
   }

@@ -212,6 +212,24 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     });
   });
 
+  describe('OpenAPI', () => {
+    it('documents the query of Search Bugs, Get Bug and Bug history', async () => {
+      const { paths } = (await t.get('/openapi.json')).body;
+      const parameters = (path: string) => Object.fromEntries(paths[path].get.parameters.map((p: any) => [p.name, p]));
+      const search = parameters('/rest/bug');
+      expect(Object.keys(search)).toEqual(expect.arrayContaining([
+        'id', 'alias', 'product', 'component', 'version', 'target_milestone', 'status', 'resolution', 'priority', 'severity',
+        'op_sys', 'platform', 'summary', 'whiteboard', 'url', 'assigned_to', 'creator', 'qa_contact', 'tags',
+        'creation_time', 'last_change_time', 'limit', 'offset', 'include_fields', 'exclude_fields',
+      ]));
+      expect(search.status).toMatchObject({ in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } } });
+      expect(search.limit).toMatchObject({ in: 'query', required: false, schema: { type: 'number' } });
+      expect(search.product.description).toEqual(expect.any(String));
+      expect(Object.keys(parameters('/rest/bug/{id_or_alias}'))).toEqual(expect.arrayContaining(['id_or_alias', 'ids', 'permissive', 'include_fields']));
+      expect(Object.keys(parameters('/rest/bug/{id_or_alias}/history'))).toEqual(expect.arrayContaining(['id_or_alias', 'ids', 'new_since']));
+    });
+  });
+
   describe('custom fields', () => {
     let bugId: number;
     beforeAll(async () => {

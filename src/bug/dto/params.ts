@@ -1,0 +1,58 @@
+/**
+ * How the bug routes read their parameters into DTOs, as their services read them before DTOs: Bugzilla clients send
+ * one value where a list is meant, a list where one value is meant, numbers where text is meant. Each transform only
+ * reshapes; a value of the wrong type is left for the DTO's class-validator rule to refuse (toDto: 52 or 53).
+ */
+import { Transform } from 'class-transformer';
+
+const isPlain = (value: unknown) => value === null || typeof value !== 'object';
+
+/**
+ * A text field (Create/Update Bug): an array gives its first element (as Bugzilla does), a number or boolean its
+ * string, a missing value (`null`, `[]`) the empty text. `keepNull` keeps `null` itself where it means something
+ * other than empty (`status`, `resolution`, `dupe_of`: the workflow rules tell them apart). An object stays as it is
+ * for `@IsString` to refuse (53).
+ */
+export const BugTextParam = (options: { keepNull?: boolean } = {}) =>
+  Transform(({ value }) => {
+    if (value === undefined || (value === null && options.keepNull)) return value;
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first === null || first === undefined) return '';
+    return typeof first === 'number' || typeof first === 'boolean' ? String(first) : first;
+  });
+
+/**
+ * A list field of Create Bug (cc, groups, keywords, blocks …): one value or an array; plain values as text
+ * (`blocks: [1, 2]`), split on commas where the field takes comma lists, trimmed, blanks dropped. An object item stays
+ * for `@IsString({ each: true })` to refuse (53, naming the field).
+ */
+export const BugListParam = (options: { commas?: boolean } = {}) =>
+  Transform(({ value }) => {
+    if (value === undefined || value === null) return value;
+    return (Array.isArray(value) ? value : [value]).flatMap((item) => {
+      if (!isPlain(item)) return [item];
+      const text = String(item);
+      return (options.commas ? text.split(',') : [text]).map((s) => s.trim()).filter((s) => s !== '');
+    });
+  });
+
+const INTEGER = /^-?\d+$/;
+
+/** One integer (`limit=10`): a repeated key gives its first value, blank is "not given"; anything else is left for @IsInt (52). */
+export const IntParam = () =>
+  Transform(({ value }) => {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first !== 'string') return first;
+    const text = first.trim();
+    if (text === '') return undefined;
+    return INTEGER.test(text) ? Number(text) : first;
+  });
+
+/** Bug ids (`id=1,2&id=3`): repeated or comma lists; an item that is not digits is left for @IsInt (52). */
+export const IdListParam = () =>
+  Transform(({ value }) => {
+    if (value === undefined || value === null) return value;
+    return (Array.isArray(value) ? value : [value])
+      .flatMap((item) => (typeof item === 'string' ? item.split(',').map((s) => s.trim()).filter((s) => s !== '') : [item]))
+      .map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item));
+  });
