@@ -1,9 +1,12 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
+import { toDto } from '../common/http/dto.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { CLASSIFICATION_FIELDS, ClassificationService } from './classification.service.js';
+import { ClassificationInput, ClassificationUpdateInput } from './dto/classification.dto.js';
+import { ApiIdsAndNamesQuery } from './dto/params.js';
 
 @ApiTags('Classification')
 @Controller()
@@ -13,6 +16,7 @@ export class ClassificationController {
   @Get('classification/:idOrName')
   @ApiOperation({ summary: 'Get Classification by id or name (needs the useclassification parameter on)' })
   @SelectableFields({ path: 'classifications[]', fields: CLASSIFICATION_FIELDS })
+  @ApiIdsAndNamesQuery()
   async get(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
     return { classifications: await this.classifications.get(ctx.caller, ctx.params.idsAndNames(idOrName)) };
   }
@@ -20,14 +24,17 @@ export class ClassificationController {
   @Post('classification')
   @RequireGroup('editclassifications', 'create', 'classifications', { login: true })
   @ApiOperation({ summary: 'Create Classification. Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ClassificationInput })
   async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.classifications.create(ctx.params, ctx) };
+    return { id: await this.classifications.create(toDto(ClassificationInput, ctx.params, 'Classification.create'), ctx) };
   }
 
   @Put('classification/:idOrName')
   @RequireGroup('editclassifications', 'edit', 'classifications', { login: true })
   @ApiOperation({ summary: 'Update Classification (name, description, sort_key). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ClassificationUpdateInput })
   async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    return { classifications: await this.classifications.update(ctx.params.idsAndNames(idOrName), ctx.params, ctx) };
+    const target = ctx.params.idsAndNames(idOrName);
+    return { classifications: await this.classifications.update(target, toDto(ClassificationUpdateInput, ctx.params, 'Classification.update'), ctx) };
   }
 }

@@ -4,11 +4,11 @@ import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { ResourceFields } from '../common/fields/field-selection.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import type { ClassificationInput } from './dto/classification.dto.js';
 import { pickByIdsAndNames } from './pick-by-ids-and-names.js';
 import { ProductService, type ClassificationRecord } from './product.service.js';
 
@@ -72,27 +72,27 @@ export class ClassificationService {
       }));
   }
 
-  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+  async create(input: ClassificationInput, ctx: RequestContext): Promise<number> {
     this.requireEnabled(ctx.caller);
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
-      const name = await this.checkName(tx, params.string('name')?.trim() ?? '');
-      const sortKey = this.checkSortKey(params.raw('sort_key') ?? params.raw('sortkey') ?? 0);
-      const id = await tx.insert('classifications', { name, description: params.string('description')?.trim() ?? '', sortkey: sortKey });
+      const name = await this.checkName(tx, input.name?.trim() ?? '');
+      const sortKey = this.checkSortKey(input.sort_key ?? input.sortkey ?? 0);
+      const id = await tx.insert('classifications', { name, description: input.description?.trim() ?? '', sortkey: sortKey });
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: CLASSIFICATION_CLASS, objectId: id, added: name, at: now });
       return id;
     });
   }
 
-  async update(target: { ids: number[]; names: string[] }, params: RequestParams, ctx: RequestContext) {
+  async update(target: { ids: number[]; names: string[] }, input: ClassificationInput, ctx: RequestContext) {
     this.requireEnabled(ctx.caller);
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const classifications = await this.resolve(target, tx);
-      const newName = params.string('name')?.trim();
+      const newName = input.name?.trim();
       if (newName !== undefined && classifications.length > 1) throw TrackerError.of(Errors.CLASSIFICATION_ALREADY_EXISTS, { name: newName });
-      const description = params.string('description')?.trim();
-      const sortKeyInput = params.raw('sort_key') ?? params.raw('sortkey');
+      const description = input.description?.trim();
+      const sortKeyInput = input.sort_key ?? input.sortkey;
       const sortKey = sortKeyInput === undefined ? undefined : this.checkSortKey(sortKeyInput);
       const results: Array<{ id: number; changes: Changes }> = [];
       for (const classification of classifications) {

@@ -1,9 +1,11 @@
 import { Controller, Delete, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
+import { toDto } from '../common/http/dto.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { ComponentService, parseComponentNames, type ComponentTarget } from './component.service.js';
+import { ComponentCreateInput, ComponentTargetInput, ComponentUpdateInput } from './dto/component.dto.js';
 
 /** The path names one component (by id, or product + component); body/query `ids` and `names` add more. */
 function target(ctx: RequestContext, path: { id?: string; product?: string; component?: string }, method: string): ComponentTarget {
@@ -26,27 +28,32 @@ export class ComponentController {
   @Post('component')
   @RequireLogin()
   @ApiOperation({ summary: 'Create Component (editcomponents, globally or for the product)' })
+  @ApiBody({ type: ComponentCreateInput })
   async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.components.create(ctx.params, ctx) };
+    return { id: await this.components.create(toDto(ComponentCreateInput, ctx.params, 'Component.create'), ctx) };
   }
 
   @Put('component/:id')
   @RequireLogin()
   @ApiOperation({ summary: 'Update Component by id (used by python-bugzilla). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ComponentUpdateInput })
   async updateById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
-    return { components: await this.components.update(target(ctx, { id }, 'PUT'), ctx.params, ctx) };
+    return { components: await this.components.update(target(ctx, { id }, 'PUT'), toDto(ComponentUpdateInput, ctx.params, 'Component.update'), ctx) };
   }
 
   @Put('component/:product/:component')
   @RequireLogin()
   @ApiOperation({ summary: 'Update Component by product and name (used by python-bugzilla). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ComponentUpdateInput })
   async updateByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
-    return { components: await this.components.update(target(ctx, { product, component }, 'PUT'), ctx.params, ctx) };
+    const named = target(ctx, { product, component }, 'PUT');
+    return { components: await this.components.update(named, toDto(ComponentUpdateInput, ctx.params, 'Component.update'), ctx) };
   }
 
   @Delete('component/:id')
   @RequireLogin()
   @ApiOperation({ summary: 'Delete Component by id; refused while it has bugs (1202). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ComponentTargetInput, required: false })
   async deleteById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
     return { components: await this.components.delete(target(ctx, { id }, 'DELETE'), ctx) };
   }
@@ -54,6 +61,7 @@ export class ComponentController {
   @Delete('component/:product/:component')
   @RequireLogin()
   @ApiOperation({ summary: 'Delete Component by product and name; refused while it has bugs (1202). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ComponentTargetInput, required: false })
   async deleteByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
     return { components: await this.components.delete(target(ctx, { product, component }, 'DELETE'), ctx) };
   }

@@ -3,12 +3,12 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { UserService } from '../user/user.service.js';
 import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import type { ComponentCreateInput, ComponentUpdateInput } from './dto/component.dto.js';
 import { ProductService, type ComponentRecord, type ProductRecord } from './product.service.js';
 import { MAX_NAME_LENGTH, ProductValuesService, checkValueSortKey } from './product-values.service.js';
 
@@ -47,28 +47,28 @@ export class ComponentService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+  async create(input: ComponentCreateInput, ctx: RequestContext): Promise<number> {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
-      const productName = params.string('product')?.trim() ?? '';
+      const productName = input.product?.trim() ?? '';
       if (productName === '') {
         await this.requireSomeAdminRight(ctx.caller);
         throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
       }
       const product = await this.values.productToAdminister(ctx.caller, productName, tx, 'components');
-      const name = await this.checkName(tx, product, params.string('name')?.trim() ?? '');
-      const description = this.checkDescription(params.string('description'), name);
-      const assignee = await this.assigneeId(tx, params.string('default_assignee'));
-      const qaContact = await this.optionalUserId(tx, params.string('default_qa_contact'));
-      const cc = await this.userIds(tx, params.list('default_cc', { commas: true }));
+      const name = await this.checkName(tx, product, input.name?.trim() ?? '');
+      const description = this.checkDescription(input.description, name);
+      const assignee = await this.assigneeId(tx, input.default_assignee);
+      const qaContact = await this.optionalUserId(tx, input.default_qa_contact);
+      const cc = await this.userIds(tx, input.default_cc ?? []);
       const id = await tx.insert('components', {
         name,
         product_id: product.id,
         default_assignee_id: assignee,
         default_qa_contact_id: qaContact,
         description,
-        is_active: params.has('is_open') ? (params.bool('is_open') ? 1 : 0) : 1,
-        sortkey: params.has('sort_key') ? checkValueSortKey(params.raw('sort_key')) : 0,
+        is_active: input.is_open !== undefined ? (input.is_open ? 1 : 0) : 1,
+        sortkey: input.sort_key !== undefined ? checkValueSortKey(input.sort_key) : 0,
       });
       await tx.insertMany('component_cc', cc.map((userId) => ({ component_id: id, user_id: userId })));
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: COMPONENT_CLASS, objectId: id, added: name, at: now });
@@ -76,21 +76,22 @@ export class ComponentService {
     });
   }
 
-  async update(target: ComponentTarget, params: RequestParams, ctx: RequestContext) {
+  /** A value given as null counts as given and empty (a null assignee is 1213, a null cc list empties it), but a null description as absent. */
+  async update(target: ComponentTarget, input: ComponentUpdateInput, ctx: RequestContext) {
     await this.requireSomeAdminRight(ctx.caller);
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const components = await this.resolveTargets(tx, target, ctx.caller);
-      const newName = params.string('name')?.trim();
+      const newName = input.name?.trim();
       if (newName !== undefined) {
         const products = components.map((c) => c.productId);
         if (new Set(products).size !== products.length) throw TrackerError.of(Errors.MULTIPLE_COMPONENTS_UPDATE_NOT_ALLOWED);
       }
-      const description = params.has('description') ? params.string('description') : undefined;
-      const assignee = params.has('default_assignee') ? await this.assigneeId(tx, params.string('default_assignee')) : undefined;
-      const qaContact = params.has('default_qa_contact') ? await this.optionalUserId(tx, params.string('default_qa_contact')) : undefined;
-      const cc = params.has('default_cc') ? await this.userIds(tx, params.list('default_cc', { commas: true })) : undefined;
-      const sortKey = params.has('sort_key') ? checkValueSortKey(params.raw('sort_key')) : undefined;
+      const description = input.description ?? undefined;
+      const assignee = input.default_assignee !== undefined ? await this.assigneeId(tx, input.default_assignee) : undefined;
+      const qaContact = input.default_qa_contact !== undefined ? await this.optionalUserId(tx, input.default_qa_contact) : undefined;
+      const cc = input.default_cc !== undefined ? await this.userIds(tx, input.default_cc ?? []) : undefined;
+      const sortKey = input.sort_key !== undefined ? checkValueSortKey(input.sort_key) : undefined;
       const productsById = await this.products.findByIds(components.map((c) => c.productId), tx);
       const logins = await this.users.findByIds(components.flatMap((c) => [
         c.defaultAssigneeId, ...(c.defaultQaContactId ? [c.defaultQaContactId] : []), ...c.defaultCcIds,
@@ -116,8 +117,8 @@ export class ComponentService {
         if (qaContact !== undefined && noteChange(changes, 'default_qa_contact', login(component.defaultQaContactId), login(qaContact))) {
           set.default_qa_contact_id = qaContact;
         }
-        if (params.has('is_open') && noteChange(changes, 'is_open', component.isActive, !!params.bool('is_open'))) {
-          set.is_active = params.bool('is_open') ? 1 : 0;
+        if (input.is_open !== undefined && noteChange(changes, 'is_open', component.isActive, !!input.is_open)) {
+          set.is_active = input.is_open ? 1 : 0;
         }
         if (sortKey !== undefined && noteChange(changes, 'sort_key', component.sortKey, sortKey)) set.sortkey = sortKey;
         if (Object.keys(set).length) await tx.update('components', set, { id: component.id });

@@ -3,13 +3,13 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import { GroupService } from '../group/group.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from './changes.js';
 import { ClassificationService } from './classification.service.js';
+import type { ProductCreateInput, ProductUpdateInput } from './dto/product.dto.js';
 import {
   applyControlInput, describeControl, isEmptyControl, parseGroupControls, type ControlSettings, type GroupControlInput,
 } from './group-controls.js';
@@ -17,12 +17,6 @@ import { ProductService, type GroupControlDetail, type ProductRecord } from './p
 import { MAX_NAME_LENGTH, checkMilestoneName, checkVersionName } from './product-values.service.js';
 
 const PRODUCT_CLASS = 'Tracker::Product';
-
-/** A text parameter trimmed, or undefined when absent. */
-function trimmed(params: RequestParams, key: string): string | undefined {
-  const value = params.string(key);
-  return value === undefined ? undefined : value.trim();
-}
 
 /**
  * Create Product and Update Product (editcomponents, checked by the route): Bugzilla::Product's validators,
@@ -39,28 +33,28 @@ export class ProductAdminService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+  async create(input: ProductCreateInput, ctx: RequestContext): Promise<number> {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
-      const name = await this.checkName(tx, trimmed(params, 'name') ?? '');
-      const description = trimmed(params, 'description') ?? '';
+      const name = await this.checkName(tx, input.name?.trim() ?? '');
+      const description = input.description?.trim() ?? '';
       if (description === '') throw TrackerError.of(Errors.PRODUCT_MUST_HAVE_DESCRIPTION);
-      const version = trimmed(params, 'version') ?? '';
+      const version = input.version?.trim() ?? '';
       if (version === '') throw TrackerError.of(Errors.PRODUCT_MUST_HAVE_VERSION);
       checkVersionName(version);
-      const defaultMilestone = trimmed(params, 'default_milestone') || '---';
+      const defaultMilestone = input.default_milestone?.trim() || '---';
       checkMilestoneName(defaultMilestone);
-      const classificationId = await this.classificationFor(tx, params, ctx.caller);
-      const controls = parseGroupControls(params.raw('group_controls'));
+      const classificationId = await this.classificationFor(tx, input.classification, ctx.caller);
+      const controls = parseGroupControls(input.group_controls);
       const resolvedControls = await this.resolveControls(tx, controls, new Map());
 
       const id = await tx.insert('products', {
         name,
         description,
         classification_id: classificationId,
-        is_active: params.has('is_open') ? (params.bool('is_open') ? 1 : 0) : 1,
+        is_active: input.is_open !== undefined ? (input.is_open ? 1 : 0) : 1,
         default_milestone: defaultMilestone,
-        has_unconfirmed: params.has('has_unconfirmed') ? (params.bool('has_unconfirmed') ? 1 : 0) : 1,
+        has_unconfirmed: input.has_unconfirmed !== undefined ? (input.has_unconfirmed ? 1 : 0) : 1,
       });
       await tx.insert('versions', { value: version, product_id: id, is_active: 1, sortkey: 0 });
       await tx.insert('milestones', { value: defaultMilestone, product_id: id, is_active: 1, sortkey: 0 });
@@ -74,21 +68,21 @@ export class ProductAdminService {
    * Update Product: every named product must be accessible (106 otherwise, as Bugzilla's Product->check); a new
    * name for several products is 702; a default milestone must be one of the product's milestones (705).
    */
-  async update(target: { ids: number[]; names: string[] }, params: RequestParams, ctx: RequestContext) {
+  async update(target: { ids: number[]; names: string[] }, input: ProductUpdateInput, ctx: RequestContext) {
     if (!target.ids.length && !target.names.length) {
       throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'Product.update', params: ['ids', 'names'] });
     }
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const products = await this.resolveTargets(tx, target, ctx.caller);
-      const newName = trimmed(params, 'name');
+      const newName = input.name?.trim();
       if (newName !== undefined && products.length > 1) {
         throw TrackerError.of(Errors.PRODUCT_NAME_ALREADY_IN_USE, { product: newName });
       }
-      const description = trimmed(params, 'description');
+      const description = input.description?.trim();
       if (description === '') throw TrackerError.of(Errors.PRODUCT_MUST_HAVE_DESCRIPTION);
-      const defaultMilestone = trimmed(params, 'default_milestone');
-      const controlInputs = params.has('group_controls') ? parseGroupControls(params.raw('group_controls')) : undefined;
+      const defaultMilestone = input.default_milestone?.trim();
+      const controlInputs = input.group_controls !== undefined ? parseGroupControls(input.group_controls) : undefined;
       const currentControls = controlInputs ? await this.products.groupControls(products.map((p) => p.id), tx) : [];
 
       const results: Array<{ id: number; changes: Changes }> = [];
@@ -107,11 +101,11 @@ export class ProductAdminService {
           set.default_milestone = defaultMilestone;
           noteChange(changes, 'default_milestone', product.defaultMilestone, defaultMilestone);
         }
-        if (params.has('is_open') && noteChange(changes, 'is_open', product.isActive, !!params.bool('is_open'))) {
-          set.is_active = params.bool('is_open') ? 1 : 0;
+        if (input.is_open !== undefined && noteChange(changes, 'is_open', product.isActive, !!input.is_open)) {
+          set.is_active = input.is_open ? 1 : 0;
         }
-        if (params.has('has_unconfirmed') && noteChange(changes, 'has_unconfirmed', product.hasUnconfirmed, !!params.bool('has_unconfirmed'))) {
-          set.has_unconfirmed = params.bool('has_unconfirmed') ? 1 : 0;
+        if (input.has_unconfirmed !== undefined && noteChange(changes, 'has_unconfirmed', product.hasUnconfirmed, !!input.has_unconfirmed)) {
+          set.has_unconfirmed = input.has_unconfirmed ? 1 : 0;
         }
         if (Object.keys(set).length) await tx.update('products', set, { id: product.id });
         if (controlInputs) {
@@ -170,9 +164,9 @@ export class ProductAdminService {
   }
 
   /** While `useclassification` is off the product goes to classification 1; when on, the name must exist. */
-  private async classificationFor(tx: Sql, params: RequestParams, caller: Caller): Promise<number> {
+  private async classificationFor(tx: Sql, input: string | undefined, caller: Caller): Promise<number> {
     if (!caller.parameters.bool('useclassification')) return 1;
-    const name = trimmed(params, 'classification') ?? '';
+    const name = input?.trim() ?? '';
     if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'classification' });
     const classification = await this.classifications.findByName(name, tx);
     if (!classification) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'classification', name });

@@ -3,11 +3,11 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import type { ProductValueInput } from './dto/product-value.dto.js';
 import { ProductService, type NamedValueRecord, type ProductRecord } from './product.service.js';
 
 /** Product, component, version, milestone and classification names: 64 characters (defaults.md). */
@@ -73,17 +73,17 @@ export class ProductValuesService {
     return product;
   }
 
-  async create(kind: ValueKind, productIdOrName: string, params: RequestParams, ctx: RequestContext): Promise<number> {
+  async create(kind: ValueKind, productIdOrName: string, input: ProductValueInput, ctx: RequestContext): Promise<number> {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const product = await this.productToAdminister(ctx.caller, productIdOrName, tx, `${kind}s`);
-      const name = checkValueName(kind, params.string('name')?.trim() ?? '');
+      const name = checkValueName(kind, input.name?.trim() ?? '');
       if (await this.find(kind, product.id, name, tx)) throw TrackerError.of(KINDS[kind].exists, { name, product: product.name });
-      const sortKeyInput = params.raw('sort_key') ?? params.raw('sortkey');
+      const sortKeyInput = input.sort_key ?? input.sortkey;
       const id = await tx.insert(KINDS[kind].table, {
         value: name,
         product_id: product.id,
-        is_active: params.has('is_active') ? (params.bool('is_active') ? 1 : 0) : 1,
+        is_active: input.is_active !== undefined ? (input.is_active ? 1 : 0) : 1,
         sortkey: sortKeyInput === undefined ? 0 : checkValueSortKey(sortKeyInput),
       });
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: KINDS[kind].auditClass, objectId: id, added: name, at: now });
@@ -92,7 +92,7 @@ export class ProductValuesService {
   }
 
   /** Update one version or milestone (by its name in the product): `name`, `sort_key`, `is_active`. */
-  async update(kind: ValueKind, productIdOrName: string, valueName: string, params: RequestParams, ctx: RequestContext) {
+  async update(kind: ValueKind, productIdOrName: string, valueName: string, input: ProductValueInput, ctx: RequestContext) {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const product = await this.productToAdminister(ctx.caller, productIdOrName, tx, `${kind}s`);
@@ -100,7 +100,7 @@ export class ProductValuesService {
       if (!value) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind, name: valueName, product: product.name });
       const changes: Changes = {};
       const set: Record<string, string | number> = {};
-      const newName = params.string('name')?.trim();
+      const newName = input.name?.trim();
       if (newName !== undefined && newName !== value.value) {
         checkValueName(kind, newName);
         const clash = await this.find(kind, product.id, newName, tx);
@@ -108,13 +108,13 @@ export class ProductValuesService {
         set.value = newName;
         noteChange(changes, 'name', value.value, newName);
       }
-      const sortKeyInput = params.raw('sort_key') ?? params.raw('sortkey');
+      const sortKeyInput = input.sort_key ?? input.sortkey;
       if (sortKeyInput !== undefined) {
         const sortKey = checkValueSortKey(sortKeyInput);
         if (noteChange(changes, 'sort_key', value.sortKey, sortKey)) set.sortkey = sortKey;
       }
-      if (params.has('is_active')) {
-        const isActive = !!params.bool('is_active');
+      if (input.is_active !== undefined) {
+        const isActive = !!input.is_active;
         if (kind === 'milestone' && !isActive && value.value === product.defaultMilestone) {
           throw TrackerError.of(Errors.MILESTONE_IS_DEFAULT, { name: value.value, product: product.name });
         }

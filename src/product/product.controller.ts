@@ -1,13 +1,22 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
+import { toDto } from '../common/http/dto.js';
 import { Ctx, CurrentCaller, Params, Selection, type RequestContext } from '../common/http/request-context.js';
 import type { RequestParams } from '../common/http/request-params.js';
+import { ProductCreateInput, ProductUpdateInput } from './dto/product.dto.js';
+import { ApiIdsAndNamesQuery } from './dto/params.js';
 import { ProductAdminService } from './product-admin.service.js';
-import { PRODUCT_FIELDS, ProductViewService } from './product-view.service.js';
+import { PRODUCT_FIELDS, PRODUCT_LIST_TYPES, ProductViewService } from './product-view.service.js';
+
+/** `type` of Get Product, for the OpenAPI document. */
+const ApiProductTypeQuery = () => ApiQuery({
+  name: 'type', required: false, enum: PRODUCT_LIST_TYPES, isArray: true,
+  description: 'Limit to the union of these lists (repeated or comma list); with ids or names it narrows them.',
+});
 
 @ApiTags('Product')
 @Controller()
@@ -35,6 +44,8 @@ export class ProductController {
   @Get('product')
   @ApiOperation({ summary: 'Get Product by ids, names or type (accessible, selectable, enterable)' })
   @SelectableFields({ path: 'products[]', fields: PRODUCT_FIELDS })
+  @ApiIdsAndNamesQuery()
+  @ApiProductTypeQuery()
   async list(@Params() params: RequestParams, @CurrentCaller() caller: Caller, @Selection() selection: FieldSelection) {
     return { products: await this.view.get(caller, productQuery(params), selection) };
   }
@@ -42,6 +53,8 @@ export class ProductController {
   @Get('product/:idOrName')
   @ApiOperation({ summary: 'Get Product by id or name (plus ids/names/type of the query)' })
   @SelectableFields({ path: 'products[]', fields: PRODUCT_FIELDS })
+  @ApiIdsAndNamesQuery()
+  @ApiProductTypeQuery()
   async one(@Param('idOrName') idOrName: string, @Params() params: RequestParams, @CurrentCaller() caller: Caller, @Selection() selection: FieldSelection) {
     return { products: await this.view.get(caller, productQuery(params, idOrName), selection) };
   }
@@ -49,16 +62,18 @@ export class ProductController {
   @Post('product')
   @RequireGroup('editcomponents', 'add', 'products', { login: true })
   @ApiOperation({ summary: 'Create Product with its first version and milestone (its `group_controls` parameter is beyond Bugzilla 5.0)' })
+  @ApiBody({ type: ProductCreateInput })
   async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.admin.create(ctx.params, ctx) };
+    return { id: await this.admin.create(toDto(ProductCreateInput, ctx.params, 'Product.create'), ctx) };
   }
 
   @Put('product/:idOrName')
   @RequireGroup('editcomponents', 'edit', 'products', { login: true })
   @ApiOperation({ summary: 'Update Product (its `group_controls` parameter is beyond Bugzilla 5.0)' })
+  @ApiBody({ type: ProductUpdateInput })
   async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    const { ids, names } = ctx.params.idsAndNames(idOrName);
-    return { products: await this.admin.update({ ids, names }, ctx.params, ctx) };
+    const target = ctx.params.idsAndNames(idOrName);
+    return { products: await this.admin.update(target, toDto(ProductUpdateInput, ctx.params, 'Product.update'), ctx) };
   }
 }
 

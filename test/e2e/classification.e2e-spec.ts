@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 
 describe('Classifications: Get (5.0), Create and Update (beyond 5.0)', () => {
   let t: TestApp;
@@ -109,5 +109,11 @@ describe('Classifications: Get (5.0), Create and Update (beyond 5.0)', () => {
       expectCodedError(await t.post('/classification', { name: 'X' }, { key: outsider.apiKey }), 304, 401);
       expectCodedError(await t.put('/classification/Devices', { name: 'X' }, { key: outsider.apiKey }), 304, 401);
     });
+  });
+
+  it('the OpenAPI document lists the parameters of Get, Create and Update Classification', async () => {
+    expect((await documentedParameters(t, '/classification/{idOrName}', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
+    expect((await documentedParameters(t, '/classification', 'post')).body).toEqual(['name', 'description', 'sort_key', 'sortkey']);
+    expect((await documentedParameters(t, '/classification/{idOrName}', 'put')).body).toEqual(['ids', 'names', 'name', 'description', 'sort_key', 'sortkey']);
   });
 });

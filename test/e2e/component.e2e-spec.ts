@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
 
 describe('Components: create, update, delete (admin-routes.md)', () => {
   let t: TestApp;
@@ -180,6 +180,31 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
       expectCodedError(await t.request('DELETE', '/component/Alpha/Motor', { key: outsider.apiKey }), 304, 401);
       expectCodedError(await t.request('DELETE', '/component/Beta/Only', { key: productAdmin.apiKey }), 706, 400);
       expect(beta).toBeGreaterThan(0);
+    });
+  });
+
+  describe('typed input (DTOs)', () => {
+    it('default_cc as a comma list in the query; a list of objects or an object name is 53', async () => {
+      const id = ok(await t.request('POST', '/component', {
+        query: { product: 'Alpha', name: 'Typed', description: 'd', default_assignee: ADMIN_LOGIN, default_cc: 'cc1@example.com, cc2@example.com', is_open: 'False' },
+        key: editor.apiKey,
+      })).id;
+      const [typed] = ok(await t.get(`/product/Alpha`, { key: ADMIN_API_KEY, query: { include_fields: 'components.name,components.is_active' } })).products[0].components
+        .filter((c: any) => c.name === 'Typed');
+      expect(typed).toEqual({ name: 'Typed', is_active: false });
+      const audit = await t.db.read.all('SELECT user_id FROM component_cc WHERE component_id = ?', [id]);
+      expect(audit).toHaveLength(2);
+      expectCodedError(await t.put(`/component/${id}`, { default_cc: [{ login: 'cc1@example.com' }] }, { key: editor.apiKey }), 53, 400);
+      expectCodedError(await t.post('/component', { product: 'Alpha', name: { n: 1 } }, { key: editor.apiKey }), 53, 400);
+    });
+
+    it('the OpenAPI document lists the parameters of create, update and delete', async () => {
+      const create = ['product', 'name', 'description', 'default_assignee', 'default_cc', 'default_qa_contact', 'is_open', 'sort_key'];
+      expect((await documentedParameters(t, '/component', 'post')).body).toEqual(create);
+      for (const path of ['/component/{id}', '/component/{product}/{component}']) {
+        expect((await documentedParameters(t, path, 'put')).body).toEqual(['ids', 'names', ...create.filter((p) => p !== 'product')]);
+        expect((await documentedParameters(t, path, 'delete')).body).toEqual(['ids', 'names']);
+      }
     });
   });
 });

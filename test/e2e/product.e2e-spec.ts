@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
 
 describe('Products: lists, Get, Create, Update, group controls, versions and milestones', () => {
   let t: TestApp;
@@ -318,6 +318,34 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
       expectCodedError(await t.post('/product/Public/version', { name: 'x' }, { key: outsider.apiKey }), 304, 401);
       expectCodedError(await t.post('/product/NoSuch/version', { name: 'x' }, { key: editor.apiKey }), 106, 401);
       expectCodedError(await t.post('/product/Secret/version', { name: 'x' }, { key: editor.apiKey }), 106, 401);
+    });
+  });
+
+  describe('typed input (DTOs)', () => {
+    it('query values in Bugzilla encodings reach the DTO (is_open=0, has_unconfirmed=True); a value of the wrong type is 53 naming it', async () => {
+      const res = ok(await t.request('PUT', '/product/Public', { query: { is_open: '0', has_unconfirmed: 'True' }, key: ADMIN_API_KEY }));
+      expect(res.products[0].changes).toEqual({ is_open: { removed: '1', added: '0' }, has_unconfirmed: { removed: '0', added: '1' } });
+      ok(await t.put('/product/Public', { is_open: 1, has_unconfirmed: 'false' }, { key: ADMIN_API_KEY }));
+      const wrong = await t.post('/product', { name: { text: 'X' }, description: 'x', version: '1' }, { key: ADMIN_API_KEY });
+      expectCodedError(wrong, 53, 400);
+      expect(wrong.body.message).toContain("'name'");
+      expectCodedError(await t.put('/product/Public', { description: [{ b: 1 }, 'a'] }, { key: ADMIN_API_KEY }), 53, 400);
+      expectCodedError(await t.post('/product/Public/version', { name: { v: 1 } }, { key: editor.apiKey }), 53, 400);
+    });
+
+    it('the OpenAPI document lists the parameters of Get, Create and Update Product and of versions and milestones', async () => {
+      expect((await documentedParameters(t, '/product', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'type', 'include_fields']));
+      expect((await documentedParameters(t, '/product/{idOrName}', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'type']));
+      expect((await documentedParameters(t, '/product', 'post')).body).toEqual(expect.arrayContaining([
+        'name', 'description', 'version', 'has_unconfirmed', 'classification', 'default_milestone', 'is_open', 'create_series', 'group_controls',
+      ]));
+      const update = (await documentedParameters(t, '/product/{idOrName}', 'put')).body;
+      expect(update).toEqual(expect.arrayContaining(['ids', 'names', 'name', 'description', 'default_milestone', 'is_open', 'has_unconfirmed', 'group_controls']));
+      expect(update).not.toContain('version');
+      for (const kind of ['version', 'milestone']) {
+        expect((await documentedParameters(t, `/product/{product}/${kind}`, 'post')).body).toEqual(['name', 'sort_key', 'sortkey', 'is_active']);
+        expect((await documentedParameters(t, `/product/{product}/${kind}/{name}`, 'put')).body).toEqual(['name', 'sort_key', 'sortkey', 'is_active']);
+      }
     });
   });
 

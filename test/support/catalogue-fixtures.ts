@@ -44,3 +44,19 @@ export async function insertBug(t: TestApp, productId: number, componentId: numb
     is_cc_accessible: 1, estimated_time: 0, remaining_time: 0, creation_time: now, last_change_time: now, ...fields,
   }));
 }
+
+/**
+ * The parameters the OpenAPI document gives a route: the names of its query parameters and of its JSON body's
+ * properties (through the body's schema).
+ */
+export async function documentedParameters(t: TestApp, path: string, method: string): Promise<{ query: string[]; body: string[] }> {
+  const doc = ok(await t.get('/openapi.json'));
+  const operation = doc.paths[`/rest${path}`]?.[method];
+  if (!operation) throw new Error(`${method} /rest${path} is not in the OpenAPI document`);
+  const ref: string | undefined = operation.requestBody?.content?.['application/json']?.schema?.$ref;
+  const schema = ref ? doc.components.schemas[ref.split('/').pop()!] : undefined;
+  return {
+    query: (operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name),
+    body: Object.keys(schema?.properties ?? {}),
+  };
+}

@@ -1,0 +1,61 @@
+import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
+import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
+import { LooseParam, TextListParam } from './params.js';
+
+/**
+ * Create Component input (admin-routes.md "Components"). Types only: presence, lengths, uniqueness and unknown
+ * logins stay in ComponentService with Bugzilla's codes (50, 105, 1200, 1210, 1211, 1213, 51).
+ */
+export class ComponentCreateInput {
+  @ApiPropertyOptional({ description: 'Name of the product (must exist and be administrable by the caller); required.' })
+  @IsOptional() @IsString() @ScalarParam()
+  product?: string;
+
+  @ApiPropertyOptional({ description: 'Component name (64 characters at most, unique in the product); required.' })
+  @IsOptional() @IsString() @ScalarParam()
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'What the component is; required.' })
+  @IsOptional() @IsString() @ScalarParam()
+  description?: string;
+
+  @ApiPropertyOptional({ description: 'Login of the default assignee; required.' })
+  @IsOptional() @IsString() @ScalarParam()
+  default_assignee?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Logins put on the cc list of new bugs (repeated or comma list).' })
+  @IsOptional() @IsArray() @IsString({ each: true }) @TextListParam({ commas: true })
+  default_cc?: string[];
+
+  @ApiPropertyOptional({ description: 'Login of the default QA contact (blank: none).' })
+  @IsOptional() @IsString() @ScalarParam()
+  default_qa_contact?: string;
+
+  @ApiPropertyOptional({ description: 'Open for new bugs (default true).' })
+  @IsOptional() @IsBoolean() @BooleanParam()
+  is_open?: boolean;
+
+  // Checked by checkValueSortKey (milestone_sortkey_invalid, 32000), as before.
+  @LooseParam({ type: 'integer', description: 'Beyond admin-routes.md: position in lists (-32768 to 32767; default 0).' })
+  sort_key?: unknown;
+}
+
+/**
+ * The components an update or delete names beyond the path: `ids`, and `names` as `{product, component}` objects.
+ * Read by the controller (parseComponentNames checks `names`, 53), documented here.
+ */
+export class ComponentTargetInput {
+  @LooseParam({ type: 'array', items: { type: 'integer' }, description: 'Ids of more components (repeated or comma list); unknown ids are skipped.' })
+  ids?: unknown;
+
+  @LooseParam({
+    type: 'array',
+    items: { type: 'object', properties: { product: { type: 'string' }, component: { type: 'string' } } },
+    description: 'More components as `{product, component}`; unknown components are skipped, an unknown product is 106.',
+  })
+  names?: unknown;
+}
+
+/** Update Component input (admin-routes.md): the values of create but the product. */
+export class ComponentUpdateInput extends IntersectionType(ComponentTargetInput, OmitType(ComponentCreateInput, ['product'] as const)) {}
