@@ -1,4 +1,5 @@
 import { Controller, Get, Put } from '@nestjs/common';
+import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { InfoService, TRACKER_VERSION } from './info.service.js';
 import { Ctx, CurrentCaller, Params, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireGroup } from '../common/guards/access.decorators.js';
@@ -42,6 +43,11 @@ export class InfoController {
   /** Beyond Bugzilla 5.0: tweakparams members change parameters (body: name → value, or {parameters: {…}}). */
   @Put('parameters')
   @RequireGroup('tweakparams', 'change', 'parameters', { login: true })
+  // A free map of parameter names (the set is not stable, service-spec.md): no DTO class can declare it.
+  @ApiBody({
+    description: 'Parameter name → new value, or {parameters: {name: value}}.',
+    schema: { type: 'object', additionalProperties: { type: 'string' } },
+  })
   async updateParameters(@Ctx() ctx: RequestContext) {
     const data = ctx.params.data();
     const changes = (ctx.params.object('parameters') as Record<string, unknown> | undefined) ?? data;
@@ -49,6 +55,10 @@ export class InfoController {
   }
 
   @Get('last_audit_time')
+  @ApiQuery({
+    name: 'class', required: false, type: String, isArray: true,
+    description: 'Audit classes (Bugzilla::Product or Tracker::Product, repeated or comma list); without it every class counts.',
+  })
   async lastAuditTime(@Params() params: RequestParams) {
     return { last_audit_time: await this.info.lastAuditTime(params.list('class', { commas: true })) };
   }
