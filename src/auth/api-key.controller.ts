@@ -1,9 +1,11 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { toDto } from '../common/http/dto.js';
 import { AuthService } from './auth.service.js';
+import { ApiKeyCreateInput, ApiKeyUpdateInput } from './dto/api-key.dto.js';
 
 /** Beyond Bugzilla 5.0 (where keys are made in the preferences pages): a user's own API keys over REST. */
 @ApiTags('API keys')
@@ -21,18 +23,20 @@ export class ApiKeyController {
   @Post('api_key')
   @RequireLogin()
   @ApiOperation({ summary: 'Creates an API key for the caller: description → {id, api_key}; the key is shown only here. Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: ApiKeyCreateInput })
   async create(@Ctx() ctx: RequestContext) {
-    const { id, apiKey } = await this.auth.addApiKey(ctx.caller.id, ctx.params.raw('description'), { userId: ctx.caller.id, now: ctx.now });
+    const { description } = toDto(ApiKeyCreateInput, ctx.params, 'APIKey.create');
+    const { id, apiKey } = await this.auth.addApiKey(ctx.caller.id, description, { userId: ctx.caller.id, now: ctx.now });
     return { id, api_key: apiKey };
   }
 
   @Put('api_key/:id')
   @RequireLogin()
   @ApiOperation({ summary: "Revokes (revoked: true), restores or describes one of the caller's API keys. Beyond Bugzilla 5.0." })
+  @ApiBody({ type: ApiKeyUpdateInput })
   async update(@Param('id') id: string, @Ctx() ctx: RequestContext) {
     if (!/^\d+$/.test(id)) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param: 'id' });
-    const data = ctx.params.data();
-    const result = await this.auth.updateApiKey(ctx.caller.id, Number(id), { revoked: data.revoked, description: data.description }, ctx.now);
+    const result = await this.auth.updateApiKey(ctx.caller.id, Number(id), toDto(ApiKeyUpdateInput, ctx.params, 'APIKey.update'), ctx.now);
     return { api_keys: [result] };
   }
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireLogin } from '../common/guards/access.decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -7,6 +7,11 @@ import { USER_FIELDS, UserReaderService } from '../user/user-reader.service.js';
 import { AuthService } from './auth.service.js';
 import { DeadTokenAnswer } from './dead-token.filter.js';
 
+/**
+ * Login, logout, valid_login and whoami take no body: their parameters are credentials, which RequestParams reads
+ * in every spelling clients use (Tracker_*, Bugzilla_*, plain, headers), and `login` of valid_login; the @ApiQuery
+ * decorators document them.
+ */
 @ApiTags('Authentication')
 @Controller()
 export class AuthController {
@@ -19,6 +24,9 @@ export class AuthController {
   @Get('login')
   @OpenWithRequireLogin()
   @ApiOperation({ summary: 'Login: login, password, restrict_login → {id, token}' })
+  @ApiQuery({ name: 'login', required: true, type: String, description: 'Login name (or Tracker_login / Bugzilla_login).' })
+  @ApiQuery({ name: 'password', required: true, type: String, description: 'Password (or Tracker_password / Bugzilla_password).' })
+  @ApiQuery({ name: 'restrict_login', required: false, type: Boolean, description: "true limits the token to the caller's IP address (or Tracker_restrictlogin)." })
   async login(@Ctx() ctx: RequestContext) {
     if (ctx.caller.credential.kind !== 'password') {
       const param = ctx.params.has('login') || ctx.params.has('Tracker_login') || ctx.params.has('Bugzilla_login') ? 'password' : 'login';
@@ -32,6 +40,7 @@ export class AuthController {
   @Get('logout')
   @UseFilters(new DeadTokenAnswer({ result: null }))
   @ApiOperation({ summary: 'Logout: ends the login token of this request; without one, nothing happens' })
+  @ApiQuery({ name: 'token', required: false, type: String, description: 'The login token to end (or Tracker_token / Bugzilla_token).' })
   async logout(@Ctx() ctx: RequestContext) {
     if (ctx.caller.credential.kind === 'token' && ctx.caller.credential.tokenId !== undefined) {
       await this.auth.endLoginToken(ctx.caller.credential.tokenId);
@@ -42,6 +51,8 @@ export class AuthController {
   @Get('valid_login')
   @UseFilters(new DeadTokenAnswer({ result: false }))
   @ApiOperation({ summary: 'Valid Login: login, token → whether the token is valid and belongs to that login' })
+  @ApiQuery({ name: 'login', required: true, type: String, description: 'The login the token should belong to (error 50 without it).' })
+  @ApiQuery({ name: 'token', required: false, type: String, description: 'The login token to check.' })
   validLogin(@Ctx() ctx: RequestContext) {
     const login = ctx.params.string('login');
     if (login === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'User.valid_login', param: 'login' });

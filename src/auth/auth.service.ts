@@ -3,12 +3,12 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { toBoolean } from '../common/http/request-params.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { FieldChanges, flag, textParam } from '../group/field-changes.js';
 import { UserService } from '../user/user.service.js';
 import { digestSecret, randomSecret } from './credentials.js';
 import { TOKEN_LIFETIME_MS } from './caller-resolver.service.js';
+import type { ApiKeyUpdateInput } from './dto/api-key.dto.js';
 
 export const API_KEY_AUDIT_CLASS = 'Tracker::User::APIKey';
 /** Bugzilla's API keys are 40 characters; the description column holds 255. */
@@ -64,7 +64,7 @@ export class AuthService implements OnModuleInit {
   }
 
   /** Beyond Bugzilla 5.0: a key created over REST by its owner (POST /rest/api_key). */
-  async addApiKey(userId: number, description: unknown, actor: { userId: number | null; now: Date }): Promise<{ id: number; apiKey: string }> {
+  async addApiKey(userId: number, description: string | undefined, actor: { userId: number | null; now: Date }): Promise<{ id: number; apiKey: string }> {
     const text = this.checkDescription(description);
     if (!(await this.users.findById(userId))) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'user', id: userId });
     const apiKey = randomSecret(API_KEY_LENGTH);
@@ -93,7 +93,7 @@ export class AuthService implements OnModuleInit {
    * Revokes (or un-revokes) and describes one of the caller's keys. Another user's key is reported as missing
    * (51), so that key ids of others are not confirmed.
    */
-  async updateApiKey(userId: number, keyId: number, values: { revoked?: unknown; description?: unknown }, now: Date): Promise<{ id: number; changes: Record<string, unknown> }> {
+  async updateApiKey(userId: number, keyId: number, values: ApiKeyUpdateInput, now: Date): Promise<{ id: number; changes: Record<string, unknown> }> {
     const at = toDbDateTime(now);
     return this.db.transaction(async (tx) => {
       const row = await tx.one('SELECT id, description, revoked FROM api_keys WHERE id = ? AND user_id = ?', [keyId, userId]);
@@ -101,7 +101,7 @@ export class AuthService implements OnModuleInit {
       const changes = new FieldChanges();
       const update: Record<string, string | number> = {};
       if (values.revoked !== undefined) {
-        const revoked = toBoolean(values.revoked);
+        const revoked = !!values.revoked;
         update.revoked = revoked ? 1 : 0;
         changes.note('revoked', flag(Number(row.revoked) === 1), flag(revoked));
       }
@@ -117,7 +117,7 @@ export class AuthService implements OnModuleInit {
     });
   }
 
-  private checkDescription(value: unknown): string {
+  private checkDescription(value: string | undefined): string {
     const text = textParam(value, 'description');
     if (text.length > DESCRIPTION_MAX) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: 'description', length: text.length, max: DESCRIPTION_MAX });
     return text;

@@ -306,4 +306,20 @@ describe('authentication', () => {
       expect(audit?.user_id).toBeNull();
     });
   });
+
+  describe('OpenAPI', () => {
+    it('documents the parameters of login, logout, valid_login, the API key bodies and the information routes', async () => {
+      const { paths, components } = (await t.get('/openapi.json')).body;
+      const names = (path: string, method: string) => paths[path][method].parameters.map((p: any) => p.name);
+      expect(names('/rest/login', 'get')).toEqual(expect.arrayContaining(['login', 'password', 'restrict_login']));
+      expect(names('/rest/logout', 'get')).toEqual(['token']);
+      expect(names('/rest/valid_login', 'get')).toEqual(expect.arrayContaining(['login', 'token']));
+      expect(names('/rest/last_audit_time', 'get')).toEqual(['class']);
+      const body = (path: string, method: string) => paths[path][method].requestBody.content['application/json'].schema;
+      const properties = (path: string, method: string) => Object.keys(components.schemas[body(path, method).$ref.split('/').pop()].properties);
+      expect(properties('/rest/api_key', 'post')).toEqual(['description']);
+      expect(properties('/rest/api_key/{id}', 'put')).toEqual(expect.arrayContaining(['description', 'revoked']));
+      expect(body('/rest/parameters', 'put')).toEqual({ type: 'object', additionalProperties: { type: 'string' } });
+    });
+  });
 });
