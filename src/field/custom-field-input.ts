@@ -4,6 +4,7 @@
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { FieldType } from '../database/install/install-data.js';
+import type { CustomFieldInput } from './dto/custom-field.dto.js';
 
 /** The kinds of custom field an administrator may define, by Bugzilla's type name (Get Fields reports the number). */
 export const CUSTOM_FIELD_TYPES: Readonly<Record<string, number>> = {
@@ -23,16 +24,11 @@ export const SELECT_TYPES: ReadonlySet<number> = new Set([FieldType.SINGLE_SELEC
 export const EMPTY_SELECT_VALUE = '---';
 export const MAX_VALUE_LENGTH = 64;
 
-export interface CustomFieldInput {
-  name: unknown;
-  type: unknown;
-  description: unknown;
-  values?: unknown;
-  is_mandatory?: unknown;
-  is_on_bug_entry?: unknown;
-  sort_key?: unknown;
-  reverse_desc?: unknown;
-}
+/**
+ * A definition as given: the HTTP DTO (types already checked) or the command line's plain object (nothing checked
+ * yet), so every value is read as unknown here.
+ */
+export type CustomFieldSource = { readonly [K in keyof CustomFieldInput]?: unknown };
 
 export interface CustomFieldDefinition {
   name: string;
@@ -91,7 +87,7 @@ export function customFieldValues(raw: unknown, field: string): string[] {
   });
 }
 
-export function parseCustomField(input: CustomFieldInput): CustomFieldDefinition {
+export function parseCustomField(input: CustomFieldSource): CustomFieldDefinition {
   const name = customFieldName(input.name);
   const description = (scalar(input.description, 'description') ?? '').trim();
   if (description === '') throw TrackerError.of(Errors.FIELD_MISSING_DESCRIPTION);

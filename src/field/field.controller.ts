@@ -1,10 +1,16 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
+import { toDto } from '../common/http/dto.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { ApiIdsAndNamesQuery } from '../product/dto/params.js';
+import { CustomFieldInput } from './dto/custom-field.dto.js';
 import { FieldService } from './field.service.js';
 import { FIELD_FIELDS, FieldViewService } from './field-view.service.js';
+
+/** `product_id` of Legal Values, for the OpenAPI document. */
+const ApiProductIdQuery = (description: string) => ApiQuery({ name: 'product_id', required: false, type: 'integer', description });
 
 @ApiTags('Field')
 @Controller()
@@ -14,6 +20,7 @@ export class FieldController {
   @Get('field/bug')
   @ApiOperation({ summary: 'Get Fields: every non-obsolete bug field (or those named by ids/names) with its values' })
   @SelectableFields({ path: 'fields[]', fields: FIELD_FIELDS })
+  @ApiIdsAndNamesQuery()
   async all(@Ctx() ctx: RequestContext) {
     return { fields: await this.view.getFields(ctx.caller, ctx.params.idsAndNames()) };
   }
@@ -21,18 +28,21 @@ export class FieldController {
   @Get('field/bug/:idOrName')
   @ApiOperation({ summary: 'Get Fields for one field by id or internal name' })
   @SelectableFields({ path: 'fields[]', fields: FIELD_FIELDS })
+  @ApiIdsAndNamesQuery()
   async one(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
     return { fields: await this.view.getFields(ctx.caller, ctx.params.idsAndNames(idOrName)) };
   }
 
   @Get('field/bug/:field/values')
   @ApiOperation({ summary: 'Legal Values of a select field' })
+  @ApiProductIdQuery('The product whose values to list; required for version, target_milestone and component.')
   async values(@Param('field') field: string, @Ctx() ctx: RequestContext) {
     return { values: await this.view.legalValues(ctx.caller, field, ctx.params.int('product_id')) };
   }
 
   @Get('field/bug/:field/:productId/values')
   @ApiOperation({ summary: 'Legal Values of a product-specific field (version, target_milestone, component)' })
+  @ApiProductIdQuery('Used when the path segment is not a number.')
   async productValues(@Param('field') field: string, @Param('productId') productId: string, @Ctx() ctx: RequestContext) {
     const id = /^\d+$/.test(productId) ? Number(productId) : undefined;
     return { values: await this.view.legalValues(ctx.caller, field, id ?? ctx.params.int('product_id')) };
@@ -41,8 +51,9 @@ export class FieldController {
   @Post('field/bug')
   @RequireGroup('admin', 'add', 'custom fields', { login: true })
   @ApiOperation({ summary: 'Create a custom field (name cf_…, type, description, values for selects). Beyond Bugzilla 5.0.' })
+  @ApiBody({ type: CustomFieldInput })
   async create(@Ctx() ctx: RequestContext) {
-    const { name, type, description, ...rest } = ctx.params.data();
-    return { id: await this.fields.createCustomField({ name, type, description, ...rest }, { userId: ctx.caller.id, now: ctx.now }) };
+    const input = toDto(CustomFieldInput, ctx.params, 'Field.create');
+    return { id: await this.fields.createCustomField(input, { userId: ctx.caller.id, now: ctx.now }) };
   }
 }

@@ -7,7 +7,8 @@ import type { Sql } from '../database/sql.js';
 import type { StatusDef, Transition } from '../bug/rules/workflow.js';
 import { FieldType } from '../database/install/install-data.js';
 import { pickByIdsAndNames } from '../product/pick-by-ids-and-names.js';
-import { EMPTY_SELECT_VALUE, SELECT_TYPES, parseCustomField, type CustomFieldInput } from './custom-field-input.js';
+import { EMPTY_SELECT_VALUE, SELECT_TYPES, parseCustomField } from './custom-field-input.js';
+import type { CustomFieldInput } from './dto/custom-field.dto.js';
 
 /** One legal value of a select field (field_values). `isOpen` is set for bug_status values only. */
 export interface FieldValueRecord {

@@ -4,8 +4,9 @@ import { SelectableFields } from '../common/fields/field-selection.decorator.js'
 import { RequireGroup } from '../common/guards/access.decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { KeywordService } from './keyword.service.js';
-import { KeywordInput } from './dto/keyword.dto.js';
+import { KeywordInput, KeywordUpdateInput } from './dto/keyword.dto.js';
 import { toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../product/dto/params.js';
 
 @ApiTags('Keyword')
 @Controller()
@@ -15,6 +16,7 @@ export class KeywordController {
   @Get('keyword')
   @ApiOperation({ summary: 'List keywords (all, or by ids/names) with description, is_active and bug_count. Beyond Bugzilla 5.0.' })
   @SelectableFields({ path: 'keywords[]', fields: {} })
+  @ApiIdsAndNamesQuery()
   async list(@Ctx() ctx: RequestContext) {
     return { keywords: await this.keywords.list(ctx.params.idsAndNames()) };
   }
@@ -30,8 +32,8 @@ export class KeywordController {
   @Put('keyword/:idOrName')
   @RequireGroup('editkeywords', 'edit', 'keywords', { login: true })
   @ApiOperation({ summary: 'Update Keyword (name, description, is_active); a keyword in use stays on its bugs. Beyond Bugzilla 5.0.' })
-  @ApiBody({ type: KeywordInput })
+  @ApiBody({ type: KeywordUpdateInput })
   async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), toDto(KeywordInput, ctx.params, 'Keyword.update'), ctx) };
+    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), toDto(KeywordUpdateInput, ctx.params, 'Keyword.update'), ctx) };
   }
 }

@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 import { FieldService } from '../../src/field/field.service.js';
 
 describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)', () => {
@@ -173,6 +173,18 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       expect(ok(await t.get('/field/bug')).fields.map((f: any) => f.name)).not.toContain('cf_ok');
     });
 
+    it('typed input: Bugzilla booleans in the query, numbers as values; a value of the wrong type is 53', async () => {
+      const id = ok(await t.request('POST', '/field/bug', {
+        query: { name: 'cf_size', type: 'SINGLE_SELECT', description: 'Size', is_on_bug_entry: 'True', is_mandatory: '0' }, body: { values: [1, 2, 'XL'] }, key: ADMIN_API_KEY,
+      })).id;
+      const size = await fieldNamed('cf_size');
+      expect({ id: size.id, on: size.is_on_bug_entry, mandatory: size.is_mandatory, values: size.values.map((v: any) => v.name) })
+        .toEqual({ id, on: true, mandatory: false, values: ['---', '1', '2', 'XL'] });
+      expectCodedError(await t.post('/field/bug', { name: 'cf_bad', type: 1, description: { text: 'x' } }, { key: ADMIN_API_KEY }), 53, 400);
+      expectCodedError(await t.post('/field/bug', { name: 'cf_bad', type: 2, description: 'x', values: [{ name: 'a' }] }, { key: ADMIN_API_KEY }), 53, 400);
+      expectCodedError(await t.post('/field/bug', { name: 'cf_bad', type: { t: 1 }, description: 'x' }, { key: ADMIN_API_KEY }), 53, 400);
+    });
+
     it('rights: 410 anonymous, 304 for a non-admin', async () => {
       expectCodedError(await t.post('/field/bug', { name: 'cf_x', type: 1, description: 'x' }), 410, 401);
       expectCodedError(await t.post('/field/bug', { name: 'cf_x', type: 1, description: 'x' }, { key: editor.apiKey }), 304, 401);
@@ -193,6 +205,17 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       for (const [path, method] of beyond) expect(`${method} ${path}: ${paths[path]?.[method]?.summary}`).toContain('Beyond Bugzilla 5.0.');
       expect(paths['/rest/field/bug'].get.summary).not.toContain('Beyond');
       expect(paths['/rest/product'].post.summary).toContain('group_controls');
+    });
+
+    it('the field routes list their parameters', async () => {
+      for (const path of ['/field/bug', '/field/bug/{idOrName}']) {
+        expect((await documentedParameters(t, path, 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
+      }
+      expect((await documentedParameters(t, '/field/bug/{field}/values', 'get')).query).toEqual(['product_id']);
+      expect((await documentedParameters(t, '/field/bug/{field}/{productId}/values', 'get')).query).toEqual(['product_id']);
+      expect((await documentedParameters(t, '/field/bug', 'post')).body).toEqual([
+        'name', 'type', 'description', 'values', 'is_mandatory', 'is_on_bug_entry', 'sort_key', 'reverse_desc',
+      ]);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+import { documentedParameters, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
 
 describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on its bugs', () => {
   let t: TestApp;
@@ -83,5 +83,11 @@ describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on
     expectCodedError(await t.put('/keyword/crasher', { description: '' }, { key: keyworder.apiKey }), 32000, 400);
     const both = ok(await t.put('/keyword/crasher', { names: ['a11y'], is_active: true }, { key: ADMIN_API_KEY }));
     expect(both.keywords.map((k: any) => Object.keys(k.changes))).toEqual([['is_active'], ['is_active']]);
+  });
+
+  it('the OpenAPI document lists the parameters of list, create and update', async () => {
+    expect((await documentedParameters(t, '/keyword', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
+    expect((await documentedParameters(t, '/keyword', 'post')).body).toEqual(['name', 'description', 'is_active']);
+    expect((await documentedParameters(t, '/keyword/{idOrName}', 'put')).body).toEqual(['ids', 'names', 'name', 'description', 'is_active']);
   });
 });

@@ -1,6 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
+import { IdsAndNamesInput } from '../../product/dto/params.js';
 
 /**
  * Create/Update Keyword input. DTOs check types only: presence and domain rules stay in the service, which answers
@@ -19,3 +20,6 @@ export class KeywordInput {
   @IsOptional() @IsBoolean() @BooleanParam()
   is_active?: boolean;
 }
+
+/** Update Keyword input: `ids`/`names` (read by the controller with the path segment) plus the values of create. */
+export class KeywordUpdateInput extends IntersectionType(IdsAndNamesInput, KeywordInput) {}
