@@ -3,7 +3,6 @@ import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import type { RequestParams } from '../common/http/request-params.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import { GroupService } from '../group/group.service.js';
@@ -11,6 +10,7 @@ import type { Sql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from '../product/changes.js';
 import { pickByIdsAndNames } from '../product/pick-by-ids-and-names.js';
 import { ProductService, type ProductRecord } from '../product/product.service.js';
+import type { FlagTypeInput, FlagTypeUpdateInput } from './dto/flag-type.dto.js';
 import { FlagTypeService, type Clusion, type FlagTypeRecord } from './flag-type.service.js';
 
 const FLAG_TYPE_CLASS = 'Tracker::FlagType';
@@ -28,11 +28,12 @@ const BOOLEAN_FIELDS = [
   ['is_requesteeble', 'is_requesteeble'],
   ['is_multiplicable', 'is_multiplicable'],
 ] as const;
+type BooleanField = (typeof BOOLEAN_FIELDS)[number][0] | 'is_specifically_requestable';
 
 /** Fields a product-level administrator may change (Bugzilla's flag_type_not_editable, 1105). */
 const CLUSION_FIELDS = new Set(['inclusions', 'exclusions']);
 const VALUE_FIELDS = ['name', 'description', 'cc_list', 'sortkey', 'is_active', 'is_requestable', 'is_requesteeble',
-  'is_specifically_requestable', 'is_multiplicable', 'grant_group', 'request_group'];
+  'is_specifically_requestable', 'is_multiplicable', 'grant_group', 'request_group'] as const;
 
 interface ClusionRow {
   productId: number | null;
@@ -72,28 +73,28 @@ export class FlagTypeAdminService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(params: RequestParams, ctx: RequestContext): Promise<number> {
+  async create(input: FlagTypeInput, ctx: RequestContext): Promise<number> {
     await this.requireSomeAdminRight(ctx.caller, 'add');
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
-      for (const key of ['name', 'description']) {
-        if ((params.string(key) ?? '') === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'FlagType.create', param: key });
+      for (const key of ['name', 'description'] as const) {
+        if ((input[key] ?? '') === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'FlagType.create', param: key });
       }
-      const name = checkName(params.string('name')!);
-      const description = checkDescription(params.string('description')!);
-      const targetType = (params.string('target_type') ?? 'bug').trim();
+      const name = checkName(input.name!);
+      const description = checkDescription(input.description!);
+      const targetType = (input.target_type ?? 'bug').trim();
       if (targetType !== 'bug' && targetType !== 'attachment') throw TrackerError.of(Errors.FLAG_TYPE_TARGET_TYPE_INVALID, { target_type: targetType });
-      const ccList = checkCcList(params.raw('cc_list'));
-      const sortKey = params.has('sortkey') ? checkSortKey(params.raw('sortkey')) : 1;
-      const groups = await this.groupIds(tx, params);
+      const ccList = checkCcList(input.cc_list);
+      const sortKey = input.sortkey !== undefined ? checkSortKey(input.sortkey) : 1;
+      const groups = await this.groupIds(tx, input);
       const isGlobal = ctx.caller.inGroup('editcomponents');
-      const inclusions = params.has('inclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('inclusions'), 'inclusions')) : [];
-      const exclusions = params.has('exclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('exclusions'), 'exclusions')) : [];
+      const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions')) : [];
+      const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions')) : [];
       // No inclusion means every product; only editcomponents members may reach beyond their own products.
       if (!inclusions.length && !isGlobal) {
         throw TrackerError.of(Errors.AUTH_FAILURE, { group: 'editcomponents', action: 'add', object: 'flag types for every product' });
       }
-      const flag = (key: string, fallback = true) => (params.has(key) ? !!params.bool(key) : fallback) ? 1 : 0;
+      const flag = (key: BooleanField, fallback = true) => (input[key] !== undefined ? !!input[key] : fallback) ? 1 : 0;
       const id = await tx.insert('flag_types', {
         name,
         description,
@@ -101,7 +102,7 @@ export class FlagTypeAdminService {
         target_type: targetType,
         is_active: flag('is_active'),
         is_requestable: flag('is_requestable'),
-        is_requesteeble: params.has('is_specifically_requestable') ? flag('is_specifically_requestable') : flag('is_requesteeble'),
+        is_requesteeble: input.is_specifically_requestable !== undefined ? flag('is_specifically_requestable') : flag('is_requesteeble'),
         is_multiplicable: flag('is_multiplicable'),
         sortkey: sortKey,
         grant_group_id: groups.grant ?? null,
@@ -113,7 +114,7 @@ export class FlagTypeAdminService {
     });
   }
 
-  async update(target: { ids: number[]; names: string[] }, params: RequestParams, ctx: RequestContext) {
+  async update(target: { ids: number[]; names: string[] }, input: FlagTypeUpdateInput, ctx: RequestContext) {
     await this.requireSomeAdminRight(ctx.caller, 'edit');
     if (!target.ids.length && !target.names.length) {
       throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'FlagType.update', params: ['ids', 'names'] });
@@ -122,21 +123,21 @@ export class FlagTypeAdminService {
     return this.db.transaction(async (tx) => {
       const types = await this.resolveTargets(tx, target);
       if (!ctx.caller.inGroup('editcomponents')) {
-        const other = VALUE_FIELDS.find((key) => params.has(key) && !CLUSION_FIELDS.has(key));
+        const other = VALUE_FIELDS.find((key) => input[key] !== undefined && !CLUSION_FIELDS.has(key));
         if (other) throw TrackerError.of(Errors.FLAG_TYPE_NOT_EDITABLE, { name: types[0].name });
       }
       const set: Record<string, string | number | null> = {};
-      if (params.has('name')) set.name = checkName(params.string('name') ?? '');
-      if (params.has('description')) set.description = checkDescription(params.string('description') ?? '');
-      if (params.has('cc_list')) set.cc_list = checkCcList(params.raw('cc_list'));
-      if (params.has('sortkey')) set.sortkey = checkSortKey(params.raw('sortkey'));
-      for (const [key, column] of BOOLEAN_FIELDS) if (params.has(key)) set[column] = params.bool(key) ? 1 : 0;
-      if (params.has('is_specifically_requestable')) set.is_requesteeble = params.bool('is_specifically_requestable') ? 1 : 0;
-      const groups = await this.groupIds(tx, params);
+      if (input.name !== undefined) set.name = checkName(input.name ?? '');
+      if (input.description !== undefined) set.description = checkDescription(input.description ?? '');
+      if (input.cc_list !== undefined) set.cc_list = checkCcList(input.cc_list);
+      if (input.sortkey !== undefined) set.sortkey = checkSortKey(input.sortkey);
+      for (const [key, column] of BOOLEAN_FIELDS) if (input[key] !== undefined) set[column] = input[key] ? 1 : 0;
+      if (input.is_specifically_requestable !== undefined) set.is_requesteeble = input.is_specifically_requestable ? 1 : 0;
+      const groups = await this.groupIds(tx, input);
       if (groups.grant !== undefined) set.grant_group_id = groups.grant;
       if (groups.request !== undefined) set.request_group_id = groups.request;
-      const inclusions = params.has('inclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('inclusions'), 'inclusions')) : undefined;
-      const exclusions = params.has('exclusions') ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(params.raw('exclusions'), 'exclusions')) : undefined;
+      const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions')) : undefined;
+      const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions')) : undefined;
 
       const current = await this.flagTypes.clusionsOf(types.map((t) => t.id), tx);
       const describe = await this.clusionDescriber(tx, [...current.inclusions, ...current.exclusions, ...(inclusions ?? []), ...(exclusions ?? [])]);
@@ -187,10 +188,10 @@ export class FlagTypeAdminService {
     return pickByIdsAndNames([...byId.values(), ...byName], target, 'flag type');
   }
 
-  /** grant_group / request_group by name: undefined when absent, null when emptied, 51 for an unknown group. */
-  private async groupIds(tx: Sql, params: RequestParams): Promise<{ grant?: number | null; request?: number | null }> {
-    const names = { grant: params.has('grant_group') ? params.string('grant_group')?.trim() ?? '' : undefined,
-      request: params.has('request_group') ? params.string('request_group')?.trim() ?? '' : undefined };
+  /** grant_group / request_group by name: undefined when absent, null when emptied (blank or null), 51 for an unknown group. */
+  private async groupIds(tx: Sql, input: Pick<FlagTypeInput, 'grant_group' | 'request_group'>): Promise<{ grant?: number | null; request?: number | null }> {
+    const names = { grant: input.grant_group !== undefined ? input.grant_group?.trim() ?? '' : undefined,
+      request: input.request_group !== undefined ? input.request_group?.trim() ?? '' : undefined };
     const groups = await this.groups.findByNames([names.grant, names.request].filter((n): n is string => !!n), tx);
     const resolve = (name: string | undefined) => {
       if (name === undefined) return undefined;

@@ -1,7 +1,9 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireLogin } from '../common/guards/access.decorators.js';
+import { toDto } from '../common/http/dto.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { FlagTypeInput, FlagTypeUpdateInput } from './dto/flag-type.dto.js';
 import { FlagTypeAdminService } from './flag-type-admin.service.js';
 import { FlagTypeViewService } from './flag-type-view.service.js';
 
@@ -25,14 +27,16 @@ export class FlagTypeController {
   @Post('flag_type')
   @RequireLogin()
   @ApiOperation({ summary: 'Create Flag Type (editcomponents)' })
+  @ApiBody({ type: FlagTypeInput })
   async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.admin.create(ctx.params, ctx) };
+    return { id: await this.admin.create(toDto(FlagTypeInput, ctx.params, 'FlagType.create'), ctx) };
   }
 
   @Put('flag_type/:idOrName')
   @RequireLogin()
   @ApiOperation({ summary: 'Update Flag Type by id or name, plus ids/names (editcomponents)' })
+  @ApiBody({ type: FlagTypeUpdateInput })
   async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    return { flagtypes: await this.admin.update(ctx.params.idsAndNames(idOrName), ctx.params, ctx) };
+    return { flagtypes: await this.admin.update(ctx.params.idsAndNames(idOrName), toDto(FlagTypeUpdateInput, ctx.params, 'FlagType.update'), ctx) };
   }
 }

@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 
 describe('Flag types: get for a product/component, create, update (admin-routes.md)', () => {
   let t: TestApp;
@@ -176,6 +176,29 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
       expectCodedError(await t.get('/flag_type/Hidden', { key: outsider.apiKey }), 106, 401);
       expectCodedError(await t.get('/flag_type/Alpha/NoSuch'), 51, 404);
       expect(ok(await t.get('/flag_type/Hidden', { key: ADMIN_API_KEY }))).toHaveProperty('bug');
+    });
+  });
+
+  describe('typed input (DTOs)', () => {
+    it('Bugzilla booleans and a cc list in the query; a value of the wrong type is 53', async () => {
+      const id = ok(await t.request('POST', '/flag_type', {
+        query: { name: 'typed', description: 'Typed', is_multiplicable: 'False', cc_list: 'c@example.com', sortkey: '7' }, key: editor.apiKey,
+      })).id;
+      expect(await t.db.read.one('SELECT is_multiplicable, cc_list, sortkey FROM flag_types WHERE id = ?', [id]))
+        .toEqual({ is_multiplicable: 0, cc_list: 'c@example.com', sortkey: 7 });
+      expectCodedError(await t.put(`/flag_type/${id}`, { cc_list: [{ to: 'c@example.com' }] }, { key: editor.apiKey }), 53, 400);
+      expectCodedError(await t.put(`/flag_type/${id}`, { grant_group: { name: 'granters' } }, { key: editor.apiKey }), 53, 400);
+      expectCodedError(await t.put(`/flag_type/${id}`, { inclusions: [{ product: 'Alpha' }] }, { key: editor.apiKey }), 53, 400);
+    });
+
+    it('the OpenAPI document lists the parameters of create and update', async () => {
+      const create = (await documentedParameters(t, '/flag_type', 'post')).body;
+      expect(create).toEqual(expect.arrayContaining([
+        'name', 'description', 'target_type', 'inclusions', 'exclusions', 'sortkey', 'is_active', 'is_requestable', 'cc_list',
+        'is_specifically_requestable', 'is_multiplicable', 'grant_group', 'request_group',
+      ]));
+      const update = (await documentedParameters(t, '/flag_type/{idOrName}', 'put')).body;
+      expect(update).toEqual(['ids', 'names', ...create.filter((p) => p !== 'target_type')]);
     });
   });
 });
