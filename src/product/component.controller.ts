@@ -4,6 +4,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { toDto } from '../common/http/dto.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
+import { RequestParams } from '../common/http/request-params.js';
 import { ComponentService, parseComponentNames, type ComponentTarget } from './component.service.js';
 import { ComponentCreateInput, ComponentTargetInput, ComponentUpdateInput } from './dto/component.dto.js';
 
@@ -18,6 +19,15 @@ function target(ctx: RequestContext, path: { id?: string; product?: string; comp
   }
   if (path.product !== undefined && path.component !== undefined) names.unshift({ product: path.product, component: path.component });
   return { ids: [...new Set(ids)], names };
+}
+
+/**
+ * The values of an update: python-bugzilla sends them inside an `updates` object (as BMO takes them), Bugzilla
+ * clients at the top level; both are read, the top level winning.
+ */
+function updateInput(ctx: RequestContext): ComponentUpdateInput {
+  const updates = (ctx.params.object('updates') ?? {}) as Record<string, unknown>;
+  return toDto(ComponentUpdateInput, RequestParams.merge(ctx.params.data(), updates), 'Component.update');
 }
 
 @ApiTags('Component')
@@ -38,7 +48,7 @@ export class ComponentController {
   @ApiOperation({ summary: 'Update Component by id (used by python-bugzilla). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ComponentUpdateInput })
   async updateById(@Param('id') id: string, @Ctx() ctx: RequestContext) {
-    return { components: await this.components.update(target(ctx, { id }, 'PUT'), toDto(ComponentUpdateInput, ctx.params, 'Component.update'), ctx) };
+    return { components: await this.components.update(target(ctx, { id }, 'PUT'), updateInput(ctx), ctx) };
   }
 
   @Put('component/:product/:component')
@@ -47,7 +57,7 @@ export class ComponentController {
   @ApiBody({ type: ComponentUpdateInput })
   async updateByName(@Param('product') product: string, @Param('component') component: string, @Ctx() ctx: RequestContext) {
     const named = target(ctx, { product, component }, 'PUT');
-    return { components: await this.components.update(named, toDto(ComponentUpdateInput, ctx.params, 'Component.update'), ctx) };
+    return { components: await this.components.update(named, updateInput(ctx), ctx) };
   }
 
   @Delete('component/:id')

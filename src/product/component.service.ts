@@ -56,7 +56,7 @@ export class ComponentService {
         throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
       }
       const product = await this.values.productToAdminister(ctx.caller, productName, tx, 'components');
-      const name = await this.checkName(tx, product, input.name?.trim() ?? '');
+      const name = await this.checkName(tx, product, (input.name ?? input.component)?.trim() ?? '');
       const description = this.checkDescription(input.description, name);
       const assignee = await this.assigneeId(tx, input.default_assignee);
       const qaContact = await this.optionalUserId(tx, input.default_qa_contact);

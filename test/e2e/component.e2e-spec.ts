@@ -199,12 +199,23 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
     });
 
     it('the OpenAPI document lists the parameters of create, update and delete', async () => {
-      const create = ['product', 'name', 'description', 'default_assignee', 'default_cc', 'default_qa_contact', 'is_open', 'sort_key'];
+      const create = ['product', 'name', 'component', 'description', 'default_assignee', 'default_cc', 'default_qa_contact', 'is_open', 'sort_key'];
       expect((await documentedParameters(t, '/component', 'post')).body).toEqual(create);
       for (const path of ['/component/{id}', '/component/{product}/{component}']) {
         expect((await documentedParameters(t, path, 'put')).body).toEqual(['ids', 'names', ...create.filter((p) => p !== 'product')]);
         expect((await documentedParameters(t, path, 'delete')).body).toEqual(['ids', 'names']);
       }
+    });
+  });
+
+  describe('python-bugzilla wire shapes (addcomponent / editcomponent)', () => {
+    it('creates with `component` as the name and updates with values inside `updates`', async () => {
+      const created = ok(await t.post('/component', { product: 'Alpha', component: 'FromPython', description: 'made by python-bugzilla', default_assignee: ADMIN_LOGIN }, { key: editor.apiKey }));
+      const updated = ok(await t.put('/component/Alpha/FromPython', {
+        names: [{ product: 'Alpha', component: 'FromPython' }],
+        updates: { description: 'edited by python-bugzilla' },
+      }, { key: editor.apiKey }));
+      expect(updated.components).toEqual([{ id: created.id, changes: { description: { removed: 'made by python-bugzilla', added: 'edited by python-bugzilla' } } }]);
     });
   });
 });

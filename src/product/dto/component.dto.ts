@@ -16,6 +16,10 @@ export class ComponentCreateInput {
   @IsOptional() @IsString() @ScalarParam()
   name?: string;
 
+  @ApiPropertyOptional({ description: 'Another name for `name`, as python-bugzilla sends it.' })
+  @IsOptional() @IsString() @ScalarParam()
+  component?: string;
+
   @ApiPropertyOptional({ description: 'What the component is; required.' })
   @IsOptional() @IsString() @ScalarParam()
   description?: string;
