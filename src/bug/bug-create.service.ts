@@ -4,7 +4,6 @@ import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDateInput, parseDeadline, toDbDateTime } from '../common/time/datetime.js';
-import { toBoolean } from '../common/http/request-params.js';
 import { FieldType } from '../database/install/install-data.js';
 import { Control, ProductService, type ComponentRecord, type GroupControl, type GroupControlDetail, type ProductRecord } from '../product/product.service.js';
 import { FieldService, type CustomFieldRecord, type FieldValueRecord } from '../field/field.service.js';
@@ -21,29 +20,13 @@ import { checkFlagPermission, resolveFlagChanges, type FlagChangeInput } from '.
 import { validateSeeAlso } from './rules/see-also.js';
 import { checkDependencyLoops, type NeighbourLookup } from './update/dependency-loops.js';
 import { parseTimeValue, scalarText } from './update/update-request.js';
+import { CREATE_KEYS, type BugCreateInput, type CreateFields } from './dto/bug-create.dto.js';
 
 /** Longest summary and free-text custom value (defaults.md). */
 const MAX_FREETEXT = 255;
 
-/**
- * The keys Create Bug takes (API names, and the internal names Bugzilla's map_fields also accepts), mapped to the
- * API name. Anything else that is not a custom field is refused with 53 (errors.md param_invalid, clients.md).
- */
-const CREATE_KEYS: Readonly<Record<string, string>> = {
-  product: 'product', component: 'component', summary: 'summary', short_desc: 'summary', version: 'version',
-  description: 'description', comment: 'description', op_sys: 'op_sys', platform: 'platform', rep_platform: 'platform',
-  priority: 'priority', severity: 'severity', bug_severity: 'severity', alias: 'alias', assigned_to: 'assigned_to',
-  cc: 'cc', comment_is_private: 'comment_is_private', groups: 'groups', qa_contact: 'qa_contact', status: 'status',
-  bug_status: 'status', resolution: 'resolution', target_milestone: 'target_milestone', flags: 'flags',
-  keywords: 'keywords', see_also: 'see_also', blocks: 'blocks', blocked: 'blocks', depends_on: 'depends_on',
-  dependson: 'depends_on', url: 'url', bug_file_loc: 'url', whiteboard: 'whiteboard', status_whiteboard: 'whiteboard',
-  deadline: 'deadline', estimated_time: 'estimated_time', remaining_time: 'remaining_time',
-  is_cc_accessible: 'is_cc_accessible', cclist_accessible: 'is_cc_accessible',
-  is_creator_accessible: 'is_creator_accessible', reporter_accessible: 'is_creator_accessible',
-  // Bug fields a caller can never set on create: accepted and ignored (service-spec "Create Bug rules").
-  dupe_of: '', dup_id: '', creator: '', reporter: '', creation_time: '', last_change_time: '', is_confirmed: '',
-  everconfirmed: '', classification: '', actual_time: '', work_time: '', id: '', tags: '', comment_tags: '', is_markdown: '',
-};
+/** The fields whose value is one text. */
+type TextField = { [K in keyof CreateFields]-?: CreateFields[K] extends string | undefined ? K : never }[keyof CreateFields];
 
 /** The select fields a new bug always has, with the parameter giving the default and the internal field name. */
 const DEFAULTED_SELECTS = [
@@ -93,16 +76,15 @@ interface NewBug {
 
 const isGiven = (value: unknown) => value !== undefined && value !== null;
 
-/** A list input: an array, or one value (a comma list only where `commas`). */
-function listOf(value: unknown, commas = false): string[] {
+/** A custom field's value as a list: an array, or one value. */
+function listOf(value: unknown): string[] {
   if (!isGiven(value)) return [];
   const items = Array.isArray(value) ? value : [value];
   return items
-    .flatMap((item) => {
+    .map((item) => {
       if (item !== null && typeof item === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param: 'list', function: 'Bug.create' });
-      return commas ? String(item).split(',') : [String(item)];
+      return String(item).trim();
     })
-    .map((s) => s.trim())
     .filter((s) => s !== '');
 }
 
@@ -138,10 +120,15 @@ export class BugCreateService {
     @Inject(BUG_MAILER) private readonly mailer: BugMailer,
   ) {}
 
-  async create(ctx: CreateContext, body: Readonly<Record<string, unknown>>): Promise<number> {
+  /**
+   * `input` is the typed body; `data` is the request's data as sent, for what a class cannot declare: which keys were
+   * sent, in which order (a key that is not a bug field is 53; of two spellings of one field the first wins), and
+   * the custom fields (`cf_*`, named by the administrator).
+   */
+  async create(ctx: CreateContext, input: BugCreateInput, data: Readonly<Record<string, unknown>>): Promise<number> {
     const customFields = await this.fields.customFields();
-    const input = this.normaliseKeys(body, customFields);
-    const bug = await this.validate(ctx.caller, input, customFields);
+    const { fields, custom } = this.fold(input, data, customFields);
+    const bug = await this.validate(ctx.caller, fields, custom, customFields);
     const at = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const id = await this.insert(tx, ctx.caller, bug, at);
@@ -150,25 +137,29 @@ export class BugCreateService {
     });
   }
 
-  /** API names for every key; unknown keys are 53 unless they are fields the caller cannot set (ignored). */
-  private normaliseKeys(body: Readonly<Record<string, unknown>>, customFields: readonly CustomFieldRecord[]): Map<string, unknown> {
-    const input = new Map<string, unknown>();
+  /**
+   * The typed fields under their API names, and the custom fields' raw values. Every key sent is checked: unknown
+   * keys are 53 unless they are fields the caller cannot set (ignored).
+   */
+  private fold(input: BugCreateInput, data: Readonly<Record<string, unknown>>, customFields: readonly CustomFieldRecord[]) {
+    const fields: Partial<Record<keyof CreateFields, unknown>> = {};
+    const custom = new Map<string, unknown>();
     const customNames = new Set(customFields.map((f) => f.name));
-    for (const [key, value] of Object.entries(body)) {
+    for (const [key, value] of Object.entries(data)) {
       if (value === undefined) continue;
       if (isCustomFieldName(key) && customNames.has(key)) {
-        input.set(key, value);
+        custom.set(key, value);
         continue;
       }
       const name = CREATE_KEYS[key];
       if (name === undefined) throw TrackerError.of(Errors.PARAM_INVALID, { param: key, function: 'Bug.create' });
-      if (name !== '' && !input.has(name)) input.set(name, value);
+      if (name !== '' && !(name in fields)) fields[name] = input[key as keyof BugCreateInput];
     }
-    return input;
+    return { fields: fields as CreateFields, custom };
   }
 
-  private async validate(caller: Caller, input: Map<string, unknown>, customFields: readonly CustomFieldRecord[]): Promise<NewBug> {
-    const text = (key: string) => scalarText(key, input.get(key)).trim();
+  private async validate(caller: Caller, input: CreateFields, customInput: ReadonlyMap<string, unknown>, customFields: readonly CustomFieldRecord[]): Promise<NewBug> {
+    const text = (key: TextField) => (input[key] ?? '').trim();
     const parameters = caller.parameters;
     const { product, controls } = await this.enterableProduct(caller, text('product'));
     // Bugzilla's in_group(group, product): the global group, or a group whose control on the product grants it.
@@ -181,7 +172,7 @@ export class BugCreateService {
     const version = await this.activeNamedValue('version', text('version'), product, (v) => this.products.versionByName(product.id, v));
     const milestoneName = text('target_milestone') || product.defaultMilestone;
     const targetMilestone = await this.activeNamedValue('milestone', milestoneName, product, (v) => this.products.milestoneByName(product.id, v));
-    const description = normaliseCommentText(scalarText('description', input.get('description')));
+    const description = normaliseCommentText(input.description ?? '');
 
     const [legal, transitions] = await Promise.all([
       this.legalValuesOf(['bug_status', 'resolution', ...DEFAULTED_SELECTS.map((s) => s.field)]),
@@ -208,32 +199,33 @@ export class BugCreateService {
     const resolution = this.initialResolution(text('resolution'), status, statuses.find((s) => s.name === status)?.isOpen !== false, resolutions);
 
     const timeTracker = caller.isTimeTracker;
-    const estimatedTime = timeTracker && input.has('estimated_time') ? parseTimeValue('estimated_time', input.get('estimated_time')).hours : 0;
-    const remainingTime = timeTracker && input.has('remaining_time') ? parseTimeValue('remaining_time', input.get('remaining_time')).hours : estimatedTime;
-    const deadline = timeTracker && input.has('deadline') ? parseDeadline(input.get('deadline')) : null;
+    const estimatedTime = timeTracker && input.estimated_time !== undefined ? parseTimeValue('estimated_time', input.estimated_time).hours : 0;
+    const remainingTime = timeTracker && input.remaining_time !== undefined ? parseTimeValue('remaining_time', input.remaining_time).hours : estimatedTime;
+    const deadline = timeTracker && input.deadline !== undefined ? parseDeadline(input.deadline) : null;
 
     const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await allInOrder([
       this.people(caller, editbugs, input, component),
-      this.freeAliases(input.get('alias')),
-      (async () => this.bugGroups(caller, product, controls, input.has('groups') ? listOf(input.get('groups')) : undefined))(),
-      this.keywordIds(listOf(input.get('keywords'), true)),
-      this.dependencies(caller, listOf(input.get('blocks'), true), listOf(input.get('depends_on'), true)),
-      this.flags(caller, product, component, input.get('flags')),
-      this.customValues(caller, input, customFields),
+      this.freeAliases(input.alias),
+      (async () => this.bugGroups(caller, product, controls, input.groups))(),
+      this.keywordIds(input.keywords ?? []),
+      this.dependencies(caller, input.blocks ?? [], input.depends_on ?? []),
+      this.flags(caller, product, component, input.flags),
+      this.customValues(caller, customInput, customFields),
     ]);
 
     return {
       product, component, summary, version, description,
-      descriptionIsPrivate: caller.isInsider && toBoolean(input.get('comment_is_private') ?? false),
+      descriptionIsPrivate: caller.isInsider && input.comment_is_private === true,
       selects, status, resolution, isConfirmed, targetMilestone,
       ...people,
       aliases, groupIds, keywordIds, ...dependencies, flags, custom,
-      seeAlso: this.seeAlso(caller, input.get('see_also')),
+      seeAlso: this.seeAlso(caller, input.see_also ?? []),
       url: text('url'),
       whiteboard: text('whiteboard'),
       deadline, estimatedTime, remainingTime,
-      isCcAccessible: input.has('is_cc_accessible') ? toBoolean(input.get('is_cc_accessible')) : true,
-      isCreatorAccessible: input.has('is_creator_accessible') ? toBoolean(input.get('is_creator_accessible')) : true,
+      // Sent as null: false, as Bugzilla reads it; not sent: true.
+      isCcAccessible: input.is_cc_accessible !== undefined ? input.is_cc_accessible === true : true,
+      isCreatorAccessible: input.is_creator_accessible !== undefined ? input.is_creator_accessible === true : true,
     };
   }
 
@@ -319,12 +311,12 @@ export class BugCreateService {
    * members, else the component's defaults; the QA contact only while `useqacontact` is on. Unknown assignee or QA
    * contact is 51; an unknown cc login is 504. The component's default cc join the list.
    */
-  private async people(caller: Caller, editbugs: boolean, input: Map<string, unknown>, component: ComponentRecord) {
-    const assigneeLogin = editbugs ? scalarText('assigned_to', input.get('assigned_to')).trim() : '';
+  private async people(caller: Caller, editbugs: boolean, input: CreateFields, component: ComponentRecord) {
+    const assigneeLogin = editbugs ? (input.assigned_to ?? '').trim() : '';
     const useQa = caller.parameters.bool('useqacontact');
-    const qaGiven = useQa && editbugs && input.has('qa_contact');
-    const qaLogin = qaGiven ? scalarText('qa_contact', input.get('qa_contact')).trim() : '';
-    const ccLogins = listOf(input.get('cc'));
+    const qaGiven = useQa && editbugs && input.qa_contact !== undefined;
+    const qaLogin = qaGiven ? (input.qa_contact ?? '').trim() : '';
+    const ccLogins = input.cc ?? [];
     const found = await this.users.findByLogins([...ccLogins, ...(assigneeLogin ? [assigneeLogin] : []), ...(qaLogin ? [qaLogin] : [])]);
     const user = (login: string) => found.get(login.toLowerCase());
     const known = (login: string) => {
@@ -405,11 +397,11 @@ export class BugCreateService {
   };
 
   /** See Also URLs (112), ignored while `use_see_also` is off. */
-  private seeAlso(caller: Caller, value: unknown): string[] {
+  private seeAlso(caller: Caller, values: readonly string[]): string[] {
     if (!caller.parameters.bool('use_see_also')) return [];
     const urlBase = caller.parameters.get('urlbase');
     const urls: string[] = [];
-    for (const raw of listOf(value)) {
+    for (const raw of values) {
       const link = validateSeeAlso(raw, { urlBase });
       if (link && !urls.some((u) => u.toLowerCase() === link.url.toLowerCase())) urls.push(link.url);
     }
@@ -417,9 +409,10 @@ export class BugCreateService {
   }
 
   /** Flags on create: name or type_id, status, requestee (updates.md); the flag rules decide, permissions 130. */
-  private async flags(caller: Caller, product: ProductRecord, component: ComponentRecord, value: unknown): Promise<NewBug['flags']> {
-    if (!isGiven(value)) return [];
-    if (!Array.isArray(value) || value.some((f) => f === null || typeof f !== 'object')) {
+  private async flags(caller: Caller, product: ProductRecord, component: ComponentRecord, value: unknown[] | undefined): Promise<NewBug['flags']> {
+    if (!value) return [];
+    // The DTO checked that it is a list; each element must be an object.
+    if (value.some((f) => f === null || typeof f !== 'object')) {
       throw TrackerError.of(Errors.PARAM_INVALID, { param: 'flags', function: 'Bug.create' });
     }
     if (!value.length) return [];
@@ -446,7 +439,7 @@ export class BugCreateService {
   }
 
   /** Custom fields by name, typed per field (freetext 104, select 51, dates 56, bug id 100/101/102, integer 52). */
-  private async customValues(caller: Caller, input: Map<string, unknown>, definitions: readonly CustomFieldRecord[]): Promise<NewBug['custom']> {
+  private async customValues(caller: Caller, input: ReadonlyMap<string, unknown>, definitions: readonly CustomFieldRecord[]): Promise<NewBug['custom']> {
     const custom: NewBug['custom'] = [];
     for (const field of definitions) {
       if (field.isMandatory && listOf(input.get(field.name)).length === 0) throw TrackerError.of(Errors.REQUIRED_FIELD, { field: field.name });

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { toDto } from '../common/http/dto.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
@@ -9,6 +9,7 @@ import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import { BugSearchInput } from './dto/bug-search.dto.js';
+import { BugCreateInput } from './dto/bug-create.dto.js';
 import { ApiBugIdsQuery, BugGetInput, BugHistoryInput } from './dto/bug-read.dto.js';
 
 @ApiTags('bugs')
@@ -31,8 +32,10 @@ export class BugController {
   @Post('bug')
   @RequireLogin()
   @ApiOperation({ summary: 'Create Bug; answers {id}.' })
+  @ApiBody({ type: BugCreateInput })
   async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.creator.create(ctx, ctx.params.data()) };
+    // The data as sent goes along: the service checks its keys and reads the custom fields (cf_*) from it.
+    return { id: await this.creator.create(ctx, toDto(BugCreateInput, ctx.params, 'Bug.create'), ctx.params.data()) };
   }
 
   @Get('bug/:id_or_alias')

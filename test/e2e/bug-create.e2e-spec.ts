@@ -346,4 +346,18 @@ describe('Create Bug (POST /rest/bug)', () => {
       expect(mail.map((m) => m.to_address)).toEqual([reporter.login]);
     });
   });
+
+  describe('OpenAPI', () => {
+    it('documents the body of Create Bug with every field of the spec table', async () => {
+      const { paths, components } = (await t.get('/openapi.json')).body;
+      const ref = paths['/rest/bug'].post.requestBody.content['application/json'].schema.$ref;
+      const properties = components.schemas[ref.split('/').pop()].properties;
+      expect(Object.keys(properties)).toEqual(expect.arrayContaining([
+        'product', 'component', 'summary', 'version', 'description', 'op_sys', 'platform', 'priority', 'severity', 'alias',
+        'assigned_to', 'cc', 'comment_is_private', 'groups', 'qa_contact', 'status', 'resolution', 'target_milestone', 'flags',
+      ]));
+      expect(properties.cc).toMatchObject({ type: 'array', items: { type: 'string' } });
+      expect(properties.flags.items.$ref).toMatch(/NewFlagDoc$/);
+    });
+  });
 });

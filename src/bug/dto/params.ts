@@ -3,7 +3,11 @@
  * one value where a list is meant, a list where one value is meant, numbers where text is meant. Each transform only
  * reshapes; a value of the wrong type is left for the DTO's class-validator rule to refuse (toDto: 52 or 53).
  */
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
+import { Allow, IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { BooleanParam } from '../../common/http/dto.js';
 
 const isPlain = (value: unknown) => value === null || typeof value !== 'object';
 
@@ -23,12 +27,13 @@ export const BugTextParam = (options: { keepNull?: boolean } = {}) =>
 
 /**
  * A list field of Create Bug (cc, groups, keywords, blocks …): one value or an array; plain values as text
- * (`blocks: [1, 2]`), split on commas where the field takes comma lists, trimmed, blanks dropped. An object item stays
- * for `@IsString({ each: true })` to refuse (53, naming the field).
+ * (`blocks: [1, 2]`), split on commas where the field takes comma lists, trimmed, blanks dropped; `null` is the empty
+ * list. An object item stays for `@IsString({ each: true })` to refuse (53, naming the field).
  */
 export const BugListParam = (options: { commas?: boolean } = {}) =>
   Transform(({ value }) => {
-    if (value === undefined || value === null) return value;
+    if (value === undefined) return value;
+    if (value === null) return [];
     return (Array.isArray(value) ? value : [value]).flatMap((item) => {
       if (!isPlain(item)) return [item];
       const text = String(item);
@@ -56,3 +61,20 @@ export const IdListParam = () =>
       .flatMap((item) => (typeof item === 'string' ? item.split(',').map((s) => s.trim()).filter((s) => s !== '') : [item]))
       .map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item));
   });
+
+/** A text property of a bug DTO: documented, optional, a string as BugTextParam reads it. */
+export const BugText = (description: string, options: { keepNull?: boolean } = {}) =>
+  applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString(), BugTextParam(options));
+
+/** A list-of-texts property of a bug DTO, read as BugListParam reads it. */
+export const BugList = (description: string, options: { commas?: boolean } = {}) =>
+  applyDecorators(ApiPropertyOptional({ type: [String], description }), IsOptional(), IsArray(), IsString({ each: true }), BugListParam(options));
+
+/** A Bugzilla boolean (`true`, `1`, `"True"` …). */
+export const BugBoolean = (description: string) => applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsBoolean(), BooleanParam());
+
+/**
+ * A property taken as sent (documented with `schema`): its rule answers a wrong value with Bugzilla's own code
+ * (time values 52/54/55, dates 56, aliases 103, add/remove/set objects 53 …), which a type check here would change.
+ */
+export const AsSent = (schema: ApiPropertyOptions) => applyDecorators(ApiPropertyOptional(schema), IsOptional(), Allow());
