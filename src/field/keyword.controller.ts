@@ -5,8 +5,7 @@ import { RequireGroup } from '../common/guards/access.decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { KeywordService } from './keyword.service.js';
 import { KeywordInput, KeywordUpdateInput } from './dto/keyword.dto.js';
-import { toDto } from '../common/http/dto.js';
-import { ApiIdsAndNamesQuery } from '../product/dto/params.js';
+import { toDto, ApiIdsAndNamesQuery } from '../common/http/dto.js';
 
 @ApiTags('Keyword')
 @Controller()

@@ -1,4 +1,3 @@
-import { Transform } from 'class-transformer';
 import type { Sql } from '../database/sql.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -18,12 +17,6 @@ export function textParam(value: unknown, param: string): string {
   return String(value).trim();
 }
 
-/**
- * A DTO's text property read as textParam reads it: a number or boolean becomes its string; a list or an object is
- * left as it is for @IsString to refuse (53). Unlike ScalarParam, a list never becomes its first item: a repeated
- * body key where one text is meant is an error (Update User `full_name: ['a', 'b']` is 53).
- */
-export const TextParam = () => Transform(({ value }) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value));
 
 /** Booleans in `changes` and the audit log are the strings "0" and "1". */
 export const flag = (value: boolean): string => (value ? '1' : '0');

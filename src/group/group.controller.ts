@@ -1,13 +1,12 @@
 import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery, toDto } from '../common/http/dto.js';
 import { RequireGroup, RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { GroupEditorService } from './group-editor.service.js';
 import { GROUP_FIELDS, GroupReaderService, type GroupQuery } from './group-reader.service.js';
 import { GroupInput } from './dto/group.dto.js';
-import { ApiIdsAndNamesQuery } from './dto/ids-and-names.js';
 
 /** More groups beside the path's one. */
 const TargetQuery = () =>

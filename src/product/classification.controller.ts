@@ -2,11 +2,10 @@ import { Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
-import { toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery, toDto } from '../common/http/dto.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { CLASSIFICATION_FIELDS, ClassificationService } from './classification.service.js';
 import { ClassificationInput, ClassificationUpdateInput } from './dto/classification.dto.js';
-import { ApiIdsAndNamesQuery } from './dto/params.js';
 
 @ApiTags('Classification')
 @Controller()

@@ -4,11 +4,10 @@ import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
-import { toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery, toDto } from '../common/http/dto.js';
 import { Ctx, CurrentCaller, Params, Selection, type RequestContext } from '../common/http/request-context.js';
 import type { RequestParams } from '../common/http/request-params.js';
 import { ProductCreateInput, ProductUpdateInput } from './dto/product.dto.js';
-import { ApiIdsAndNamesQuery } from './dto/params.js';
 import { ProductAdminService } from './product-admin.service.js';
 import { PRODUCT_FIELDS, PRODUCT_LIST_TYPES, ProductViewService } from './product-view.service.js';
 

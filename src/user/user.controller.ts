@@ -1,14 +1,13 @@
 import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { toDto } from '../common/http/dto.js';
+import { toDto, ApiIdsAndNamesQuery } from '../common/http/dto.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { UserService } from './user.service.js';
 import { USER_FIELDS, UserReaderService, type UserQuery } from './user-reader.service.js';
 import { UserEditorService } from './user-editor.service.js';
 import { UserCreateInput, UserUpdateInput } from './dto/user.dto.js';
-import { ApiIdsAndNamesQuery } from '../group/dto/ids-and-names.js';
 
 /** More users beside the path's one. */
 const TargetQuery = () =>

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam } from '../../common/http/dto.js';
-import { TextParam } from '../../group/field-changes.js';
+import { BooleanParam, TextParam } from '../../common/http/dto.js';
 
 /** POST /rest/api_key (beyond Bugzilla 5.0). Types only: the length limit (104) stays in AuthService. */
 export class ApiKeyCreateInput {

@@ -1,12 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
-import { ListParam, ScalarParam } from '../../common/http/dto.js';
+import { ScalarParam, TextListParam } from '../../common/http/dto.js';
 import { IdListParam, IntParam } from './params.js';
 
 /** "any of" a list of texts: repeated keys (select fields keep commas, search.md). */
 const AnyOf = (description: string) =>
-  applyDecorators(ApiPropertyOptional({ type: [String], description }), IsOptional(), IsArray(), IsString({ each: true }), ListParam());
+  applyDecorators(ApiPropertyOptional({ type: [String], description }), IsOptional(), IsArray(), IsString({ each: true }), TextListParam());
 
 /**
  * Search Bugs (`GET /rest/bug`, search.md "Parameters", service-spec "Search Bugs"): the criteria this service
@@ -20,7 +20,7 @@ export class BugSearchInput {
   id?: number[];
 
   @ApiPropertyOptional({ type: [String], description: 'Aliases, exact, any of (repeated or comma list).' })
-  @IsOptional() @IsArray() @IsString({ each: true }) @ListParam({ commas: true })
+  @IsOptional() @IsArray() @IsString({ each: true }) @TextListParam({ commas: true })
   alias?: string[];
 
   @AnyOf('Product names, exact, any of.')

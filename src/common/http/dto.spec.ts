@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ListParam, ScalarParam, toDto } from './dto.js';
+import { BooleanParam, ScalarParam, TextListParam, toDto } from './dto.js';
 import { RequestParams } from './request-params.js';
 import { TrackerError } from '../errors/index.js';
 
@@ -7,7 +7,7 @@ class SampleInput {
   @IsString() @ScalarParam() name: string;
   @IsOptional() @IsBoolean() @BooleanParam() is_active?: boolean;
   @IsOptional() @IsInt() sortkey?: number;
-  @IsOptional() @IsArray() @IsString({ each: true }) @ListParam({ commas: true }) names?: string[];
+  @IsOptional() @IsArray() @IsString({ each: true }) @TextListParam({ commas: true }) names?: string[];
 }
 
 const params = (query: Record<string, unknown>, body?: Record<string, unknown>) => RequestParams.merge(query, body);

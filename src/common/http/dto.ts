@@ -1,5 +1,7 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional, ApiQuery, type ApiPropertyOptions } from '@nestjs/swagger';
 import { plainToInstance, Transform, type ClassConstructor } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { Allow, IsOptional, validateSync, type ValidationError } from 'class-validator';
 import { Errors, TrackerError } from '../errors/index.js';
 import { toBoolean, type RequestParams } from './request-params.js';
 
@@ -36,10 +38,46 @@ export const ScalarParam = () =>
     return typeof first === 'number' ? String(first) : first;
   });
 
-/** A list where a client may send one value or a comma list (`ids=1,2` or `ids=1&ids=2` or `[1, 2]`). */
-export const ListParam = (options: { commas?: boolean } = {}) =>
+/** Text where a client may send a number or a boolean (`"name": 12`); a list or an object is left for @IsString (53). */
+export const TextParam = () => Transform(({ value }) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value));
+
+/**
+ * A list of texts as RequestParams.list reads it: one value or a list (`commas` also splits `a,b`, trimmed, blanks
+ * dropped), numbers as their strings. Anything else (an object, a boolean) is left for `@IsString({ each: true })`
+ * to refuse (53).
+ */
+export const TextListParam = (options: { commas?: boolean } = {}) =>
   Transform(({ value }) => {
     if (value === undefined || value === null) return value;
-    const items = Array.isArray(value) ? value : [value];
+    const items = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'number' ? String(v) : v));
     return options.commas ? items.flatMap((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [v])) : items;
   });
+
+/**
+ * A parameter typed loosely on purpose: the service's rule code checks it and answers with Bugzilla's own codes
+ * (a bad sort key is 32000 or 1104, not 52; `group_controls`, `inclusions`, component `names` have shapes of their
+ * own). Kept by the whitelist, documented, never refused here.
+ */
+export const LooseParam = (options: ApiPropertyOptions) => applyDecorators(ApiPropertyOptional(options), IsOptional(), Allow());
+
+const IDS_DESCRIPTION = 'Ids of more objects (repeated or comma list); a numeric path segment joins them.';
+const NAMES_DESCRIPTION = 'Names of more objects (repeated); a non-numeric path segment joins them.';
+
+/**
+ * `ids` and `names` of a route under the ids-or-names rule (routes.md), for the OpenAPI document. They are read by
+ * `ctx.params.idsAndNames(segment)`, the one implementation of the rule (it merges the path segment, 52 on a bad id).
+ */
+export const ApiIdsAndNamesQuery = (description: { ids?: string; names?: string } = {}) =>
+  applyDecorators(
+    ApiQuery({ name: 'ids', required: false, type: 'integer', isArray: true, description: description.ids ?? IDS_DESCRIPTION }),
+    ApiQuery({ name: 'names', required: false, type: String, isArray: true, description: description.names ?? NAMES_DESCRIPTION }),
+  );
+
+/** `ids` and `names` of an update body, documented and kept (read through `ctx.params.idsAndNames`). */
+export class IdsAndNamesInput {
+  @LooseParam({ type: 'array', items: { type: 'integer' }, description: IDS_DESCRIPTION })
+  ids?: unknown;
+
+  @LooseParam({ type: [String], description: NAMES_DESCRIPTION })
+  names?: unknown;
+}

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { LooseParam, TextListParam } from '../../product/dto/params.js';
+import { BooleanParam, ScalarParam, LooseParam, TextListParam } from '../../common/http/dto.js';
 
 /**
  * The definition of a custom field (POST /rest/field/bug, beyond Bugzilla 5.0; decisions.md "Custom fields"), also

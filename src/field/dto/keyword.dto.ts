@@ -1,7 +1,6 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { IdsAndNamesInput } from '../../product/dto/params.js';
+import { BooleanParam, ScalarParam, IdsAndNamesInput } from '../../common/http/dto.js';
 
 /**
  * Create/Update Keyword input. DTOs check types only: presence and domain rules stay in the service, which answers

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional, IntersectionType, OmitType, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { IdsAndNamesInput, LooseParam, TextListParam } from '../../product/dto/params.js';
+import { BooleanParam, ScalarParam, IdsAndNamesInput, LooseParam, TextListParam } from '../../common/http/dto.js';
 
 /** `inclusions` / `exclusions`: product names, or an object mapping a product name to component names. */
 const clusions = (description: string): ApiPropertyOptions => ({

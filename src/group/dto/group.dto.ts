@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam } from '../../common/http/dto.js';
-import { TextParam } from '../field-changes.js';
+import { BooleanParam, TextParam } from '../../common/http/dto.js';
 
 /**
  * Create Group / Update Group input (routes.md "Groups", updates.md "Update Group"). Types only: the required name

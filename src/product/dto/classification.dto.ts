@@ -1,7 +1,6 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { ScalarParam } from '../../common/http/dto.js';
-import { IdsAndNamesInput, LooseParam } from './params.js';
+import { ScalarParam, IdsAndNamesInput, LooseParam } from '../../common/http/dto.js';
 
 /** A sort key 0–32767, checked by the service (classification_invalid_sortkey, 32000), so typed loosely here. */
 const SORT_KEY = { type: 'integer', description: 'Position in lists (0 to 32767; default 0).' } as const;

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { LooseParam, TextListParam } from './params.js';
+import { BooleanParam, ScalarParam, LooseParam, TextListParam } from '../../common/http/dto.js';
 
 /**
  * Create Component input (admin-routes.md "Components"). Types only: presence, lengths, uniqueness and unknown

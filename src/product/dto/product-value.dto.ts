@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { LooseParam } from './params.js';
+import { BooleanParam, ScalarParam, LooseParam } from '../../common/http/dto.js';
 
 /** A SMALLINT sort key; checked by checkValueSortKey (milestone_sortkey_invalid, 32000), so typed loosely here. */
 const SORT_KEY = { type: 'integer', description: 'Position in lists (-32768 to 32767; default 0).' } as const;

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { IdsAndNamesInput, LooseParam } from './params.js';
+import { BooleanParam, ScalarParam, IdsAndNamesInput, LooseParam } from '../../common/http/dto.js';
 
 /**
  * Create Product input (service-spec.md "Products"; `group_controls` is beyond Bugzilla 5.0). Types only: presence,

@@ -1,7 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
-import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
-import { TextParam } from '../../group/field-changes.js';
+import { BooleanParam, ScalarParam, TextParam } from '../../common/http/dto.js';
 
 /**
  * Create User input (service-spec.md "Users and login"). Types only: the required, legal and free address (32000,
