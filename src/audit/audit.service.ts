@@ -17,15 +17,7 @@ export interface AuditEntry {
 @Injectable()
 export class AuditService {
   async record(tx: Sql, entry: AuditEntry): Promise<void> {
-    await tx.insert('audit_log', {
-      user_id: entry.userId,
-      class: entry.className,
-      object_id: entry.objectId,
-      field: entry.field,
-      removed: entry.removed ?? null,
-      added: entry.added ?? null,
-      at_time: entry.at,
-    });
+    await this.recordMany(tx, [entry]);
   }
 
   /** Many entries in one statement (a bug update records one row per changed field). */

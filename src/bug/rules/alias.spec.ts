@@ -1,15 +1,6 @@
-import { TrackerError } from '../../common/errors/index.js';
+import { caughtError } from '../../common/errors/testing.js';
 import { MAX_ALIAS_LENGTH, validateAlias, validateAliases } from './alias.js';
 
-function failure(fn: () => unknown): TrackerError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TrackerError) return e;
-    throw e;
-  }
-  throw new Error('expected a TrackerError');
-}
 
 describe('validateAlias — defaults.md "alias length: 40 characters; not all digits; no comma or space"', () => {
   it('accepts and trims a normal alias', () => {
@@ -23,21 +14,21 @@ describe('validateAlias — defaults.md "alias length: 40 characters; not all di
   });
 
   it('refuses 41 characters with 103 alias_too_long', () => {
-    const e = failure(() => validateAlias('a'.repeat(41)));
+    const e = caughtError(() => validateAlias('a'.repeat(41)));
     expect(e.code).toBe(103);
     expect(e.errorName).toBe('alias_too_long');
     expect(e.httpStatus).toBe(400);
   });
 
   it('refuses an all-digit alias with 103 alias_is_numeric (it would read as a bug ID)', () => {
-    const e = failure(() => validateAlias('12345'));
+    const e = caughtError(() => validateAlias('12345'));
     expect(e.code).toBe(103);
     expect(e.errorName).toBe('alias_is_numeric');
-    expect(failure(() => validateAlias(42)).errorName).toBe('alias_is_numeric');
+    expect(caughtError(() => validateAlias(42)).errorName).toBe('alias_is_numeric');
   });
 
   it.each(['a,b', 'a b', 'a\tb'])('refuses %p with 103 alias_has_comma_or_space', (alias) => {
-    const e = failure(() => validateAlias(alias));
+    const e = caughtError(() => validateAlias(alias));
     expect(e.code).toBe(103);
     expect(e.errorName).toBe('alias_has_comma_or_space');
   });
@@ -50,7 +41,7 @@ describe('validateAlias — defaults.md "alias length: 40 characters; not all di
   });
 
   it('refuses non-scalar values with 103', () => {
-    expect(failure(() => validateAlias({})).code).toBe(103);
+    expect(caughtError(() => validateAlias({})).code).toBe(103);
   });
 });
 
@@ -60,6 +51,6 @@ describe('validateAliases', () => {
   });
 
   it('fails on the first invalid alias', () => {
-    expect(failure(() => validateAliases(['ok', '123'])).errorName).toBe('alias_is_numeric');
+    expect(caughtError(() => validateAliases(['ok', '123'])).errorName).toBe('alias_is_numeric');
   });
 });

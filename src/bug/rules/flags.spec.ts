@@ -1,4 +1,4 @@
-import { TrackerError } from '../../common/errors/index.js';
+import { caughtError } from '../../common/errors/testing.js';
 import { ApplicableFlagType, ExistingFlag, FlagContext, checkFlagPermission, resolveFlagChange, resolveFlagChanges } from './flags.js';
 
 const type = (id: number, name: string, over: Partial<ApplicableFlagType> = {}): ApplicableFlagType => ({
@@ -18,15 +18,6 @@ const TWIN_B = type(6, 'twin');
 
 const TYPES = [REVIEW, APPROVAL, QA, OLD, TWIN_A, TWIN_B];
 
-function failure(fn: () => unknown): TrackerError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TrackerError) return e;
-    throw e;
-  }
-  throw new Error('expected a TrackerError');
-}
 
 describe('resolveFlagChange — picking the target (updates.md "Flag change object")', () => {
   const reviewFlag = flag(10, REVIEW, { requesteeLogin: 'dev@x' });
@@ -39,7 +30,7 @@ describe('resolveFlagChange — picking the target (updates.md "Flag change obje
   });
 
   it('id: an unknown flag is 51 (HTTP 404)', () => {
-    const e = failure(() => resolveFlagChange({ id: 99, status: '+' }, ctx));
+    const e = caughtError(() => resolveFlagChange({ id: 99, status: '+' }, ctx));
     expect(e.code).toBe(51);
     expect(e.httpStatus).toBe(404);
     expect(e.message).toBe("There is no flag with the id '99'.");
@@ -59,14 +50,14 @@ describe('resolveFlagChange — picking the target (updates.md "Flag change obje
 
   it('type_id: several set flags give 132', () => {
     const two: FlagContext = { existingFlags: [flag(10, REVIEW), flag(11, REVIEW)], applicableTypes: TYPES };
-    const e = failure(() => resolveFlagChange({ type_id: 1, status: '+' }, two));
+    const e = caughtError(() => resolveFlagChange({ type_id: 1, status: '+' }, two));
     expect(e.code).toBe(132);
-    expect(failure(() => resolveFlagChange({ name: 'review', status: '+' }, two)).code).toBe(132);
+    expect(caughtError(() => resolveFlagChange({ name: 'review', status: '+' }, two)).code).toBe(132);
   });
 
   it('type_id: a type that does not apply to this bug is 51', () => {
-    expect(failure(() => resolveFlagChange({ type_id: 77, status: '+' }, ctx)).code).toBe(51);
-    expect(failure(() => resolveFlagChange({ type_id: 'abc', status: '+' }, ctx)).code).toBe(51);
+    expect(caughtError(() => resolveFlagChange({ type_id: 77, status: '+' }, ctx)).code).toBe(51);
+    expect(caughtError(() => resolveFlagChange({ type_id: 'abc', status: '+' }, ctx)).code).toBe(51);
   });
 
   it('type_id given as a numeric string works', () => {
@@ -84,19 +75,19 @@ describe('resolveFlagChange — picking the target (updates.md "Flag change obje
   });
 
   it('name: several types with that name give 133', () => {
-    const e = failure(() => resolveFlagChange({ name: 'twin', status: '+' }, ctx));
+    const e = caughtError(() => resolveFlagChange({ name: 'twin', status: '+' }, ctx));
     expect(e.code).toBe(133);
     expect(e.message).toContain("'twin'");
   });
 
   it('name: no type with that name is 51', () => {
-    const e = failure(() => resolveFlagChange({ name: 'nosuch', status: '+' }, ctx));
+    const e = caughtError(() => resolveFlagChange({ name: 'nosuch', status: '+' }, ctx));
     expect(e.code).toBe(51);
     expect(e.message).toBe("There is no flag type named 'nosuch'.");
   });
 
   it('neither id, type_id nor name is 50', () => {
-    expect(failure(() => resolveFlagChange({ status: '+' }, ctx)).code).toBe(50);
+    expect(caughtError(() => resolveFlagChange({ status: '+' }, ctx)).code).toBe(50);
   });
 });
 
@@ -104,11 +95,11 @@ describe('resolveFlagChange — validating the change', () => {
   const ctx: FlagContext = { existingFlags: [], applicableTypes: TYPES };
 
   it.each(['', 'yes', '*', undefined])('a status outside ? + - X is 129 (%p)', (status) => {
-    expect(failure(() => resolveFlagChange({ name: 'approval', status }, ctx)).code).toBe(129);
+    expect(caughtError(() => resolveFlagChange({ name: 'approval', status }, ctx)).code).toBe(129);
   });
 
   it('? on a type that is not requestable is 129', () => {
-    expect(failure(() => resolveFlagChange({ name: 'qa', status: '?' }, ctx)).code).toBe(129);
+    expect(caughtError(() => resolveFlagChange({ name: 'qa', status: '?' }, ctx)).code).toBe(129);
     expect(resolveFlagChange({ name: 'qa', status: '+' }, ctx)).toMatchObject({ action: 'create', status: '+' });
   });
 
@@ -119,7 +110,7 @@ describe('resolveFlagChange — validating the change', () => {
 
   it('a requestee on a type that cannot be asked of a person is 131', () => {
     const noPerson = type(8, 'sec', { isRequesteeble: false });
-    const e = failure(() => resolveFlagChange({ name: 'sec', status: '?', requestee: 'dev@x' }, { existingFlags: [], applicableTypes: [noPerson] }));
+    const e = caughtError(() => resolveFlagChange({ name: 'sec', status: '?', requestee: 'dev@x' }, { existingFlags: [], applicableTypes: [noPerson] }));
     expect(e.code).toBe(131);
   });
 
@@ -155,7 +146,7 @@ describe('resolveFlagChange — validating the change', () => {
   });
 
   it('a new flag of an inactive type is 134', () => {
-    const e = failure(() => resolveFlagChange({ name: 'old', status: '+' }, ctx));
+    const e = caughtError(() => resolveFlagChange({ name: 'old', status: '+' }, ctx));
     expect(e.code).toBe(134);
     expect(e.message).toContain("'old'");
   });
@@ -167,7 +158,7 @@ describe('resolveFlagChange — validating the change', () => {
 
   it('a second flag of a type that is not multiplicable is flag_type_not_multiplicable (32000)', () => {
     const existing = flag(34, APPROVAL, { status: '+' });
-    const e = failure(() => resolveFlagChange({ type_id: 2, status: '?', new: true }, { existingFlags: [existing], applicableTypes: TYPES }));
+    const e = caughtError(() => resolveFlagChange({ type_id: 2, status: '?', new: true }, { existingFlags: [existing], applicableTypes: TYPES }));
     expect(e.code).toBe(32000);
     expect(e.errorName).toBe('flag_type_not_multiplicable');
   });
@@ -190,7 +181,7 @@ describe('resolveFlagChanges — one request with several changes', () => {
   });
 
   it('two new flags of a non-multiplicable type in one request: the second is refused', () => {
-    const e = failure(() => resolveFlagChanges([{ name: 'approval', status: '?' }, { name: 'approval', status: '+' }], { existingFlags: [], applicableTypes: TYPES }));
+    const e = caughtError(() => resolveFlagChanges([{ name: 'approval', status: '?' }, { name: 'approval', status: '+' }], { existingFlags: [], applicableTypes: TYPES }));
     expect(e.errorName).toBe('flag_type_not_multiplicable');
   });
 
@@ -223,7 +214,7 @@ describe('checkFlagPermission — defaults.md grant_group / request_group (130)'
   const REQUEST = 200;
   const guarded = { name: 'approval', grantGroupId: GRANT, requestGroupId: REQUEST };
   const deny = (fn: () => void) => {
-    const e = failure(fn);
+    const e = caughtError(fn);
     expect(e.code).toBe(130);
     expect(e.httpStatus).toBe(400);
     return e;

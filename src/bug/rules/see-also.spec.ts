@@ -1,15 +1,6 @@
-import { TrackerError } from '../../common/errors/index.js';
+import { caughtError } from '../../common/errors/testing.js';
 import { sameSeeAlso, validateSeeAlso } from './see-also.js';
 
-function failure(fn: () => unknown): TrackerError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TrackerError) return e;
-    throw e;
-  }
-  throw new Error('expected a TrackerError');
-}
 
 const url = (input: string, urlBase?: string) => validateSeeAlso(input, { urlBase })?.url;
 
@@ -30,7 +21,7 @@ describe('validateSeeAlso — recognised bug trackers (updates.md see_also, erro
       'https://example.com/show_bug.cgi?id=abc',
       'https://example.com/show_bug.cgi?id=0',
     ])('refuses %s (no numeric id) with 112', (input) => {
-      const e = failure(() => validateSeeAlso(input));
+      const e = caughtError(() => validateSeeAlso(input));
       expect(e.code).toBe(112);
       expect(e.errorName).toBe('bug_url_invalid');
     });
@@ -66,8 +57,8 @@ describe('validateSeeAlso — recognised bug trackers (updates.md see_also, erro
       url: 'https://issues.apache.org/jira/browse/HADOOP-1234', tracker: 'jira',
     });
     // A one-letter or lower-case key is not a JIRA issue.
-    expect(failure(() => validateSeeAlso('https://jira.example.com/browse/K-1')).code).toBe(112);
-    expect(failure(() => validateSeeAlso('https://jira.example.com/browse/key-1')).code).toBe(112);
+    expect(caughtError(() => validateSeeAlso('https://jira.example.com/browse/K-1')).code).toBe(112);
+    expect(caughtError(() => validateSeeAlso('https://jira.example.com/browse/key-1')).code).toBe(112);
   });
 
   it('Trac: /ticket/N without query or fragment', () => {
@@ -85,7 +76,7 @@ describe('validateSeeAlso — recognised bug trackers (updates.md see_also, erro
   it('SourceForge: tracker/?func=detail&aid&group_id&atid', () => {
     const sf = 'http://sourceforge.net/tracker/?func=detail&aid=111&group_id=222&atid=333';
     expect(validateSeeAlso(sf)).toEqual({ url: sf, tracker: 'sourceforge' });
-    expect(failure(() => validateSeeAlso('http://sourceforge.net/tracker/?func=detail&aid=111')).code).toBe(112);
+    expect(caughtError(() => validateSeeAlso('http://sourceforge.net/tracker/?func=detail&aid=111')).code).toBe(112);
   });
 
   it('GitHub: issues and pulls, always https', () => {
@@ -123,7 +114,7 @@ describe('validateSeeAlso — refusals', () => {
     ['a URL with blanks', 'https://example.com/ticket 1/ticket/2'],
     ['an empty host', 'http:///show_bug.cgi?id=1'],
   ])('refuses %s with 112', (_label, input) => {
-    const e = failure(() => validateSeeAlso(input));
+    const e = caughtError(() => validateSeeAlso(input));
     expect(e.code).toBe(112);
     expect(e.httpStatus).toBe(400);
     expect(e.message).toContain('is not a valid URL to a bug');
@@ -131,7 +122,7 @@ describe('validateSeeAlso — refusals', () => {
 
   it('refuses a URL longer than 255 characters with 112 bug_url_too_long', () => {
     const long = `https://example.com/${'p/'.repeat(130)}ticket/1`;
-    const e = failure(() => validateSeeAlso(long));
+    const e = caughtError(() => validateSeeAlso(long));
     expect(e.code).toBe(112);
     expect(e.errorName).toBe('bug_url_too_long');
   });

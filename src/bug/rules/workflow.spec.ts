@@ -1,4 +1,4 @@
-import { TrackerError } from '../../common/errors/index.js';
+import { caughtError } from '../../common/errors/testing.js';
 import {
   PlanStatusChangeInput,
   StatusDef,
@@ -32,15 +32,6 @@ const RESOLUTIONS = ['FIXED', 'INVALID', 'WONTFIX', 'DUPLICATE', 'WORKSFORME'];
 
 const names = (list: StatusDef[]) => list.map((s) => s.name);
 
-function caught(fn: () => unknown): TrackerError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TrackerError) return e;
-    throw e;
-  }
-  throw new Error('expected a TrackerError');
-}
 
 describe('initial status on Create Bug (workflow.md)', () => {
   it('offers the (new bug) row in sort-key order — rule 1', () => {
@@ -84,7 +75,7 @@ describe('initial status on Create Bug (workflow.md)', () => {
   });
 
   it('refuses a closed status with 123 naming it — rules 4 and 6', () => {
-    const e = caught(() => chooseInitialStatus({ requested: 'RESOLVED', canConfirm: true, candidates }));
+    const e = caughtError(() => chooseInitialStatus({ requested: 'RESOLVED', canConfirm: true, candidates }));
     expect(e.code).toBe(123);
     expect(e.httpStatus).toBe(400);
     expect(e.params).toEqual({ new: 'RESOLVED' });
@@ -93,16 +84,16 @@ describe('initial status on Create Bug (workflow.md)', () => {
 
   it('refuses UNCONFIRMED with 123 in a product without it', () => {
     const noUnconfirmed = initialStatusCandidates(STATUSES, TRANSITIONS, false);
-    expect(caught(() => chooseInitialStatus({ requested: 'UNCONFIRMED', canConfirm: true, candidates: noUnconfirmed })).code).toBe(123);
+    expect(caughtError(() => chooseInitialStatus({ requested: 'UNCONFIRMED', canConfirm: true, candidates: noUnconfirmed })).code).toBe(123);
   });
 
   it('refuses an unknown status with 51 when the status list is given, 123 otherwise', () => {
-    expect(caught(() => chooseInitialStatus({ requested: 'NEW', canConfirm: true, candidates, allStatuses: STATUSES })).code).toBe(51);
-    expect(caught(() => chooseInitialStatus({ requested: 'NEW', canConfirm: true, candidates })).code).toBe(123);
+    expect(caughtError(() => chooseInitialStatus({ requested: 'NEW', canConfirm: true, candidates, allStatuses: STATUSES })).code).toBe(51);
+    expect(caughtError(() => chooseInitialStatus({ requested: 'NEW', canConfirm: true, candidates })).code).toBe(123);
   });
 
   it('refuses when no status is available at all', () => {
-    expect(caught(() => chooseInitialStatus({ canConfirm: true, candidates: [] })).code).toBe(123);
+    expect(caughtError(() => chooseInitialStatus({ canConfirm: true, candidates: [] })).code).toBe(123);
   });
 });
 
@@ -143,28 +134,28 @@ describe('checkTransition', () => {
   });
 
   it('refuses a move outside the table with 123 naming both statuses', () => {
-    const e = caught(() => checkTransition({ ...base, from: 'VERIFIED', to: 'IN_PROGRESS' }));
+    const e = caughtError(() => checkTransition({ ...base, from: 'VERIFIED', to: 'IN_PROGRESS' }));
     expect(e.code).toBe(123);
     expect(e.params).toEqual({ old: 'VERIFIED', new: 'IN_PROGRESS' });
     expect(e.message).toBe('You are not allowed to change the bug status from VERIFIED to IN_PROGRESS.');
   });
 
   it('refuses a status the caller may not set with 123, not 115', () => {
-    expect(caught(() => checkTransition({ ...base, from: 'CONFIRMED', to: 'IN_PROGRESS', canSet: () => false })).code).toBe(123);
+    expect(caughtError(() => checkTransition({ ...base, from: 'CONFIRMED', to: 'IN_PROGRESS', canSet: () => false })).code).toBe(123);
   });
 
   it('refuses UNCONFIRMED in a product without it with 123', () => {
-    expect(caught(() => checkTransition({ ...base, productHasUnconfirmed: false, from: 'RESOLVED', to: 'UNCONFIRMED' })).code).toBe(123);
+    expect(caughtError(() => checkTransition({ ...base, productHasUnconfirmed: false, from: 'RESOLVED', to: 'UNCONFIRMED' })).code).toBe(123);
   });
 
   it('refuses an unknown status with 51 and an empty one with 50', () => {
-    expect(caught(() => checkTransition({ ...base, from: 'CONFIRMED', to: 'NEW' })).code).toBe(51);
-    expect(caught(() => checkTransition({ ...base, from: 'CONFIRMED', to: '  ' })).code).toBe(50);
+    expect(caughtError(() => checkTransition({ ...base, from: 'CONFIRMED', to: 'NEW' })).code).toBe(51);
+    expect(caughtError(() => checkTransition({ ...base, from: 'CONFIRMED', to: '  ' })).code).toBe(50);
   });
 
   it('requires a comment when the row says so (comment_required, 32000)', () => {
     const transitions = TRANSITIONS.map((r) => (r.from === 'CONFIRMED' && r.to === 'RESOLVED' ? { ...r, requireComment: true } : r));
-    const e = caught(() => checkTransition({ ...base, transitions, from: 'CONFIRMED', to: 'RESOLVED' }));
+    const e = caughtError(() => checkTransition({ ...base, transitions, from: 'CONFIRMED', to: 'RESOLVED' }));
     expect(e.code).toBe(32000);
     expect(e.errorName).toBe('comment_required');
     expect(checkTransition({ ...base, transitions, from: 'CONFIRMED', to: 'RESOLVED', hasComment: true })?.requireComment).toBe(true);
@@ -183,7 +174,7 @@ describe('planStatusChange — status and resolution on Update Bug (workflow.md)
     ...extra,
   });
   const plan = (...args: Parameters<typeof input>) => planStatusChange(input(...args));
-  const fail = (...args: Parameters<typeof input>) => caught(() => planStatusChange(input(...args)));
+  const fail = (...args: Parameters<typeof input>) => caughtError(() => planStatusChange(input(...args)));
 
   it('changes nothing when the request has no status, resolution or dupe_of', () => {
     expect(plan({}, {})).toEqual({
@@ -312,7 +303,7 @@ describe('planStatusChange — duplicates (workflow.md "Duplicates")', () => {
     ...extra,
   });
   const plan = (...args: Parameters<typeof input>) => planStatusChange(input(...args));
-  const fail = (...args: Parameters<typeof input>) => caught(() => planStatusChange(input(...args)));
+  const fail = (...args: Parameters<typeof input>) => caughtError(() => planStatusChange(input(...args)));
 
   it('dupe_of alone moves an open bug to duplicate_or_move_bug_status + DUPLICATE', () => {
     expect(plan({}, { dupeOf: 42 })).toEqual({

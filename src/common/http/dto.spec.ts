@@ -1,7 +1,7 @@
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, TextListParam, toDto } from './dto.js';
 import { RequestParams } from './request-params.js';
-import { TrackerError } from '../errors/index.js';
+import { errorCode } from '../errors/testing.js';
 
 class SampleInput {
   @IsString() @ScalarParam() name: string;
@@ -11,14 +11,6 @@ class SampleInput {
 }
 
 const params = (query: Record<string, unknown>, body?: Record<string, unknown>) => RequestParams.merge(query, body);
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return (err as TrackerError).code;
-  }
-  return undefined;
-};
 
 describe('toDto (typed input with Bugzilla encodings)', () => {
   it('accepts Bugzilla booleans, repeated keys for scalars and comma lists', () => {
@@ -32,8 +24,8 @@ describe('toDto (typed input with Bugzilla encodings)', () => {
     expect(toDto(SampleInput, params({ Bugzilla_api_key: 'k' }, { name: 'a' }), 'Sample.create')).not.toHaveProperty('Bugzilla_api_key');
   });
   it('a non-numeric number is 52, another wrong type is 53', () => {
-    expect(code(() => toDto(SampleInput, params({}, { name: 'a', sortkey: 'ten' }), 'Sample.create'))).toBe(52);
-    expect(code(() => toDto(SampleInput, params({}, { name: { a: 1 } }), 'Sample.create'))).toBe(53);
-    expect(code(() => toDto(SampleInput, params({}, {}), 'Sample.create'))).toBe(53);
+    expect(errorCode(() => toDto(SampleInput, params({}, { name: 'a', sortkey: 'ten' }), 'Sample.create'))).toBe(52);
+    expect(errorCode(() => toDto(SampleInput, params({}, { name: { a: 1 } }), 'Sample.create'))).toBe(53);
+    expect(errorCode(() => toDto(SampleInput, params({}, {}), 'Sample.create'))).toBe(53);
   });
 });

@@ -1,14 +1,6 @@
 import { RequestParams, toBoolean } from './request-params.js';
-import { TrackerError } from '../errors/index.js';
+import { errorCode } from '../errors/testing.js';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    return (err as TrackerError).code;
-  }
-  return undefined;
-};
 
 describe('RequestParams (clients.md, routes.md parameter merging)', () => {
   it('query values override the same keys of the body', () => {
@@ -32,11 +24,11 @@ describe('RequestParams (clients.md, routes.md parameter merging)', () => {
     expect(RequestParams.merge({ flag: raw as string }, undefined).bool('flag')).toBe(expected);
   });
   it('non-numeric ints are error 52', () => {
-    expect(code(() => RequestParams.merge({ limit: 'ten' }, undefined).int('limit'))).toBe(52);
-    expect(code(() => RequestParams.merge({ ids: ['1', 'x'] }, undefined).intList('ids'))).toBe(52);
+    expect(errorCode(() => RequestParams.merge({ limit: 'ten' }, undefined).int('limit'))).toBe(52);
+    expect(errorCode(() => RequestParams.merge({ ids: ['1', 'x'] }, undefined).intList('ids'))).toBe(52);
   });
   it('objects inside id lists are error 58', () => {
-    expect(code(() => RequestParams.merge({}, { ids: [{ a: 1 }] }).list('ids'))).toBe(58);
+    expect(errorCode(() => RequestParams.merge({}, { ids: [{ a: 1 }] }).list('ids'))).toBe(58);
   });
   it('the ids-or-names rule puts digits in ids and anything else in names, combined with query and body', () => {
     expect(RequestParams.merge({ ids: '7' }, { names: ['x'] }).idsAndNames('12')).toEqual({ ids: [12, 7], names: ['x'] });
@@ -48,14 +40,14 @@ describe('RequestParams (clients.md, routes.md parameter merging)', () => {
   it('parseBody: empty is nothing, bad JSON and non-objects are 32000', () => {
     const json = 'application/json';
     expect(RequestParams.parseBody('', undefined)).toBeUndefined();
-    expect(code(() => RequestParams.parseBody('{x', json))).toBe(32000);
-    expect(code(() => RequestParams.parseBody('[1]', json))).toBe(32000);
-    expect(code(() => RequestParams.parseBody('"s"', 'application/json; charset=utf-8'))).toBe(32000);
+    expect(errorCode(() => RequestParams.parseBody('{x', json))).toBe(32000);
+    expect(errorCode(() => RequestParams.parseBody('[1]', json))).toBe(32000);
+    expect(errorCode(() => RequestParams.parseBody('"s"', 'application/json; charset=utf-8'))).toBe(32000);
   });
   it('parseBody: a body not declared as JSON is 32613 (the seed: Content-Type must be application/json)', () => {
-    expect(code(() => RequestParams.parseBody('{}', 'text/plain'))).toBe(32613);
-    expect(code(() => RequestParams.parseBody('{}', undefined))).toBe(32613);
-    expect(code(() => RequestParams.parseBody('a=b', 'application/x-www-form-urlencoded'))).toBe(32613);
+    expect(errorCode(() => RequestParams.parseBody('{}', 'text/plain'))).toBe(32613);
+    expect(errorCode(() => RequestParams.parseBody('{}', undefined))).toBe(32613);
+    expect(errorCode(() => RequestParams.parseBody('a=b', 'application/x-www-form-urlencoded'))).toBe(32613);
     expect(RequestParams.parseBody('{"a":1}', 'application/vnd.api+json')).toEqual({ a: 1 });
   });
   it('data() leaves out credentials, callback and field selection', () => {
