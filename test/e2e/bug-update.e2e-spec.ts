@@ -503,4 +503,21 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expect(both).toBeLessThan(2 * one);
     });
   });
+
+  describe('OpenAPI', () => {
+    it('documents the body of Update Bug with every field of the spec table, and ids', async () => {
+      const { paths, components } = (await t.get('/openapi.json')).body;
+      const put = paths['/rest/bug/{id_or_alias}'].put;
+      const ref = put.requestBody.content['application/json'].schema.$ref;
+      const properties = components.schemas[ref.split('/').pop()].properties;
+      expect(Object.keys(properties)).toEqual(expect.arrayContaining([
+        'alias', 'assigned_to', 'blocks', 'depends_on', 'cc', 'is_cc_accessible', 'comment', 'comment_is_private', 'component',
+        'deadline', 'dupe_of', 'estimated_time', 'flags', 'groups', 'keywords', 'op_sys', 'platform', 'priority', 'severity',
+        'summary', 'target_milestone', 'url', 'version', 'whiteboard', 'product', 'qa_contact', 'is_creator_accessible',
+        'remaining_time', 'reset_assigned_to', 'reset_qa_contact', 'resolution', 'see_also', 'status', 'work_time', 'ids',
+      ]));
+      expect(properties.comment_is_private).toMatchObject({ type: 'object', additionalProperties: { type: 'boolean' } });
+      expect(put.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['id_or_alias', 'ids']));
+    });
+  });
 });

@@ -64,7 +64,7 @@ export const IdListParam = () =>
 
 /** A text property of a bug DTO: documented, optional, a string as BugTextParam reads it. */
 export const BugText = (description: string, options: { keepNull?: boolean } = {}) =>
-  applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsString(), BugTextParam(options));
+  applyDecorators(ApiPropertyOptional({ type: String, nullable: options.keepNull, description }), IsOptional(), IsString(), BugTextParam(options));
 
 /** A list-of-texts property of a bug DTO, read as BugListParam reads it. */
 export const BugList = (description: string, options: { commas?: boolean } = {}) =>

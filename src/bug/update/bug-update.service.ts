@@ -13,6 +13,7 @@ import { BugLoaderService } from '../bug-loader.service.js';
 import type { ActivityEntry } from '../bug.types.js';
 import { TIME_TRACKING_FIELDS } from '../rules/field-permissions.js';
 import { parseUpdateRequest, type UpdateRequest } from './update-request.js';
+import type { BugUpdateInput } from '../dto/bug-update.dto.js';
 import { UpdateStateLoader, type BugState, type StateNeeds } from './update-state.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
 import { FieldSteps } from './update-fields.js';
@@ -27,6 +28,15 @@ export interface UpdatedBug {
   alias: string[];
   last_change_time: string;
   changes: Record<string, { removed: string; added: string }>;
+}
+
+/** Who asks, and the request's one timestamp. */
+export type UpdateContext = Pick<RequestContext, 'caller' | 'now'>;
+
+/** The body of an Update Bug request: its DTO, and its custom fields (`cf_*`, which no DTO can declare). */
+export interface UpdateBody {
+  input: BugUpdateInput;
+  custom: ReadonlyMap<string, unknown>;
 }
 
 /** Runs of one request when MySQL picks it as a deadlock victim. */
@@ -66,27 +76,29 @@ export class BugUpdateService {
   ) {}
 
   /**
-   * Updates the bugs named by `idsOrAliases` (the path's first) with the request's data. A transaction that MySQL
-   * chose as a deadlock victim (two updates touching each other's bugs) changed nothing, and is run again.
+   * Updates the bugs named by `idsOrAliases` (the path's first) with the request's body. `readBody` reads it, and is
+   * called once the bugs are checked: Bugzilla answers 100/101/102 before any error of the body. A transaction that
+   * MySQL chose as a deadlock victim (two updates touching each other's bugs) changed nothing, and is run again.
    */
-  async update(ctx: RequestContext, idsOrAliases: readonly string[]): Promise<{ bugs: UpdatedBug[] }> {
+  async update(ctx: UpdateContext, idsOrAliases: readonly string[], readBody: () => UpdateBody): Promise<{ bugs: UpdatedBug[] }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.updateOnce(ctx, idsOrAliases);
+        return await this.updateOnce(ctx, idsOrAliases, readBody);
       } catch (err) {
         if (attempt >= MAX_ATTEMPTS || !isDeadlock(err)) throw err;
       }
     }
   }
 
-  private async updateOnce(ctx: RequestContext, idsOrAliases: readonly string[]): Promise<{ bugs: UpdatedBug[] }> {
+  private async updateOnce(ctx: UpdateContext, idsOrAliases: readonly string[], readBody: () => UpdateBody): Promise<{ bugs: UpdatedBug[] }> {
     const at = toDbDateTime(ctx.now);
     // What does not depend on the bugs' state is read before the transaction. Inside it, the row locks come first,
     // so that everything read afterwards (MySQL takes the snapshot at the first plain read) includes what earlier
     // updates of these bugs committed.
     // As Bugzilla: the bugs are checked (100/101/102) before the body is read.
     const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases);
-    const request = parseUpdateRequest(ctx.params.data());
+    const { input, custom } = readBody();
+    const request = parseUpdateRequest(input, custom);
     const multi = ids.length > 1;
     if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
     if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);

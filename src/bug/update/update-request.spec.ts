@@ -1,6 +1,13 @@
-import { parseTimeValue, parseUpdateRequest } from './update-request.js';
+import { customFieldsOf, parseTimeValue, parseUpdateRequest as parseInput } from './update-request.js';
 import { MAX_COMMENT_LENGTH } from '../../comment/comment.service.js';
 import { TrackerError } from '../../common/errors/index.js';
+import { toDto } from '../../common/http/dto.js';
+import { RequestParams } from '../../common/http/request-params.js';
+import { BugUpdateInput } from '../dto/bug-update.dto.js';
+
+/** A body read as the controller reads it: its DTO, then its custom fields. */
+const parseUpdateRequest = (data: Record<string, unknown>) =>
+  parseInput(toDto(BugUpdateInput, RequestParams.merge({}, data), 'Bug.update'), customFieldsOf(data));
 
 const codeOf = (fn: () => unknown): number | undefined => {
   try {
@@ -12,7 +19,7 @@ const codeOf = (fn: () => unknown): number | undefined => {
   return undefined;
 };
 
-describe('parseUpdateRequest', () => {
+describe('parseUpdateRequest (through BugUpdateInput)', () => {
   it('reads plain string fields, taking the first element of an array as Bugzilla does', () => {
     const r = parseUpdateRequest({ summary: 'new', priority: ['High', 'Low'], rep_platform: 'PC', url: null });
     expect(r.summary).toBe('new');

@@ -1,6 +1,7 @@
 /**
- * The body of Update Bug (service-spec "Update Bug", updates.md "Update Bug: body objects") read into one typed
- * object, with the shape errors raised before anything is loaded: 53 for a value of the wrong shape, 52/54/55 for
+ * The body of Update Bug (service-spec "Update Bug", updates.md "Update Bug: body objects") read from its DTO into one
+ * object of the update's terms, with the shape errors raised before anything is loaded: 53 for a value of the wrong
+ * shape (the DTO's types, the add/remove/set objects, the comment), 52/54/55 for
  * time values, 56 for a deadline, 114 for an over-long comment (CommentService's rule), 50 for a flag without a status. Rules that need
  * the bug or the database (who may change what, legal values …) are the service's.
  */
@@ -12,6 +13,7 @@ import type { FlagChangeInput } from '../rules/flags.js';
 import type { StatusChangeRequest } from '../rules/workflow.js';
 import { isCustomFieldName } from '../bug.fields.js';
 import { normaliseCommentText } from '../../comment/comment.service.js';
+import type { BugUpdateInput } from '../dto/bug-update.dto.js';
 
 /** Largest value of a time field (defaults.md "time fields"). */
 export const MAX_HOURS = 99999.99;
@@ -74,9 +76,6 @@ export interface UpdateRequest {
 
 const FUNCTION = 'Bug.update';
 
-const present = (data: Readonly<Record<string, unknown>>, key: string) =>
-  Object.prototype.hasOwnProperty.call(data, key) && data[key] !== undefined;
-
 /** A scalar field as text: an array gives its first element (as Bugzilla does), an object is 53. */
 export function scalarText(key: string, value: unknown): string {
   const first = Array.isArray(value) ? value[0] : value;
@@ -114,16 +113,8 @@ function parseComment(value: unknown): CommentInput {
   };
 }
 
-function parseCommentPrivacy(value: unknown): Array<{ id: string; isPrivate: boolean }> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw TrackerError.of(Errors.PARAM_INVALID, { param: 'comment_is_private', function: FUNCTION });
-  }
-  return Object.entries(value as Record<string, unknown>).map(([id, isPrivate]) => ({ id, isPrivate: toBoolean(isPrivate) }));
-}
-
-/** An array of flag-change objects, each with a status (extract_flags: a missing status is param_required). */
-function parseFlags(value: unknown): FlagChangeInput[] {
-  if (!Array.isArray(value)) throw TrackerError.of(Errors.PARAM_INVALID, { param: 'flags', function: FUNCTION });
+/** Flag-change objects (the DTO checked the list), each with a status (extract_flags: a missing status is param_required). */
+function parseFlags(value: readonly unknown[]): FlagChangeInput[] {
   return value.map((item) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
       throw TrackerError.of(Errors.PARAM_INVALID, { param: 'flags', function: FUNCTION });
@@ -153,56 +144,62 @@ const STRING_FIELDS = {
 } as const;
 
 /**
- * Reads the data of an Update Bug request (credentials and field selection already removed). Unknown keys are
- * ignored, as Bugzilla's clients expect (clients.md); `ids` and `id_or_alias` name the bugs and are the
- * controller's.
+ * The custom fields (`cf_*`) of a request's data with their raw values: their names are the administrator's, so no
+ * DTO declares them. Unknown custom fields are the service's to ignore.
  */
-export function parseUpdateRequest(data: Readonly<Record<string, unknown>>): UpdateRequest {
+export function customFieldsOf(data: Readonly<Record<string, unknown>>): Map<string, unknown> {
+  return new Map(Object.entries(data).filter(([key, value]) => isCustomFieldName(key) && value !== undefined));
+}
+
+/**
+ * Reads an Update Bug request: its DTO (unknown keys already dropped, as Bugzilla's clients expect, clients.md) and
+ * its custom fields. `ids` and `id_or_alias` name the bugs and are the controller's.
+ */
+export function parseUpdateRequest(input: BugUpdateInput, custom: ReadonlyMap<string, unknown>): UpdateRequest {
   const request: UpdateRequest = {
-    resetAssignedTo: present(data, 'reset_assigned_to') && toBoolean(data.reset_assigned_to),
-    resetQaContact: present(data, 'reset_qa_contact') && toBoolean(data.reset_qa_contact),
+    resetAssignedTo: input.reset_assigned_to === true,
+    resetQaContact: input.reset_qa_contact === true,
     statusChange: {},
-    custom: new Map(),
+    custom: new Map(custom),
   };
 
   for (const [key, property] of Object.entries(STRING_FIELDS)) {
-    if (present(data, key)) request[property] = scalarText(key, data[key]);
+    const value = input[key as keyof typeof STRING_FIELDS];
+    if (value !== undefined) request[property] = value;
   }
   // `platform` is also spelled rep_platform by some clients (as on Create Bug).
-  if (request.platform === undefined && present(data, 'rep_platform')) request.platform = scalarText('rep_platform', data.rep_platform);
+  if (request.platform === undefined && input.rep_platform !== undefined) request.platform = input.rep_platform;
 
-  if (present(data, 'alias')) request.alias = normaliseUpdateObject('alias', data.alias);
-  if (present(data, 'blocks')) request.blocks = normaliseUpdateObject('blocks', data.blocks);
-  if (present(data, 'depends_on')) request.dependsOn = normaliseUpdateObject('depends_on', data.depends_on);
-  if (present(data, 'cc')) request.cc = normaliseUpdateObject('cc', data.cc);
-  if (present(data, 'groups')) request.groups = normaliseUpdateObject('groups', data.groups);
-  if (present(data, 'keywords')) request.keywords = normaliseUpdateObject('keywords', data.keywords);
-  if (present(data, 'see_also')) request.seeAlso = normaliseUpdateObject('see_also', data.see_also);
+  if (input.alias !== undefined) request.alias = normaliseUpdateObject('alias', input.alias);
+  if (input.blocks !== undefined) request.blocks = normaliseUpdateObject('blocks', input.blocks);
+  if (input.depends_on !== undefined) request.dependsOn = normaliseUpdateObject('depends_on', input.depends_on);
+  if (input.cc !== undefined) request.cc = normaliseUpdateObject('cc', input.cc);
+  if (input.groups !== undefined) request.groups = normaliseUpdateObject('groups', input.groups);
+  if (input.keywords !== undefined) request.keywords = normaliseUpdateObject('keywords', input.keywords);
+  if (input.see_also !== undefined) request.seeAlso = normaliseUpdateObject('see_also', input.see_also);
 
-  if (present(data, 'comment') && data.comment !== null) request.comment = parseComment(data.comment);
-  if (present(data, 'comment_is_private') && data.comment_is_private !== null) request.commentIsPrivate = parseCommentPrivacy(data.comment_is_private);
-  if (present(data, 'flags') && data.flags !== null) request.flags = parseFlags(data.flags);
+  // Sent as null: as if not sent.
+  if (input.comment !== undefined && input.comment !== null) request.comment = parseComment(input.comment);
+  if (input.comment_is_private) {
+    request.commentIsPrivate = Object.entries(input.comment_is_private).map(([id, isPrivate]) => ({ id, isPrivate: toBoolean(isPrivate) }));
+  }
+  if (input.flags) request.flags = parseFlags(input.flags);
 
-  if (present(data, 'deadline')) {
-    const raw = Array.isArray(data.deadline) ? data.deadline[0] : data.deadline;
+  if (input.deadline !== undefined) {
+    const raw = Array.isArray(input.deadline) ? input.deadline[0] : input.deadline;
     request.deadline = parseDeadline(typeof raw === 'number' ? String(raw) : raw);
   }
-  if (present(data, 'estimated_time')) request.estimatedTime = parseTimeValue('estimated_time', data.estimated_time);
-  if (present(data, 'remaining_time')) request.remainingTime = parseTimeValue('remaining_time', data.remaining_time);
-  if (present(data, 'work_time')) request.workTime = parseTimeValue('work_time', data.work_time, true);
+  if (input.estimated_time !== undefined) request.estimatedTime = parseTimeValue('estimated_time', input.estimated_time);
+  if (input.remaining_time !== undefined) request.remainingTime = parseTimeValue('remaining_time', input.remaining_time);
+  if (input.work_time !== undefined) request.workTime = parseTimeValue('work_time', input.work_time, true);
 
-  if (present(data, 'is_cc_accessible')) request.isCcAccessible = toBoolean(data.is_cc_accessible);
-  if (present(data, 'is_creator_accessible')) request.isCreatorAccessible = toBoolean(data.is_creator_accessible);
+  // Sent as null: false, as Bugzilla reads it.
+  if (input.is_cc_accessible !== undefined) request.isCcAccessible = input.is_cc_accessible === true;
+  if (input.is_creator_accessible !== undefined) request.isCreatorAccessible = input.is_creator_accessible === true;
 
-  // Kept raw: the workflow rules tell an absent key from an empty or null one.
-  if (present(data, 'status')) request.statusChange.status = data.status === null ? null : scalarText('status', data.status);
-  if (Object.prototype.hasOwnProperty.call(data, 'resolution')) {
-    request.statusChange.resolution = data.resolution === null || data.resolution === undefined ? null : scalarText('resolution', data.resolution);
-  }
-  if (present(data, 'dupe_of')) request.statusChange.dupeOf = data.dupe_of === null ? null : scalarText('dupe_of', data.dupe_of);
-
-  for (const [key, value] of Object.entries(data)) {
-    if (isCustomFieldName(key) && value !== undefined) request.custom.set(key, value);
-  }
+  // Null kept: the workflow rules tell an absent key from an empty or null one.
+  if (input.status !== undefined) request.statusChange.status = input.status;
+  if (input.resolution !== undefined) request.statusChange.resolution = input.resolution;
+  if (input.dupe_of !== undefined) request.statusChange.dupeOf = input.dupe_of;
   return request;
 }

@@ -1,0 +1,129 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsArray, IsObject, IsOptional } from 'class-validator';
+import { FlagChangeDoc } from './flag-change.doc.js';
+import { AddRemoveDoc, AddRemoveSetDoc, CommentDoc } from './update-objects.doc.js';
+import { AsSent, BugBoolean, BugText } from './params.js';
+
+/**
+ * Update Bug body (service-spec "Update Bug", updates.md "Update Bug: body objects"). Types only: the texts are read
+ * as before (an array's first element, numbers as text; 53 for an object), `comment_is_private` must be an object and
+ * `flags` a list (53). The add/remove/set objects, the comment, time values and the deadline are taken as sent: their
+ * rules answer with Bugzilla's own codes (53, 114, 52/54/55, 56); who may change what, legal values and the workflow
+ * are the service's.
+ *
+ * Custom fields (`cf_*`) have names no class can declare: they are read from the request's data (customFieldsOf).
+ */
+export class BugUpdateInput {
+  @AsSent({ type: [String], description: 'More bugs to update, by ID or alias, after the path\'s one (all or nothing).' })
+  ids?: unknown;
+
+  @BugBoolean('Set the assignee to the component\'s default (of the new component if it changes in the same call).')
+  reset_assigned_to?: boolean;
+
+  @BugBoolean('Set the QA contact to the component\'s default.')
+  reset_qa_contact?: boolean;
+
+  @BugText('Assignee login; empty is 50.')
+  assigned_to?: string;
+
+  @BugText('QA contact login; empty clears it.')
+  qa_contact?: string;
+
+  @BugText('Move the bug to this product (component and version must exist there; 106 if the caller cannot file bugs in it).')
+  product?: string;
+
+  @BugText('Component.')
+  component?: string;
+
+  @BugText('Version.')
+  version?: string;
+
+  @BugText('Target milestone.')
+  target_milestone?: string;
+
+  @BugText('Operating system (a legal value, 51 otherwise).')
+  op_sys?: string;
+
+  @BugText('Platform (a legal value).')
+  platform?: string;
+
+  @BugText('Priority (a legal value).')
+  priority?: string;
+
+  @BugText('Severity (a legal value).')
+  severity?: string;
+
+  @BugText('Summary: not empty, 255 characters at most.')
+  summary?: string;
+
+  @BugText('URL.')
+  url?: string;
+
+  @BugText('Status whiteboard.')
+  whiteboard?: string;
+
+  @BugText('Other name of platform.')
+  rep_platform?: string;
+
+  @AsSent({ type: AddRemoveSetDoc, description: 'Aliases: {add, remove, set}; a plain string or a list is taken as set. Only when one bug is updated (103).' })
+  alias?: unknown;
+
+  @AsSent({ type: AddRemoveSetDoc, description: 'Bugs this one blocks (IDs or aliases): {add, remove, set}; loops are 116.' })
+  blocks?: unknown;
+
+  @AsSent({ type: AddRemoveSetDoc, description: 'Bugs this one depends on (IDs or aliases): {add, remove, set}; loops are 116.' })
+  depends_on?: unknown;
+
+  @AsSent({ type: AddRemoveDoc, description: 'CC logins: {add, remove}.' })
+  cc?: unknown;
+
+  @AsSent({ type: AddRemoveDoc, description: 'Group names: {add, remove}.' })
+  groups?: unknown;
+
+  @AsSent({ type: AddRemoveSetDoc, description: 'Keyword names: {add, remove, set}, applied in that order.' })
+  keywords?: unknown;
+
+  @AsSent({ type: AddRemoveDoc, description: 'See Also URLs: {add, remove}.' })
+  see_also?: unknown;
+
+  @AsSent({ type: CommentDoc, description: 'A comment to add: {body, is_private}; a plain string is the body.' })
+  comment?: unknown;
+
+  @ApiPropertyOptional({
+    type: 'object', additionalProperties: { type: 'boolean' },
+    description: 'Comment ID → privacy, for comments of this bug (117 otherwise; changing privacy needs insider rights, 113).',
+  })
+  @IsOptional() @IsObject()
+  comment_is_private?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: [FlagChangeDoc], description: 'Flag changes (status required; same rules as Update Attachment).' })
+  @IsOptional() @IsArray()
+  flags?: unknown[];
+
+  @AsSent({ type: String, format: 'date', description: 'Deadline, YYYY-MM-DD, or empty to clear (time trackers; 56 for a bad date).' })
+  deadline?: unknown;
+
+  @AsSent({ type: Number, description: 'Total estimate in hours, 0 to 99999.99 (time trackers).' })
+  estimated_time?: unknown;
+
+  @AsSent({ type: Number, description: 'Hours left, 0 to 99999.99 (time trackers).' })
+  remaining_time?: unknown;
+
+  @AsSent({ type: Number, description: 'Hours worked in this change (may be negative); adds a comment and reduces remaining_time.' })
+  work_time?: unknown;
+
+  @BugBoolean('Whether the CC list may see the bug despite its groups.')
+  is_cc_accessible?: boolean;
+
+  @BugBoolean('Whether the reporter may see the bug despite its groups.')
+  is_creator_accessible?: boolean;
+
+  @BugText('New status (workflow.md); null counts as sent.', { keepNull: true })
+  status?: string | null;
+
+  @BugText('Resolution; setting one on an open bug is an error, even empty or null.', { keepNull: true })
+  resolution?: string | null;
+
+  @BugText('Mark the bug a duplicate of this bug (ID or alias).', { keepNull: true })
+  dupe_of?: string | null;
+}
