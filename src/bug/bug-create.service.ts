@@ -15,6 +15,7 @@ import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { isCustomFieldName } from './bug.fields.js';
 import { validateAliases } from './rules/alias.js';
+import { productRights } from './rules/field-permissions.js';
 import { chooseInitialStatus, initialStatusCandidates, DUPLICATE } from './rules/workflow.js';
 import { checkFlagPermission, resolveFlagChanges, type FlagChangeInput } from './rules/flags.js';
 import { validateSeeAlso } from './rules/see-also.js';
@@ -162,9 +163,7 @@ export class BugCreateService {
     const text = (key: TextField) => (input[key] ?? '').trim();
     const parameters = caller.parameters;
     const { product, controls } = await this.enterableProduct(caller, text('product'));
-    // Bugzilla's in_group(group, product): the global group, or a group whose control on the product grants it.
-    const grantedBy = (flag: 'editbugs' | 'canconfirm') => caller.inGroup(flag) || controls.some((c) => c[flag] && caller.inGroupId(c.groupId));
-    const editbugs = grantedBy('editbugs');
+    const { inEditbugs: editbugs, inCanconfirm: canConfirm } = productRights(caller, controls);
     const component = await this.activeComponent(product, text('component'));
     const summary = text('summary');
     if (summary === '') throw TrackerError.of(Errors.REQUIRE_SUMMARY);
@@ -189,7 +188,6 @@ export class BugCreateService {
       selects[s.key] = this.legalValue(s.key, value, selectValues[i]);
     });
 
-    const canConfirm = editbugs || grantedBy('canconfirm');
     const { status, isConfirmed } = chooseInitialStatus({
       requested: text('status'),
       canConfirm,

@@ -1,5 +1,5 @@
 import { TrackerError } from '../../common/errors/index.js';
-import { FieldCaller, FieldChangeContext, assertCanChangeField, canChangeField, changesEverConfirmed, isUnchanged } from './field-permissions.js';
+import { FieldCaller, FieldChangeContext, assertCanChangeField, canChangeField, changesEverConfirmed, isUnchanged, productRights } from './field-permissions.js';
 
 const OPEN = new Set(['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS']);
 const isOpen = (s: string) => OPEN.has(s);
@@ -168,5 +168,26 @@ describe('assertCanChangeField', () => {
     } catch (e) {
       expect((e as TrackerError).params).toMatchObject({ oldvalue: 'a', newvalue: 'a, b' });
     }
+  });
+});
+
+describe('productRights — in_group(group, product_id), for Create and Update Bug', () => {
+  const caller = (groups: string[], groupIds: number[] = []) => ({
+    inGroup: (name: string) => groups.includes(name),
+    inGroupId: (id: number) => groupIds.includes(id),
+  });
+  const control = (groupId: number, rights: { editbugs?: boolean; canconfirm?: boolean }) => ({ groupId, editbugs: false, canconfirm: false, ...rights });
+
+  it('the global groups grant the rights in every product; editbugs implies canconfirm', () => {
+    expect(productRights(caller(['editbugs']), [])).toEqual({ inEditbugs: true, inCanconfirm: true });
+    expect(productRights(caller(['canconfirm']), [])).toEqual({ inEditbugs: false, inCanconfirm: true });
+    expect(productRights(caller([]), [])).toEqual({ inEditbugs: false, inCanconfirm: false });
+  });
+
+  it('a control row grants its rights to the members of its group only', () => {
+    const controls = [control(7, { editbugs: true }), control(8, { canconfirm: true })];
+    expect(productRights(caller([], [7]), controls)).toEqual({ inEditbugs: true, inCanconfirm: true });
+    expect(productRights(caller([], [8]), controls)).toEqual({ inEditbugs: false, inCanconfirm: true });
+    expect(productRights(caller([], [9]), controls)).toEqual({ inEditbugs: false, inCanconfirm: false });
   });
 });

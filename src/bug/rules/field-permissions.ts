@@ -3,6 +3,8 @@
  * and update for every changed value. The rules are evaluated in the table's order; the first match wins.
  */
 import { Errors, TrackerError } from '../../common/errors/index.js';
+import type { Caller } from '../../common/caller.js';
+import type { GroupControlDetail } from '../../product/product.service.js';
 import { UNCONFIRMED } from './workflow.js';
 
 export interface FieldCaller {
@@ -92,6 +94,20 @@ export function changesEverConfirmed(ctx: Pick<FieldChangeContext, 'field' | 'ol
   const newStatus = text(ctx.newValue);
   const confirmed = ctx.everConfirmed ?? oldStatus !== UNCONFIRMED;
   return confirmed ? newStatus === UNCONFIRMED : newStatus !== UNCONFIRMED && ctx.isOpen(newStatus);
+}
+
+/**
+ * editbugs and canconfirm for one product (Bugzilla's in_group(group, product_id)): the global group, or a group the
+ * caller is in whose control row on the product carries the right. editbugs implies canconfirm. Create and Update Bug
+ * both ask here; `controls` are the product's control rows (none needed when the global editbugs decides).
+ */
+export function productRights(
+  caller: Pick<Caller, 'inGroup' | 'inGroupId'>,
+  controls: ReadonlyArray<Pick<GroupControlDetail, 'groupId' | 'editbugs' | 'canconfirm'>>,
+): Pick<FieldCaller, 'inEditbugs' | 'inCanconfirm'> {
+  const granted = (right: 'editbugs' | 'canconfirm') => caller.inGroup(right) || controls.some((c) => c[right] && caller.inGroupId(c.groupId));
+  const inEditbugs = granted('editbugs');
+  return { inEditbugs, inCanconfirm: inEditbugs || granted('canconfirm') };
 }
 
 /** Rules 1–13 of workflow.md "Who may change what", first match wins. */

@@ -11,7 +11,7 @@ import { BugVisibilityService } from '../bug-visibility.service.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
 import type { ActivityEntry } from '../bug.types.js';
-import { TIME_TRACKING_FIELDS } from '../rules/field-permissions.js';
+import { TIME_TRACKING_FIELDS, productRights } from '../rules/field-permissions.js';
 import { parseUpdateRequest, type UpdateRequest } from './update-request.js';
 import type { BugUpdateInput } from '../dto/bug-update.dto.js';
 import { UpdateStateLoader, type BugState, type StateNeeds } from './update-state.js';
@@ -199,17 +199,11 @@ export class BugUpdateService {
     return this.finish(w);
   }
 
-  /**
-   * editbugs and canconfirm for the bug's product (Bugzilla's in_group(group, product_id)): the global groups, or a
-   * group the caller is in whose control row on the product carries the right. Read only when the global group
-   * does not already decide.
-   */
+  /** editbugs and canconfirm for the bug's product; its control rows are read only when the global editbugs does not decide. */
   private async productRights(run: UpdateRun, productId: number): Promise<{ inEditbugs: boolean; inCanconfirm: boolean }> {
     const { caller } = run;
-    if (caller.inGroup('editbugs')) return { inEditbugs: true, inCanconfirm: true };
-    const controls = await this.products.groupControls([productId], run.tx);
-    const through = (right: 'editbugs' | 'canconfirm') => controls.some((c) => c[right] && caller.inGroupId(c.groupId));
-    return { inEditbugs: through('editbugs'), inCanconfirm: caller.inGroup('canconfirm') || through('canconfirm') };
+    const controls = caller.inGroup('editbugs') ? [] : await this.products.groupControls([productId], run.tx);
+    return productRights(caller, controls);
   }
 
   /** Writes the row, the history and the mail of one bug, and answers its element of the response. */
