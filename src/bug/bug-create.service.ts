@@ -174,7 +174,7 @@ export class BugCreateService {
     const description = normaliseCommentText(input.description ?? '');
 
     const [legal, transitions] = await Promise.all([
-      this.legalValuesOf(['bug_status', 'resolution', ...DEFAULTED_SELECTS.map((s) => s.field)]),
+      this.fields.legalValuesOfFields(['bug_status', 'resolution', ...DEFAULTED_SELECTS.map((s) => s.field)]),
       this.fields.transitions(),
     ]);
     const statuses = legal.get('bug_status')!.map((v) => ({ name: v.value, isOpen: v.isOpen !== false, isActive: v.isActive, sortKey: v.sortKey }));
@@ -258,29 +258,6 @@ export class BugCreateService {
     if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind, name, product: product.name });
     if (!found.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: kind, value: found.value });
     return found.value;
-  }
-
-  /**
-   * Legal values of several select fields in one query, in sort order. FieldService.legalValues answers one field
-   * per query; a create needs six, so this batch form lives here until FieldService offers one.
-   */
-  private async legalValuesOf(fieldNames: readonly string[]): Promise<Map<string, FieldValueRecord[]>> {
-    const sql = this.db.read;
-    const rows = await sql.all(
-      `SELECT f.name AS field, v.id, v.value, v.sortkey, v.is_active, v.is_open
-         FROM field_values v JOIN fielddefs f ON f.id = v.field_id
-        WHERE f.name IN ${sql.in(fieldNames)}
-        ORDER BY v.sortkey, v.value`,
-      [...fieldNames],
-    );
-    const byField = new Map<string, FieldValueRecord[]>(fieldNames.map((name) => [name, []]));
-    for (const r of rows) {
-      byField.get(r.field)?.push({
-        id: Number(r.id), value: r.value, sortKey: Number(r.sortkey), isActive: Number(r.is_active) === 1,
-        isOpen: r.is_open == null ? null : Number(r.is_open) === 1,
-      });
-    }
-    return byField;
   }
 
   /** A select-field value: empty 50, unknown 51, inactive value_inactive. Returns the stored spelling. */

@@ -184,6 +184,21 @@ export class FieldService {
     return rows.map(toFieldValue).sort(bySortKey);
   }
 
+  /** Legal values of several select fields in one query (Create Bug needs six): field name → its values in sort order. */
+  async legalValuesOfFields(fieldNames: readonly string[], sql: Sql = this.db.read): Promise<Map<string, FieldValueRecord[]>> {
+    const byField = new Map<string, FieldValueRecord[]>(fieldNames.map((name) => [name, []]));
+    if (!fieldNames.length) return byField;
+    const rows = await sql.all(
+      `SELECT f.name AS field, v.id, v.value, v.sortkey, v.is_active, v.is_open
+         FROM field_values v JOIN fielddefs f ON f.id = v.field_id
+        WHERE f.name IN ${sql.in(fieldNames)}`,
+      [...fieldNames],
+    );
+    for (const row of rows) byField.get(row.field)?.push(toFieldValue(row));
+    for (const values of byField.values()) values.sort(bySortKey);
+    return byField;
+  }
+
   async statuses(sql: Sql = this.db.read): Promise<StatusDef[]> {
     const values = await this.legalValues('bug_status', sql);
     return values.map((v) => ({ name: v.value, isOpen: v.isOpen !== false, isActive: v.isActive, sortKey: v.sortKey }));
