@@ -42,7 +42,8 @@ export function normaliseCommentText(text: unknown): string {
 
 /**
  * Writes comments (the endpoints that read and add them come with the comment issue). Used by Create Bug (comment
- * 0 is the description), Update Bug and duplicate marking, always inside the caller's transaction.
+ * 0 is the description), Update Bug (new comments, privacy flips) and duplicate marking, always inside the caller's
+ * transaction.
  */
 @Injectable()
 export class CommentService {
@@ -59,5 +60,17 @@ export class CommentService {
       extra_data: comment.extraData ?? null,
       attachment_id: comment.attachmentId ?? null,
     });
+  }
+
+  /** The privacy of those of `ids` that are comments of the bug (comment id → is private); other ids are absent. */
+  async privacyOf(sql: Sql, bugId: number, ids: readonly number[]): Promise<Map<number, boolean>> {
+    if (!ids.length) return new Map();
+    const rows = await sql.all(`SELECT id, is_private FROM comments WHERE bug_id = ? AND id IN ${sql.in(ids)}`, [bugId, ...ids]);
+    return new Map(rows.map((r) => [Number(r.id), Number(r.is_private) === 1]));
+  }
+
+  /** Makes a comment private or public. The caller checks the insider right and records the history. */
+  async setPrivacy(tx: Sql, commentId: number, isPrivate: boolean): Promise<void> {
+    await tx.run('UPDATE comments SET is_private = ? WHERE id = ?', [isPrivate ? 1 : 0, commentId]);
   }
 }

@@ -215,6 +215,12 @@ export class ProductService {
     return row && toNamedValue(row);
   }
 
+  /** How many milestones the product has (musthavemilestoneonaccept asks whether there is a choice). */
+  async milestoneCount(productId: number, sql: Sql = this.db.read): Promise<number> {
+    const row = await sql.one<{ n: number }>('SELECT COUNT(*) AS n FROM milestones WHERE product_id = ?', [productId]);
+    return Number(row?.n ?? 0);
+  }
+
   /** The group controls of the products, with their groups (one query). */
   async groupControls(productIds: readonly number[], sql: Sql = this.db.read): Promise<GroupControlDetail[]> {
     const unique = [...new Set(productIds)];

@@ -66,12 +66,7 @@ export class CommentSteps {
     const wanted = run.request.commentIsPrivate;
     if (!wanted?.length) return;
     const ids = wanted.map((c) => (/^\d+$/.test(c.id.trim()) ? Number(c.id) : NaN));
-    const numeric = ids.filter((id) => !Number.isNaN(id));
-    // The comments table belongs to the comment module; its service has no privacy setter yet (see the report).
-    const rows = numeric.length
-      ? await run.tx.all(`SELECT id, is_private FROM comments WHERE bug_id = ? AND id IN ${run.tx.in(numeric)}`, [w.id, ...numeric])
-      : [];
-    const current = new Map(rows.map((r) => [Number(r.id), Number(r.is_private) === 1]));
+    const current = await this.comments.privacyOf(run.tx, w.id, ids.filter((id) => !Number.isNaN(id)));
     wanted.forEach((c, i) => {
       if (!current.has(ids[i])) throw TrackerError.of(Errors.COMMENT_INVALID_ISPRIVATE, { id: c.id });
     });
@@ -79,7 +74,7 @@ export class CommentSteps {
       const id = ids[i];
       if (current.get(id) === c.isPrivate) continue;
       if (!run.caller.isInsider) throw TrackerError.of(Errors.USER_NOT_INSIDER);
-      await run.tx.run('UPDATE comments SET is_private = ? WHERE id = ?', [c.isPrivate ? 1 : 0, id]);
+      await this.comments.setPrivacy(run.tx, id, c.isPrivate);
       w.quiet.push({ field: 'longdescs.isprivate', removed: current.get(id) ? '1' : '0', added: c.isPrivate ? '1' : '0', commentId: id });
       current.set(id, c.isPrivate);
       w.changed = true;

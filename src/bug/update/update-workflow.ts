@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../database/sql.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { FieldService } from '../../field/field.service.js';
+import { ProductService } from '../../product/product.service.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { planStatusChange, UNCONFIRMED } from '../rules/workflow.js';
 import { canChangeField } from '../rules/field-permissions.js';
@@ -17,6 +18,7 @@ import { roundHours } from './update-request.js';
 export class WorkflowSteps {
   constructor(
     private readonly fields: FieldService,
+    private readonly products: ProductService,
     private readonly visibility: BugVisibilityService,
   ) {}
 
@@ -146,10 +148,7 @@ export class WorkflowSteps {
     const { run } = w;
     if (!run.params.bool('musthavemilestoneonaccept') || !run.params.bool('usetargetmilestone')) return;
     if (w.targetMilestone !== w.product.defaultMilestone) return;
-    // Read here rather than through ProductService, which has no count of milestones (the product module's owner is
-    // active; see the report).
-    const row = await run.tx.one<{ n: number }>('SELECT COUNT(*) AS n FROM milestones WHERE product_id = ?', [w.product.id]);
-    if (Number(row?.n ?? 0) >= 2) throw TrackerError.of(Errors.MILESTONE_REQUIRED);
+    if ((await this.products.milestoneCount(w.product.id, run.tx)) >= 2) throw TrackerError.of(Errors.MILESTONE_REQUIRED);
   }
 
   // ---- Time tracking --------------------------------------------------------------------------------------
