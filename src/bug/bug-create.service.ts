@@ -3,10 +3,11 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { parseDateInput, parseDeadline, toDbDateTime } from '../common/time/datetime.js';
+import { parseDeadline, toDbDateTime } from '../common/time/datetime.js';
 import { FieldType } from '../database/install/install-data.js';
 import { Control, ProductService, type ComponentRecord, type GroupControl, type GroupControlDetail, type ProductRecord } from '../product/product.service.js';
 import { FieldService, type CustomFieldRecord, type FieldValueRecord } from '../field/field.service.js';
+import { SELECT_TYPES } from '../field/custom-field-input.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
 import { CommentService, normaliseCommentText } from '../comment/comment.service.js';
@@ -20,10 +21,11 @@ import { chooseInitialStatus, initialStatusCandidates, DUPLICATE } from './rules
 import { checkFlagPermission, resolveFlagChanges, type FlagChangeInput } from './rules/flags.js';
 import { validateSeeAlso } from './rules/see-also.js';
 import { checkDependencyLoops, type NeighbourLookup } from './update/dependency-loops.js';
-import { parseTimeValue, scalarText } from './update/update-request.js';
+import { parseTimeValue } from './update/update-request.js';
+import { customFieldValues } from './custom-values.js';
 import { CREATE_KEYS, type BugCreateInput, type CreateFields } from './dto/bug-create.dto.js';
 
-/** Longest summary and free-text custom value (defaults.md). */
+/** Longest summary (defaults.md). */
 const MAX_FREETEXT = 255;
 
 /** The fields whose value is one text. */
@@ -76,18 +78,6 @@ interface NewBug {
 }
 
 const isGiven = (value: unknown) => value !== undefined && value !== null;
-
-/** A custom field's value as a list: an array, or one value. */
-function listOf(value: unknown): string[] {
-  if (!isGiven(value)) return [];
-  const items = Array.isArray(value) ? value : [value];
-  return items
-    .map((item) => {
-      if (item !== null && typeof item === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param: 'list', function: 'Bug.create' });
-      return String(item).trim();
-    })
-    .filter((s) => s !== '');
-}
 
 /** A unique-index violation, as MySQL/MariaDB (ER_DUP_ENTRY) and SQLite (SQLITE_CONSTRAINT_UNIQUE) report it. */
 function isUniqueViolation(err: unknown): boolean {
@@ -413,45 +403,23 @@ export class BugCreateService {
     return flags;
   }
 
-  /** Custom fields by name, typed per field (freetext 104, select 51, dates 56, bug id 100/101/102, integer 52). */
+  /**
+   * Custom fields by name, typed per field as on Update Bug (customFieldValues: free text 104, selects 51, dates 56,
+   * integers 52, mandatory ones required_field); bug IDs must be visible (100/101/102). A mandatory field not sent
+   * is required_field before any value is checked.
+   */
   private async customValues(caller: Caller, input: ReadonlyMap<string, unknown>, definitions: readonly CustomFieldRecord[]): Promise<NewBug['custom']> {
+    const missing = definitions.find((field) => field.isMandatory && !isGiven(input.get(field.name)));
+    if (missing) throw TrackerError.of(Errors.REQUIRED_FIELD, { field: missing.name });
     const custom: NewBug['custom'] = [];
     for (const field of definitions) {
-      if (field.isMandatory && listOf(input.get(field.name)).length === 0) throw TrackerError.of(Errors.REQUIRED_FIELD, { field: field.name });
-    }
-    for (const field of definitions) {
       if (!input.has(field.name)) continue;
-      const values = await this.customFieldValues(caller, field, input.get(field.name));
+      const legal = SELECT_TYPES.has(field.type) ? await this.fields.legalValues(field.name) : undefined;
+      let values = customFieldValues({ field, legal, current: [] }, input.get(field.name));
+      if (field.type === FieldType.BUG_ID && values.length) values = (await this.visibility.resolveVisible(caller, values)).map(String);
       if (values.length) custom.push({ fieldId: field.id, values });
     }
     return custom;
-  }
-
-  private async customFieldValues(caller: Caller, field: CustomFieldRecord, raw: unknown): Promise<string[]> {
-    if (field.type === FieldType.MULTI_SELECT) {
-      const legal = await this.fields.legalValues(field.name);
-      return [...new Set(listOf(raw).map((v) => this.legalValue(field.name, v, legal)))];
-    }
-    const value = scalarText(field.name, raw).trim();
-    if (value === '') return [];
-    switch (field.type) {
-      case FieldType.SINGLE_SELECT:
-        return [this.legalValue(field.name, value, await this.fields.legalValues(field.name))];
-      case FieldType.FREETEXT:
-        if ([...value].length > MAX_FREETEXT) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: field.name, length: [...value].length });
-        return [value];
-      case FieldType.DATETIME:
-        return [toDbDateTime(parseDateInput(value, field.name))];
-      case FieldType.DATE:
-        return [toDbDateTime(parseDateInput(value, field.name)).slice(0, 10)];
-      case FieldType.BUG_ID:
-        return [String((await this.visibility.resolveVisible(caller, [value]))[0])];
-      case FieldType.INTEGER:
-        if (!/^-?\d+$/.test(value)) throw TrackerError.of(Errors.NUMBER_NOT_NUMERIC, { num: value, field: field.name });
-        return [String(Number(value))];
-      default:
-        return [value];
-    }
   }
 
   private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<number> {

@@ -13,7 +13,7 @@ import { validateSeeAlso, sameSeeAlso } from '../rules/see-also.js';
 import { BugWork, userNamed } from './bug-work.js';
 import { applyGroupChanges } from './group-rules.js';
 import { checkDependencyLoops, type Direction } from './dependency-loops.js';
-import { normaliseCustomValue, NO_SELECTION } from './custom-values.js';
+import { customFieldValues, NO_SELECTION } from '../custom-values.js';
 
 const byNumber = (a: number, b: number) => a - b;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -224,7 +224,7 @@ export class RelationSteps {
       const isSelect = field.type === FieldType.SINGLE_SELECT || field.type === FieldType.MULTI_SELECT;
       const legal = isSelect ? await this.fields.legalValues(name, run.tx) : undefined;
       const current = bug.custom.get(field.id) ?? [];
-      let values = normaliseCustomValue({ field, legal, current }, raw);
+      let values = customFieldValues({ field, legal, current }, raw);
       if (field.type === FieldType.BUG_ID && values.length) {
         values = (await this.visibility.resolveVisible(run.caller, values, run.tx)).map(String);
       }

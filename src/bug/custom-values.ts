@@ -1,13 +1,13 @@
 /**
- * Values of custom fields on Update Bug (updates.md "custom fields": a multi-select takes an array of strings,
- * other types a scalar — an array's first element). Pure: legal values come from FieldService. The values
- * returned are what `bug_custom_values` stores, one row per value; an empty list clears the field.
+ * Values of custom fields on Create and Update Bug (updates.md "custom fields": a multi-select takes an array of
+ * strings, other types a scalar — an array's first element). Pure: legal values come from FieldService. The values
+ * returned are what `bug_custom_values` stores, one row per value; an empty list means no value (clears the field).
  */
-import { Errors, TrackerError } from '../../common/errors/index.js';
-import { parseDateInput, toDbDateTime, parseDeadline } from '../../common/time/datetime.js';
-import { FieldType } from '../../database/install/install-data.js';
-import type { CustomFieldRecord, FieldValueRecord } from '../../field/field.service.js';
-import { scalarText } from './update-request.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import { parseDateInput, toDbDateTime, parseDeadline } from '../common/time/datetime.js';
+import { FieldType } from '../database/install/install-data.js';
+import type { CustomFieldRecord, FieldValueRecord } from '../field/field.service.js';
+import { scalarText } from './update/update-request.js';
 
 /** Bugzilla's default value of a single-select field: shown when nothing is chosen, never stored. */
 export const NO_SELECTION = '---';
@@ -17,12 +17,13 @@ export interface CustomValueContext {
   field: CustomFieldRecord;
   /** Legal values of a select field (single or multi). */
   legal?: readonly FieldValueRecord[];
-  /** Values the bug has now, so that keeping an inactive value is allowed. */
+  /** Values the bug has now, so that keeping an inactive value is allowed (none on create). */
   current: readonly string[];
 }
 
+/** The legal value as stored: the exact spelling first, else ignoring case. */
 function legalValue(ctx: CustomValueContext, value: string): string {
-  const found = ctx.legal?.find((v) => v.value.toLowerCase() === value.toLowerCase());
+  const found = ctx.legal?.find((v) => v.value === value) ?? ctx.legal?.find((v) => v.value.toLowerCase() === value.toLowerCase());
   if (!found) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: ctx.field.name, name: value });
   if (!found.isActive && !ctx.current.includes(found.value)) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: ctx.field.name, value: found.value });
   return found.value;
@@ -30,11 +31,11 @@ function legalValue(ctx: CustomValueContext, value: string): string {
 
 /**
  * The new values of one custom field, validated by its type: free text ≤ 255 (104), selects among the legal
- * values (51; inactive ones only when kept, else value_inactive), date/time and date (56), integer (52); a bug-ID
- * field is returned as the reference text for the caller to resolve. A mandatory field left empty is
- * required_field.
+ * values (51; `---` is "none"; inactive ones only when kept, else value_inactive), date/time and date (56), integer
+ * (52); a bug-ID field is returned as the reference text for the caller to resolve (100/101/102). A mandatory field
+ * left empty is required_field.
  */
-export function normaliseCustomValue(ctx: CustomValueContext, raw: unknown): string[] {
+export function customFieldValues(ctx: CustomValueContext, raw: unknown): string[] {
   const { field } = ctx;
   let values: string[];
   switch (field.type) {
