@@ -1,7 +1,7 @@
 import { customFieldValues } from './custom-values.js';
 import { FieldType } from '../database/install/install-data.js';
 import type { CustomFieldRecord, FieldValueRecord } from '../field/field.service.js';
-import { TrackerError } from '../common/errors/index.js';
+import { caughtError } from '../common/errors/testing.js';
 
 const field = (type: number, extra: Partial<CustomFieldRecord> = {}): CustomFieldRecord => ({
   id: 1, name: 'cf_x', description: 'X', type, isMandatory: false, enterBug: true, sortKey: 0, ...extra,
@@ -12,13 +12,8 @@ const legal: FieldValueRecord[] = [
   { id: 3, value: 'Old', sortKey: 200, isActive: false, isOpen: null },
 ];
 const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TrackerError) return [err.code, err.errorName];
-    throw err;
-  }
-  return undefined;
+  const err = caughtError(fn);
+  return [err.code, err.errorName];
 };
 
 describe('customFieldValues', () => {

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional } from 'class-validator';
+import { LooseParam } from '../../common/http/dto.js';
 import { NewFlagDoc } from './flag-change.doc.js';
-import { AsSent, BugBoolean, BugList, BugText } from './params.js';
+import { BugBoolean, BugList, BugText } from './params.js';
 
 /**
  * Create Bug body (service-spec "Create Bug body"), with the internal names Bugzilla also accepts (`short_desc`,
@@ -52,7 +53,7 @@ export class BugCreateInput {
   @BugText('Other name of severity.')
   bug_severity?: string;
 
-  @AsSent({ type: [String], description: 'Aliases, unique across the installation (one alias or a list).' })
+  @LooseParam({ type: [String], description: 'Aliases, unique across the installation (one alias or a list).' })
   alias?: unknown;
 
   @BugText('Assignee login, overriding the component owner (editbugs only; ignored otherwise).')
@@ -116,13 +117,13 @@ export class BugCreateInput {
   @BugText('Other name of whiteboard.')
   status_whiteboard?: string;
 
-  @AsSent({ format: 'date', type: String, description: 'Deadline, YYYY-MM-DD (time trackers only; 56 for a bad date).' })
+  @LooseParam({ format: 'date', type: String, description: 'Deadline, YYYY-MM-DD (time trackers only; 56 for a bad date).' })
   deadline?: unknown;
 
-  @AsSent({ type: Number, description: 'Estimated hours, 0 to 99999.99 (time trackers only).' })
+  @LooseParam({ type: Number, description: 'Estimated hours, 0 to 99999.99 (time trackers only).' })
   estimated_time?: unknown;
 
-  @AsSent({ type: Number, description: 'Remaining hours, 0 to 99999.99; defaults to estimated_time (time trackers only).' })
+  @LooseParam({ type: Number, description: 'Remaining hours, 0 to 99999.99; defaults to estimated_time (time trackers only).' })
   remaining_time?: unknown;
 
   @BugBoolean('Whether the CC list may see the bug despite its groups (default true).')

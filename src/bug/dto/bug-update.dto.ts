@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsObject, IsOptional } from 'class-validator';
+import { LooseParam } from '../../common/http/dto.js';
 import { FlagChangeDoc } from './flag-change.doc.js';
 import { AddRemoveDoc, AddRemoveSetDoc, CommentDoc } from './update-objects.doc.js';
-import { AsSent, BugBoolean, BugText } from './params.js';
+import { BugBoolean, BugText } from './params.js';
 
 /**
  * Update Bug body (service-spec "Update Bug", updates.md "Update Bug: body objects"). Types only: the texts are read
@@ -14,7 +15,7 @@ import { AsSent, BugBoolean, BugText } from './params.js';
  * Custom fields (`cf_*`) have names no class can declare: they are read from the request's data (customFieldsOf).
  */
 export class BugUpdateInput {
-  @AsSent({ type: [String], description: 'More bugs to update, by ID or alias, after the path\'s one (all or nothing).' })
+  @LooseParam({ type: [String], description: 'More bugs to update, by ID or alias, after the path\'s one (all or nothing).' })
   ids?: unknown;
 
   @BugBoolean('Set the assignee to the component\'s default (of the new component if it changes in the same call).')
@@ -65,28 +66,28 @@ export class BugUpdateInput {
   @BugText('Other name of platform.')
   rep_platform?: string;
 
-  @AsSent({ type: AddRemoveSetDoc, description: 'Aliases: {add, remove, set}; a plain string or a list is taken as set. Only when one bug is updated (103).' })
+  @LooseParam({ type: AddRemoveSetDoc, description: 'Aliases: {add, remove, set}; a plain string or a list is taken as set. Only when one bug is updated (103).' })
   alias?: unknown;
 
-  @AsSent({ type: AddRemoveSetDoc, description: 'Bugs this one blocks (IDs or aliases): {add, remove, set}; loops are 116.' })
+  @LooseParam({ type: AddRemoveSetDoc, description: 'Bugs this one blocks (IDs or aliases): {add, remove, set}; loops are 116.' })
   blocks?: unknown;
 
-  @AsSent({ type: AddRemoveSetDoc, description: 'Bugs this one depends on (IDs or aliases): {add, remove, set}; loops are 116.' })
+  @LooseParam({ type: AddRemoveSetDoc, description: 'Bugs this one depends on (IDs or aliases): {add, remove, set}; loops are 116.' })
   depends_on?: unknown;
 
-  @AsSent({ type: AddRemoveDoc, description: 'CC logins: {add, remove}.' })
+  @LooseParam({ type: AddRemoveDoc, description: 'CC logins: {add, remove}.' })
   cc?: unknown;
 
-  @AsSent({ type: AddRemoveDoc, description: 'Group names: {add, remove}.' })
+  @LooseParam({ type: AddRemoveDoc, description: 'Group names: {add, remove}.' })
   groups?: unknown;
 
-  @AsSent({ type: AddRemoveSetDoc, description: 'Keyword names: {add, remove, set}, applied in that order.' })
+  @LooseParam({ type: AddRemoveSetDoc, description: 'Keyword names: {add, remove, set}, applied in that order.' })
   keywords?: unknown;
 
-  @AsSent({ type: AddRemoveDoc, description: 'See Also URLs: {add, remove}.' })
+  @LooseParam({ type: AddRemoveDoc, description: 'See Also URLs: {add, remove}.' })
   see_also?: unknown;
 
-  @AsSent({ type: CommentDoc, description: 'A comment to add: {body, is_private}; a plain string is the body.' })
+  @LooseParam({ type: CommentDoc, description: 'A comment to add: {body, is_private}; a plain string is the body.' })
   comment?: unknown;
 
   @ApiPropertyOptional({
@@ -100,16 +101,16 @@ export class BugUpdateInput {
   @IsOptional() @IsArray()
   flags?: unknown[];
 
-  @AsSent({ type: String, format: 'date', description: 'Deadline, YYYY-MM-DD, or empty to clear (time trackers; 56 for a bad date).' })
+  @LooseParam({ type: String, format: 'date', description: 'Deadline, YYYY-MM-DD, or empty to clear (time trackers; 56 for a bad date).' })
   deadline?: unknown;
 
-  @AsSent({ type: Number, description: 'Total estimate in hours, 0 to 99999.99 (time trackers).' })
+  @LooseParam({ type: Number, description: 'Total estimate in hours, 0 to 99999.99 (time trackers).' })
   estimated_time?: unknown;
 
-  @AsSent({ type: Number, description: 'Hours left, 0 to 99999.99 (time trackers).' })
+  @LooseParam({ type: Number, description: 'Hours left, 0 to 99999.99 (time trackers).' })
   remaining_time?: unknown;
 
-  @AsSent({ type: Number, description: 'Hours worked in this change (may be negative); adds a comment and reduces remaining_time.' })
+  @LooseParam({ type: Number, description: 'Hours worked in this change (may be negative); adds a comment and reduces remaining_time.' })
   work_time?: unknown;
 
   @BugBoolean('Whether the CC list may see the bug despite its groups.')

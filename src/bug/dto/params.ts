@@ -4,9 +4,9 @@
  * reshapes; a value of the wrong type is left for the DTO's class-validator rule to refuse (toDto: 52 or 53).
  */
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { Allow, IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam } from '../../common/http/dto.js';
 
 const isPlain = (value: unknown) => value === null || typeof value !== 'object';
@@ -72,9 +72,3 @@ export const BugList = (description: string, options: { commas?: boolean } = {})
 
 /** A Bugzilla boolean (`true`, `1`, `"True"` …). */
 export const BugBoolean = (description: string) => applyDecorators(ApiPropertyOptional({ description }), IsOptional(), IsBoolean(), BooleanParam());
-
-/**
- * A property taken as sent (documented with `schema`): its rule answers a wrong value with Bugzilla's own code
- * (time values 52/54/55, dates 56, aliases 103, add/remove/set objects 53 …), which a type check here would change.
- */
-export const AsSent = (schema: ApiPropertyOptions) => applyDecorators(ApiPropertyOptional(schema), IsOptional(), Allow());

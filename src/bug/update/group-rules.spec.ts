@@ -1,6 +1,6 @@
 import { applyGroupChanges, mandatoryGroups, validGroupIds, type GroupChangeInput } from './group-rules.js';
 import { Control, type GroupControl } from '../../product/product.service.js';
-import { TrackerError } from '../../common/errors/index.js';
+import { caughtError } from '../../common/errors/testing.js';
 
 const control = (groupId: number, groupName: string, membercontrol: number, othercontrol: number, extra: Partial<GroupControl> = {}): GroupControl => ({
   productId: 1, groupId, groupName, groupIsActive: true, isBugGroup: true, entry: false, membercontrol, othercontrol, canedit: false, ...extra,
@@ -19,13 +19,8 @@ const base = (over: Partial<GroupChangeInput>): GroupChangeInput => ({
 });
 
 const errorOf = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TrackerError) return [err.code, err.errorName];
-    throw err;
-  }
-  return undefined;
+  const err = caughtError(fn);
+  return [err.code, err.errorName];
 };
 
 describe('group rules', () => {

@@ -1,6 +1,6 @@
 import { customFieldsOf, parseTimeValue, parseUpdateRequest as parseInput } from './update-request.js';
 import { MAX_COMMENT_LENGTH } from '../../comment/comment.service.js';
-import { TrackerError } from '../../common/errors/index.js';
+import { errorCode } from '../../common/errors/testing.js';
 import { toDto } from '../../common/http/dto.js';
 import { RequestParams } from '../../common/http/request-params.js';
 import { BugUpdateInput } from '../dto/bug-update.dto.js';
@@ -9,15 +9,7 @@ import { BugUpdateInput } from '../dto/bug-update.dto.js';
 const parseUpdateRequest = (data: Record<string, unknown>) =>
   parseInput(toDto(BugUpdateInput, RequestParams.merge({}, data), 'Bug.update'), customFieldsOf(data));
 
-const codeOf = (fn: () => unknown): number | undefined => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof TrackerError) return err.code;
-    throw err;
-  }
-  return undefined;
-};
+const codeOf = errorCode;
 
 describe('parseUpdateRequest (through BugUpdateInput)', () => {
   it('reads plain string fields, taking the first element of an array as Bugzilla does', () => {
