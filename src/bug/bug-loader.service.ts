@@ -6,6 +6,7 @@ import type { FieldSelection } from '../common/fields/field-selection.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import type { BugRow } from './bug.types.js';
+import { LoadedBugCache, type BugStamp } from './loaded-bug-cache.js';
 
 export interface UserDetail {
   id: number;
@@ -152,6 +153,8 @@ function chunks(ids: readonly number[]): number[][] {
  */
 @Injectable()
 export class BugLoaderService {
+  private readonly cache = new LoadedBugCache();
+
   constructor(private readonly db: Db, private readonly visibility: BugVisibilityService) {}
 
   /** Plain bug rows by id (`forUpdate` locks them on MySQL for the rest of the transaction). */
@@ -165,12 +168,48 @@ export class BugLoaderService {
 
   /**
    * Rows with names and people (one query per 500 bugs); with `visibleTo`, each says whether that caller may see
-   * it.
+   * it. Outside a transaction, bugs the cache holds current cost only their stamp (see LoadedBugCache).
    */
   async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql } = {}): Promise<Map<number, BugDetail>> {
     const result = new Map<number, BugDetail>();
-    for (const chunk of chunks(ids)) for (const [id, detail] of await this.detailsOf(chunk, options)) result.set(id, detail);
+    const cached = !options.sql || options.sql === this.db.read;
+    for (const chunk of chunks(ids)) {
+      const part = cached ? await this.detailsThroughCache(chunk, options.visibleTo) : await this.detailsOf(chunk, options);
+      for (const [id, detail] of part) result.set(id, detail);
+    }
     return result;
+  }
+
+  /** One cheap statement for the stamps; the heavy one only for bugs the cache does not hold current. */
+  private async detailsThroughCache(unique: readonly number[], visibleTo: Caller | undefined): Promise<Map<number, BugDetail>> {
+    const stamps = await this.stampsOf(unique, visibleTo);
+    const stale = unique.filter((id) => stamps.has(id) && !this.cache.detail(id, stamps.get(id)!));
+    const loaded = stale.length ? await this.detailsOf(stale, {}) : new Map<number, BugDetail>();
+    const result = new Map<number, BugDetail>();
+    for (const id of unique) {
+      const stamp = stamps.get(id);
+      if (!stamp) continue;
+      const fresh = loaded.get(id);
+      if (fresh) this.cache.storeDetail(id, stamp, fresh);
+      const detail = fresh ?? this.cache.detail(id, stamp);
+      if (detail) result.set(id, { ...detail, visible: stamp.visible });
+    }
+    return result;
+  }
+
+  private async stampsOf(unique: readonly number[], visibleTo: Caller | undefined): Promise<Map<number, BugStamp>> {
+    const sql = this.db.read;
+    const visible = visibleTo ? this.visibility.visibleColumn(visibleTo) : { sql: '1', params: [] as SqlValue[] };
+    const rows = await sql.all(
+      `SELECT b.id, b.last_change_time, (SELECT MAX(id) FROM audit_log) AS audit_mark, ${visible.sql} AS visible
+         FROM bugs b WHERE b.id IN ${sql.in(unique)}`,
+      [...visible.params, ...unique],
+    );
+    return new Map(rows.map((r) => [Number(r.id), {
+      lastChangeTime: String(r.last_change_time),
+      auditMark: Number(r.audit_mark ?? 0),
+      visible: Number(r.visible) === 1,
+    }]));
   }
 
   private async detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: Sql }): Promise<Map<number, BugDetail>> {
@@ -354,7 +393,20 @@ export class BugLoaderService {
     sql: Sql = this.db.read,
   ): Promise<BugPage> {
     const present = [...new Set(ids)].filter((id) => details.has(id));
-    const { byBug, customFields } = await this.relations(present, this.wantedRelations(caller, selection), { tagOwnerId: caller.id, sql });
-    return { bugs: present.map((id) => ({ ...details.get(id)!, ...byBug.get(id)! })), customFields };
+    const wanted = this.wantedRelations(caller, selection);
+    if (sql !== this.db.read) {
+      const { byBug, customFields } = await this.relations(present, wanted, { tagOwnerId: caller.id, sql });
+      return { bugs: present.map((id) => ({ ...details.get(id)!, ...byBug.get(id)! })), customFields };
+    }
+    // Outside a transaction the details were just validated against the database: their kept relations are
+    // current. Personal tags are the caller's and always read.
+    const shared = new Set([...wanted].filter((relation) => relation !== 'tags'));
+    const missing = present.filter((id) => !this.cache.relations(id, shared));
+    const loaded = await this.relations(missing, shared, { sql });
+    for (const [id, value] of loaded.byBug) this.cache.storeRelations(id, shared, value, loaded.customFields);
+    const tags = wanted.has('tags') ? (await this.relations(present, new Set(['tags'] as const), { tagOwnerId: caller.id, sql })).byBug : undefined;
+    const bugs = present.map((id) => ({ ...details.get(id)!, ...(loaded.byBug.get(id) ?? this.cache.relations(id, shared)!.value), tags: tags?.get(id)?.tags ?? [] }));
+    const customFields = missing.length || !present.length ? loaded.customFields : this.cache.relations(present[0], shared)!.customFields;
+    return { bugs, customFields };
   }
 }

@@ -262,25 +262,42 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
 
   describe('batching (design.md: one query per relation per page)', () => {
     // The mail worker polls the database in the background: the fewest of a few runs is the request's own count.
-    const queries = async (work: () => Promise<unknown>) => {
+    const queries = async (work: () => Promise<unknown>, options: { cold?: boolean } = {}) => {
       const counts: number[] = [];
-      for (let run = 0; run < 3; run++) counts.push(await countQueries(work));
+      for (let run = 0; run < 3; run++) {
+        // Any audit row makes every kept bug stale (LoadedBugCache): the run then loads from the database.
+        if (options.cold) await sql(t, [["INSERT INTO audit_log (user_id, class, object_id, field, at_time) VALUES (1, 'Test', 0, 'cold', '2020-01-01 00:00:00')"]]);
+        counts.push(await countQueries(work));
+      }
       return Math.min(...counts);
     };
+    const cold = { cold: true };
 
     it('Get Bug of 1 bug and of 12 bugs costs the same number of queries', async () => {
       const more: number[] = [];
       for (let i = 0; i < 11; i++) {
         more.push(await fileBug(t, { summary: `batch ${i}`, cc: [dev.login], keywords: ['crash'], depends_on: [plain], alias: [`batch-${i}`], flags: [{ name: 'review', status: '+' }] }));
       }
-      const one = await queries(() => t.get(`/bug/${more[0]}`));
-      const twelve = await queries(() => t.get(`/bug/${more[0]}`, { query: { ids: [...more.slice(1), full] } }));
+      const one = await queries(() => t.get(`/bug/${more[0]}`), cold);
+      const twelve = await queries(() => t.get(`/bug/${more[0]}`, { query: { ids: [...more.slice(1), full] } }), cold);
       expect(twelve).toBe(one);
-      const searchOne = await queries(() => t.get('/bug', { query: { id: more[0] } }));
-      const searchMany = await queries(() => t.get('/bug', { query: { id: more } }));
+      const searchOne = await queries(() => t.get('/bug', { query: { id: more[0] } }), cold);
+      const searchMany = await queries(() => t.get('/bug', { query: { id: more } }), cold);
       expect(searchMany).toBe(searchOne);
-      // Anonymous: parameters (1), rows with visibility (1), relations in one UNION (1).
-      expect(one).toBe(3);
+      // Anonymous: parameters (1), stamps with visibility (1), rows (1), relations in one UNION (1).
+      expect(one).toBe(4);
+      // Bugs the instance holds current cost their stamps only.
+      expect(await queries(() => t.get(`/bug/${more[0]}`, { query: { ids: [...more.slice(1), full] } }))).toBe(2);
+    });
+
+    it('a kept bug is never served stale: a change to it, or a rename it shows, is seen at once', async () => {
+      const id = await fileBug(t, { summary: 'kept', cc: [dev.login] });
+      expect((await t.get(`/bug/${id}`)).body.bugs[0].summary).toBe('kept');
+      expect((await t.put(`/bug/${id}`, { summary: 'changed' }, { key: ADMIN_API_KEY })).status).toBe(200);
+      expect((await t.get(`/bug/${id}`)).body.bugs[0].summary).toBe('changed');
+      expect((await t.put(`/user/${dev.login}`, { full_name: 'Renamed Developer' }, { key: ADMIN_API_KEY })).status).toBe(200);
+      const [bug] = (await t.get(`/bug/${id}`, { key: ADMIN_API_KEY })).body.bugs;
+      expect(bug.cc_detail[0].real_name).toBe('Renamed Developer');
     });
 
     it('a page larger than one chunk (500 bugs) is loaded in slices, still not per bug', async () => {
@@ -289,14 +306,14 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       while (Number((await t.db.read.one('SELECT COUNT(*) AS n FROM bugs'))!.n) < 1100) await sql(t, [[copy]]);
       const total = Number((await t.db.read.one('SELECT COUNT(*) AS n FROM bugs'))!.n);
       let res: any;
-      const count = await queries(async () => { res = await t.get('/bug', { query: { product: 'TestProduct', include_fields: 'id,cc' } }); });
+      const count = await queries(async () => { res = await t.get('/bug', { query: { product: 'TestProduct', include_fields: 'id,cc' } }); }, cold);
       expect(res.body.bugs).toHaveLength(total);
-      // parameters, the search, then rows and relations for each of the three slices.
-      expect(count).toBe(2 + 2 * Math.ceil(total / 500));
+      // parameters, the search, then stamps, rows and relations for each of the three slices.
+      expect(count).toBe(2 + 3 * Math.ceil(total / 500));
     });
 
     it('relations left out by include_fields are not queried at all', async () => {
-      expect(await queries(() => t.get(`/bug/${plain}`, { query: { include_fields: 'id,summary' } }))).toBe(2);
+      expect(await queries(() => t.get(`/bug/${plain}`, { query: { include_fields: 'id,summary' } }), cold)).toBe(3);
     });
   });
 });
