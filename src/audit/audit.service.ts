@@ -13,6 +13,17 @@ export interface AuditEntry {
   at: string;
 }
 
+/**
+ * The audit mark, as a SQL expression to read beside other columns: it moves with every committed audited change,
+ * so values read from the database can be kept while it stays the same (MarkedCache, LoadedBugCache). It is the
+ * newest id together with the number of rows among the newest 100 ids: a transaction that took its audit id
+ * before another one committed still moves the mark when it commits (the newest id alone would not). Only a
+ * transaction outlived by more than 100 later audit rows could go unseen — and then only until the next audited
+ * change, which on a database that busy comes at once.
+ */
+export const AUDIT_MARK_SQL =
+  '(SELECT COALESCE(MAX(id), 0) * 128 + COUNT(*) FROM audit_log WHERE id > (SELECT COALESCE(MAX(id), 0) - 100 FROM audit_log))';
+
 /** The audit log: every create/update of an administrative object writes here, inside the write's transaction. */
 @Injectable()
 export class AuditService {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import { Caller } from '../common/caller.js';
+import { Caller, type CallerGroups } from '../common/caller.js';
+import { MarkedCache } from '../common/marked-cache.js';
+import { AUDIT_MARK_SQL } from '../audit/audit.service.js';
 import type { CallerResolver } from '../common/guards/caller-resolver.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -22,6 +24,10 @@ const LAST_USED_RESOLUTION_MS = 60 * 1000;
  */
 @Injectable()
 export class CallerResolverService implements CallerResolver {
+  private readonly parametersByMark = new MarkedCache<'all', Parameters>(1);
+  private readonly usersByMark = new MarkedCache<number, UserRecord | undefined>();
+  private readonly membershipsByMark = new MarkedCache<number, CallerGroups>();
+
   constructor(
     private readonly db: Db,
     private readonly parametersService: ParametersService,
@@ -31,22 +37,21 @@ export class CallerResolverService implements CallerResolver {
   ) {}
 
   async resolve(credentials: Credentials, ip: string): Promise<Caller> {
-    // The parameters are read while the credential is looked up: this runs before every request.
-    const loading = this.parametersService.load();
     if (credentials.login !== undefined && credentials.password !== undefined) {
-      const parameters = await loading;
+      const parameters = await this.parametersService.load();
       const user = await this.checkPassword(credentials.login, credentials.password, parameters, ip);
       return this.callerFor(user, parameters, { kind: 'password' });
     }
     if (credentials.token !== undefined) {
-      const { userId, tokenId } = await this.checkToken(credentials.token, ip);
-      return this.callerOf(userId, loading, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
+      const { userId, tokenId, mark } = await this.checkToken(credentials.token, ip);
+      return this.callerOf(userId, mark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
     }
     if (credentials.apiKey !== undefined) {
-      const userId = await this.checkApiKey(credentials.apiKey);
-      return this.callerOf(userId, loading, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
+      const { userId, mark } = await this.checkApiKey(credentials.apiKey);
+      return this.callerOf(userId, mark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
     }
-    return Caller.anonymous(await loading);
+    const row = await this.db.read.one<{ mark: number | null }>(`SELECT ${AUDIT_MARK_SQL} AS mark`);
+    return Caller.anonymous(await this.parametersAt(Number(row?.mark ?? 0)));
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
@@ -54,9 +59,17 @@ export class CallerResolverService implements CallerResolver {
     return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
   }
 
-  /** The caller behind a verified key or token: user and memberships are read together. */
-  private async callerOf(userId: number, loading: Promise<Parameters>, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
-    const [user, groups, parameters] = await Promise.all([this.users.findById(userId), this.groups.membershipsOf(userId), loading]);
+  /**
+   * The caller behind a verified key or token. Parameters, the user row and memberships are kept per instance while
+   * the audit mark read with the credential is unchanged (every change of them is audited): a warm request costs the
+   * credential's statement alone.
+   */
+  private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
+    const [user, groups, parameters] = await Promise.all([
+      this.usersByMark.through(userId, mark, () => this.users.findById(userId)),
+      this.membershipsByMark.through(userId, mark, () => this.groups.membershipsOf(userId)),
+      this.parametersAt(mark),
+    ]);
     if (!user) throw unknownUser();
     this.assertEnabled(user, parameters);
     return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
@@ -86,13 +99,17 @@ export class CallerResolverService implements CallerResolver {
     }
   }
 
-  /** A live login token's user; refreshes its last use (at most once a minute). */
-  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number }> {
+  private parametersAt(mark: number): Promise<Parameters> {
+    return this.parametersByMark.through('all', mark, () => this.parametersService.load());
+  }
+
+  /** A live login token's user, with the audit mark; refreshes its last use (at most once a minute). */
+  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number; mark: number }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const match = /^(\d+)-(.+)$/.exec(token.trim());
     if (!match) throw invalid();
-    const row = await this.db.read.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string }>(
-      'SELECT id, user_id, ip_addr, last_used FROM login_tokens WHERE token_hash = ?',
+    const row = await this.db.read.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; mark: number | null }>(
+      `SELECT id, user_id, ip_addr, last_used, ${AUDIT_MARK_SQL} AS mark FROM login_tokens WHERE token_hash = ?`,
       [digestSecret(token.trim())],
     );
     if (!row || Number(row.user_id) !== Number(match[1])) throw invalid();
@@ -105,13 +122,13 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => tx.update('login_tokens', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
     }
-    return { userId: Number(row.user_id), tokenId: Number(row.id) };
+    return { userId: Number(row.user_id), tokenId: Number(row.id), mark: Number(row.mark ?? 0) };
   }
 
-  /** The user id of a valid, unrevoked key; refreshes its last use (at most once a minute). */
-  private async checkApiKey(apiKey: string): Promise<number> {
-    const row = await this.db.read.one<{ id: number; user_id: number; revoked: number; last_used: string | null }>(
-      'SELECT id, user_id, revoked, last_used FROM api_keys WHERE key_hash = ?',
+  /** The user id of a valid, unrevoked key, with the audit mark; refreshes its last use (at most once a minute). */
+  private async checkApiKey(apiKey: string): Promise<{ userId: number; mark: number }> {
+    const row = await this.db.read.one<{ id: number; user_id: number; revoked: number; last_used: string | null; mark: number | null }>(
+      `SELECT id, user_id, revoked, last_used, ${AUDIT_MARK_SQL} AS mark FROM api_keys WHERE key_hash = ?`,
       [digestSecret(apiKey)],
     );
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
@@ -120,6 +137,6 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => tx.update('api_keys', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
     }
-    return Number(row.user_id);
+    return { userId: Number(row.user_id), mark: Number(row.mark ?? 0) };
   }
 }

@@ -7,6 +7,7 @@ import { BugVisibilityService } from './bug-visibility.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import type { BugRow } from './bug.types.js';
 import { LoadedBugCache, type BugStamp } from './loaded-bug-cache.js';
+import { AUDIT_MARK_SQL } from '../audit/audit.service.js';
 
 export interface UserDetail {
   id: number;
@@ -201,7 +202,7 @@ export class BugLoaderService {
     const sql = this.db.read;
     const visible = visibleTo ? this.visibility.visibleColumn(visibleTo) : { sql: '1', params: [] as SqlValue[] };
     const rows = await sql.all(
-      `SELECT b.id, b.last_change_time, (SELECT MAX(id) FROM audit_log) AS audit_mark, ${visible.sql} AS visible
+      `SELECT b.id, b.last_change_time, ${AUDIT_MARK_SQL} AS audit_mark, ${visible.sql} AS visible
          FROM bugs b WHERE b.id IN ${sql.in(unique)}`,
       [...visible.params, ...unique],
     );

@@ -3,7 +3,7 @@ import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './bug
 /** What a read of the database says about one bug right now: its version, and whether the caller may see it. */
 export interface BugStamp {
   lastChangeTime: string;
-  /** The newest audit row id: every change of what a bug shows by name (users, products, keywords …) writes one. */
+  /** The audit mark (AUDIT_MARK_SQL): every change of what a bug shows by name (users, products, keywords …) moves it. */
   auditMark: number;
   visible: boolean;
 }
@@ -17,8 +17,8 @@ interface Entry {
 
 /**
  * Loaded bugs kept by one instance, served only while the database says they are current: a bug's
- * `last_change_time` moves with every change to it or its relations (updates.md), and the audit log's newest id
- * moves with every change of what a bug shows by name (a user's login or real name, a product, component,
+ * `last_change_time` moves with every change to it or its relations (updates.md), and the audit mark moves with
+ * every change of what a bug shows by name (a user's login or real name, a product, component,
  * keyword, group, flag type or field). Both are read on every request, so N instances never serve stale data;
  * the cache only saves the two heavy statements. Personal tags are never kept (they belong to the caller).
  */

@@ -351,13 +351,17 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
 
   describe('batching', () => {
     it('Get Product loads a page with one query per relation, whatever the number of products and components', async () => {
-      const page = () => t.get('/product', { key: ADMIN_API_KEY, query: { type: 'accessible' } });
-      const before = await countQueries(page);
+      // Both counts start from a moved audit mark, so neither finds the caller's parameters and memberships kept.
+      const page = async () => {
+        await t.db.transaction(async () => undefined);
+        return countQueries(() => t.get('/product', { key: ADMIN_API_KEY, query: { type: 'accessible' } }));
+      };
+      const before = await page();
       for (const name of ['Batch1', 'Batch2', 'Batch3']) {
         await createProduct(t, name, { group_controls: [{ group: 'secretgrp', membercontrol: 'shown', othercontrol: 'shown' }] });
         ok(await t.post('/component', { product: name, name: 'Second', description: 'd', default_assignee: 'editor@example.com' }, { key: ADMIN_API_KEY }));
       }
-      expect(await countQueries(page)).toBe(before);
+      expect(await page()).toBe(before);
     });
   });
 });

@@ -5,7 +5,7 @@ import { Db } from '../../src/database/db.service.js';
 import { digestSecret, hashPassword } from '../../src/auth/credentials.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
-import { queryCounter } from '../../src/database/sql.js';
+import { queryCounter, type Sql } from '../../src/database/sql.js';
 
 export const ADMIN_LOGIN = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -37,8 +37,25 @@ export class TestApp {
     readonly config: AppConfig,
   ) {}
 
+  /**
+   * The app's database, for test setup. Every transaction run through it also writes an audit row: the service
+   * keeps values read from the database while the audit log's newest id is unchanged (MarkedCache,
+   * LoadedBugCache), and data written by hand must move it as the service's own writes do.
+   */
   get db(): Db {
-    return this.app.get(Db);
+    const db = this.app.get(Db);
+    return new Proxy(db, {
+      get: (target, property, receiver) =>
+        property === 'transaction'
+          ? async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
+              const result = await target.transaction(work);
+              await target.transaction((tx) => tx.insert('audit_log', {
+                user_id: null, class: 'Tracker::Test', object_id: 0, field: 'written by hand', at_time: toDbDateTime(new Date()),
+              }));
+              return result;
+            }
+          : Reflect.get(target, property, receiver),
+    });
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
