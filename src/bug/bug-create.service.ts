@@ -503,6 +503,7 @@ export class BugCreateService {
       comment: { text: bug.description, isPrivate: bug.descriptionIsPrivate },
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,
+      canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, caller.parameters, tx),
     });
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql, SqlValue } from '../database/sql.js';
-import type { Caller } from '../common/caller.js';
+import { Caller } from '../common/caller.js';
+import { GroupService } from '../group/group.service.js';
+import type { Parameters } from '../params/parameters.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { BugVisibility } from './bug.types.js';
 
@@ -36,7 +38,27 @@ export function parseBugReference(value: unknown): BugReference {
  */
 @Injectable()
 export class BugVisibilityService implements BugVisibility {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly groups: GroupService) {}
+
+  /**
+   * Which of these users may see the bug now — the same rule, asked for each of them in one statement (bug mail
+   * goes only to people who can see the bug, as Bugzilla's BugMail checks can_see_bug).
+   */
+  async usersWhoCanSee(bugId: number, userIds: readonly number[], parameters: Parameters, sql: Sql = this.db.read): Promise<Set<number>> {
+    const unique = [...new Set(userIds)];
+    if (!unique.length) return new Set();
+    const memberships = await this.groups.membershipsOfMany(unique, sql);
+    const parts: string[] = [];
+    const params: SqlValue[] = [];
+    for (const userId of unique) {
+      const caller = new Caller({ id: userId, login: '', realName: '', email: '' }, memberships.get(userId)!, parameters);
+      const visible = this.predicate(caller);
+      parts.push(`SELECT ${Number(userId)} AS user_id FROM bugs b WHERE b.id = ? AND ${visible.sql}`);
+      params.push(bugId, ...visible.params);
+    }
+    const rows = await sql.all<{ user_id: number }>(parts.join(' UNION ALL '), params);
+    return new Set(rows.map((r) => Number(r.user_id)));
+  }
 
   predicate(caller: Caller, alias = 'b'): { sql: string; params: SqlValue[] } {
     const groups = caller.groupIds;

@@ -11,6 +11,7 @@ import { CommentModule } from '../comment/comment.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { FieldModule } from '../field/field.module.js';
 import { FlagModule } from '../flag/flag.module.js';
+import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
 
 /**
@@ -18,7 +19,7 @@ import { UserModule } from '../user/user.module.js';
  * that shows or changes bugs uses: the visibility rule, the page loader and the change recorder.
  */
 @Module({
-  imports: [CommentModule, ProductModule, FieldModule, FlagModule, UserModule],
+  imports: [CommentModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule],
   controllers: [BugController],
   providers: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService],
   exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, CommentModule],

@@ -22,6 +22,7 @@ const change = (over: Partial<BugMailEvent> = {}): BugMailEvent => ({
   changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
   participants: { reporterId: 2, assigneeId: 3, qaContactId: null, ccIds: [], formerIds: [] },
   at: '2024-05-01 10:00:00',
+  canSee: async (ids) => new Set(ids),
   ...over,
 });
 

@@ -15,6 +15,7 @@ const event = (over: Partial<BugMailEvent> = {}, participants: Partial<BugMailEv
   isNew: false,
   changes: [],
   at: '2024-05-01 10:00:00',
+  canSee: async (ids) => new Set(ids),
   ...over,
   participants: { reporterId: 2, assigneeId: 3, qaContactId: null, ccIds: [], formerIds: [], ...participants },
 });

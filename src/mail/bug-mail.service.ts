@@ -36,7 +36,10 @@ export class BugMailService implements BugMailer {
   /** The messages of one event, one per recipient who has something to see (read in the caller's transaction). */
   async compose(tx: Sql, event: BugMailEvent): Promise<ComposedMail[]> {
     const [users, parameters] = await Promise.all([this.users.findByIds(involvedUserIds(event), tx), this.parameters.load(tx)]);
-    const recipients = bugMailRecipients(event, users);
+    const candidates = bugMailRecipients(event, users);
+    if (!candidates.length) return [];
+    const seeing = await event.canSee(candidates.map((r) => r.user.id));
+    const recipients = candidates.filter((r) => seeing.has(r.user.id));
     if (!recipients.length) return [];
     const [views, customFieldLabels] = await Promise.all([
       this.recipientViews(tx, event, recipients, parameters),

@@ -20,6 +20,11 @@ export interface BugMailEvent {
   participants: { reporterId: number; assigneeId: number; qaContactId: number | null; ccIds: readonly number[]; formerIds: readonly number[] };
   /** The request's one timestamp, DB format. */
   at: string;
+  /**
+   * Which of these users may see the bug after the change: the bug module answers with its one visibility rule,
+   * so nobody is mailed about a bug they cannot see.
+   */
+  canSee: (userIds: readonly number[]) => Promise<ReadonlySet<number>>;
 }
 
 export interface BugMailer {

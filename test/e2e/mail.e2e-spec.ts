@@ -78,6 +78,7 @@ function changeEvent(changerId: number, participants: Partial<Participants>, ove
     changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
     participants: { reporterId: 0, assigneeId: 0, qaContactId: null, ccIds: [], formerIds: [], ...participants },
     at: toDbDateTime(new Date()),
+    canSee: async (ids) => new Set(ids),
     ...over,
   };
 }
@@ -153,6 +154,29 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       const [toOldOwner] = await waitFor('the change mail to the removed assignee', () => mailsAbout(bugId, 'assignee@example.com').length === 2 && mailsAbout(bugId, 'assignee@example.com').slice(1));
       expect(toOldOwner.raw).toContain('X-Tracker-Reason: AssignedTo');
       expect(toOldOwner.raw).toContain('X-Tracker-Type: changed');
+      expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
+    });
+
+    it('nobody is mailed about a bug they cannot see: a reporter kept out by its group gets none (the visibility rule)', async () => {
+      const reporterKey = (await apiUser('reporter@example.com')).apiKey;
+      const created = await t.post('/bug', {
+        product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Hidden from its reporter',
+        description: 'Soon restricted.', assigned_to: 'assignee@example.com',
+      }, { key: reporterKey });
+      const bugId: number = created.body.id;
+      await waitFor('the new-bug mail', () => mailsAbout(bugId, 'assignee@example.com').length);
+      // Restricted to a group the reporter is not in, and the reporter no longer let in by being the reporter.
+      // The changer is in the group; the assignee sees it as assignee.
+      await t.db.transaction(async (tx) => {
+        const group = await tx.insert('groups', { name: 'mail-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
+        await tx.insert('bug_groups', { bug_id: bugId, group_id: group });
+        await tx.update('bugs', { is_creator_accessible: 0 }, { id: bugId });
+        await tx.insert('user_group_map', { user_id: users.changer.id, group_id: group, is_bless: 0, grant_type: 0 });
+      });
+      const changerKey = (await apiUser('changer@example.com')).apiKey;
+      expect((await t.put(`/bug/${bugId}`, { comment: { body: 'Only for those who may see it.' } }, { key: changerKey })).status).toBe(200);
+      await waitFor('the change mail to the assignee', () => mailsAbout(bugId, 'assignee@example.com').length === 2);
+      expect((await queuedFor(bugId)).filter((r) => r.body.includes('Only for those who may see it.')).map((r) => r.to_address)).toEqual(['assignee@example.com']);
       expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
     });
   });

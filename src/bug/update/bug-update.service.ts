@@ -235,6 +235,7 @@ export class BugUpdateService {
           formerIds: [...new Set(w.formerIds)],
         },
         at: run.at,
+        canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller.parameters, run.tx),
       });
     }
     return {
@@ -285,6 +286,7 @@ export class BugUpdateService {
           formerIds: [],
         },
         at: run.at,
+        canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, run.caller.parameters, tx),
       });
     }
   }
