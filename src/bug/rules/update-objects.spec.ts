@@ -1,4 +1,4 @@
-import { TrackerError } from '../../common/errors/index.js';
+import { errorCode } from '../../common/errors/testing.js';
 import {
   AddRemoveSet,
   applyAddRemoveSet,
@@ -9,15 +9,6 @@ import {
   sameIgnoringCase,
 } from './update-objects.js';
 
-function code(fn: () => unknown): number | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TrackerError) return e.code;
-    throw e;
-  }
-  return undefined;
-}
 
 const run = <T>(current: T[], op: AddRemoveSet<T>, eq?: (a: T, b: T) => boolean) => applyAddRemoveSet(current, op, eq);
 
@@ -53,8 +44,8 @@ describe('alias — plain string or array means set; set replaces; add then remo
   });
 
   it('refuses a set that is not an array with 53', () => {
-    expect(code(() => normaliseUpdateObject('alias', { set: 'foo' }))).toBe(53);
-    expect(code(() => normaliseUpdateObject('alias', true))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('alias', { set: 'foo' }))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('alias', true))).toBe(53);
   });
 });
 
@@ -88,13 +79,13 @@ describe('keywords — add, remove, set in that order; other keys are set; bare 
   });
 
   it('refuses a bare string or array with 53 (5.0 needs an object)', () => {
-    expect(code(() => normaliseUpdateObject('keywords', 'crash'))).toBe(53);
-    expect(code(() => normaliseUpdateObject('keywords', ['crash']))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('keywords', 'crash'))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('keywords', ['crash']))).toBe(53);
   });
 
   it('refuses a non-list value inside the object with 53', () => {
-    expect(code(() => normaliseUpdateObject('keywords', { add: { a: 1 } }))).toBe(53);
-    expect(code(() => normaliseUpdateObject('keywords', { add: 5 }))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('keywords', { add: { a: 1 } }))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('keywords', { add: 5 }))).toBe(53);
   });
 
   it('compares keywords case-insensitively when asked', () => {
@@ -123,14 +114,14 @@ describe('cc, groups, see_also — add and remove only', () => {
   });
 
   it('refuses a non-array add or remove with 53', () => {
-    expect(code(() => normaliseUpdateObject('cc', { add: 'a@x' }))).toBe(53);
-    expect(code(() => normaliseUpdateObject('groups', { remove: 'admin' }))).toBe(53);
-    expect(code(() => normaliseUpdateObject('see_also', { add: 'http://x/show_bug.cgi?id=1' }))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('cc', { add: 'a@x' }))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('groups', { remove: 'admin' }))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('see_also', { add: 'http://x/show_bug.cgi?id=1' }))).toBe(53);
   });
 
   it('refuses a value that is not an object with 53', () => {
-    expect(code(() => normaliseUpdateObject('cc', ['a@x']))).toBe(53);
-    expect(code(() => normaliseUpdateObject('groups', 'admin'))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('cc', ['a@x']))).toBe(53);
+    expect(errorCode(() => normaliseUpdateObject('groups', 'admin'))).toBe(53);
   });
 
   it('names the offending key in the 53 message', () => {
@@ -179,7 +170,7 @@ describe('general behaviour', () => {
   });
 
   it('custom options: no set, plain values refused', () => {
-    expect(code(() => normaliseAddRemoveSet('x', { field: 'thing', allowSet: false }))).toBe(53);
+    expect(errorCode(() => normaliseAddRemoveSet('x', { field: 'thing', allowSet: false }))).toBe(53);
     expect(normaliseAddRemoveSet({ set: ['x'] }, { allowSet: false })).toEqual({ steps: [] });
   });
 

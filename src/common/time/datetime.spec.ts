@@ -1,15 +1,7 @@
 import { TrackerError } from '../errors/index.js';
+import { errorCode } from '../errors/testing.js';
 import { parseDateInput, parseDeadline, toApiDate, toApiDateTime, toDbDateTime } from './datetime.js';
 
-function codeOf(fn: () => unknown): number | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof TrackerError) return e.code;
-    throw e;
-  }
-  return undefined;
-}
 
 describe('parseDateInput — misc.md "Fields declared as dates are converted on input"', () => {
   const iso = (v: string) => parseDateInput(v, 'new_since').toISOString();
@@ -70,13 +62,13 @@ describe('parseDateInput — misc.md "Fields declared as dates are converted on 
     ['bad zone', '2014-09-23T10:00:00+25:00'],
     ['trailing junk', '2014-09-23T10:00:00Zfoo'],
   ])('refuses %s with 56 (illegal_date)', (_label, value) => {
-    expect(codeOf(() => parseDateInput(value, 'new_since'))).toBe(56);
+    expect(errorCode(() => parseDateInput(value, 'new_since'))).toBe(56);
   });
 
   it('refuses non-strings and invalid Dates with 56', () => {
-    expect(codeOf(() => parseDateInput(20140923, 'new_since'))).toBe(56);
-    expect(codeOf(() => parseDateInput(null, 'new_since'))).toBe(56);
-    expect(codeOf(() => parseDateInput(new Date('nope'), 'new_since'))).toBe(56);
+    expect(errorCode(() => parseDateInput(20140923, 'new_since'))).toBe(56);
+    expect(errorCode(() => parseDateInput(null, 'new_since'))).toBe(56);
+    expect(errorCode(() => parseDateInput(new Date('nope'), 'new_since'))).toBe(56);
   });
 
   it('names the value in the error message', () => {
@@ -107,7 +99,7 @@ describe('parseDeadline — deadline is YYYY-MM-DD or empty (updates.md)', () =>
   });
 
   it.each(['2023-02-29', '2024-09-23T10:00:00Z', '2024.09.23', 'tomorrow', '20240923'])('refuses %s with 56', (v) => {
-    expect(codeOf(() => parseDeadline(v))).toBe(56);
+    expect(errorCode(() => parseDeadline(v))).toBe(56);
   });
 
   it('refuses a number with 56 and names the format', () => {
@@ -160,7 +152,7 @@ describe('output conventions — misc.md "Datetimes: UTC, YYYY-MM-DDThh:mm:ssZ"'
   });
 
   it('treats a malformed stored value as an internal error, not a client error', () => {
-    expect(codeOf(() => toApiDateTime('not a date'))).toBe(-32000);
-    expect(codeOf(() => toDbDateTime(new Date('x')))).toBe(-32000);
+    expect(errorCode(() => toApiDateTime('not a date'))).toBe(-32000);
+    expect(errorCode(() => toDbDateTime(new Date('x')))).toBe(-32000);
   });
 });
