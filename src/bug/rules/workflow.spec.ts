@@ -162,19 +162,21 @@ describe('checkTransition', () => {
   });
 });
 
+/** A planStatusChange input for a CONFIRMED bug under the default workflow (the product allows UNCONFIRMED). */
+const input = (bug: Partial<PlanStatusChangeInput['bug']>, request: PlanStatusChangeInput['request'], extra: Partial<PlanStatusChangeInput> = {}): PlanStatusChangeInput => ({
+  bug: { id: 10, status: 'CONFIRMED', resolution: '', dupeOf: null, ...bug },
+  request,
+  statuses: STATUSES,
+  resolutions: RESOLUTIONS,
+  duplicateStatus: 'RESOLVED',
+  transitions: TRANSITIONS,
+  productHasUnconfirmed: true,
+  ...extra,
+});
+const plan = (...args: Parameters<typeof input>) => planStatusChange(input(...args));
+const fail = (...args: Parameters<typeof input>) => caughtError(() => planStatusChange(input(...args)));
+
 describe('planStatusChange — status and resolution on Update Bug (workflow.md)', () => {
-  const input = (bug: Partial<PlanStatusChangeInput['bug']>, request: PlanStatusChangeInput['request'], extra: Partial<PlanStatusChangeInput> = {}): PlanStatusChangeInput => ({
-    bug: { id: 10, status: 'CONFIRMED', resolution: '', dupeOf: null, ...bug },
-    request,
-    statuses: STATUSES,
-    resolutions: RESOLUTIONS,
-    duplicateStatus: 'RESOLVED',
-    transitions: TRANSITIONS,
-    productHasUnconfirmed: true,
-    ...extra,
-  });
-  const plan = (...args: Parameters<typeof input>) => planStatusChange(input(...args));
-  const fail = (...args: Parameters<typeof input>) => caughtError(() => planStatusChange(input(...args)));
 
   it('changes nothing when the request has no status, resolution or dupe_of', () => {
     expect(plan({}, {})).toEqual({
@@ -293,17 +295,6 @@ describe('planStatusChange — status and resolution on Update Bug (workflow.md)
 });
 
 describe('planStatusChange — duplicates (workflow.md "Duplicates")', () => {
-  const input = (bug: Partial<PlanStatusChangeInput['bug']>, request: PlanStatusChangeInput['request'], extra: Partial<PlanStatusChangeInput> = {}): PlanStatusChangeInput => ({
-    bug: { id: 10, status: 'CONFIRMED', resolution: '', dupeOf: null, ...bug },
-    request,
-    statuses: STATUSES,
-    resolutions: RESOLUTIONS,
-    duplicateStatus: 'RESOLVED',
-    transitions: TRANSITIONS,
-    ...extra,
-  });
-  const plan = (...args: Parameters<typeof input>) => planStatusChange(input(...args));
-  const fail = (...args: Parameters<typeof input>) => caughtError(() => planStatusChange(input(...args)));
 
   it('dupe_of alone moves an open bug to duplicate_or_move_bug_status + DUPLICATE', () => {
     expect(plan({}, { dupeOf: 42 })).toEqual({
