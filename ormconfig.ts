@@ -2,6 +2,7 @@
 import { DataSource } from 'typeorm';
 import { loadConfig } from './src/config/app-config.js';
 import { dataSourceOptions } from './src/database/data-source-options.js';
+import { ENTITIES } from './src/entities.js';
 
 const config = loadConfig();
-export default new DataSource(dataSourceOptions(config.databaseUrl, config.databaseReplicaUrls));
+export default new DataSource(dataSourceOptions(config.databaseUrl, config.databaseReplicaUrls, ENTITIES));

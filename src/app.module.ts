@@ -19,6 +19,7 @@ import { FlagTypeApiModule } from './flag/flag-type-api.module.js';
 import { MailModule } from './mail/mail.module.js';
 import { BugModule } from './bug/bug.module.js';
 import { BugUpdateModule } from './bug/update/bug-update.module.js';
+import { ENTITIES } from './entities.js';
 
 /** The resource modules; a new resource is one more entry here. */
 export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagTypeApiModule, BugModule, BugUpdateModule, MailModule];
@@ -28,7 +29,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, ParamsModule, AuditModule, ...RESOURCE_MODULES],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), ParamsModule, AuditModule, ...RESOURCE_MODULES],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: FieldSelectionInterceptor },

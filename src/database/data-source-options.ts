@@ -1,11 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DataSourceOptions } from 'typeorm';
+import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { migrations } from './migrations/index.js';
+import { SnakeCaseNamingStrategy } from './naming-strategy.js';
 
-/** TypeORM options for a DATABASE_URL; shared by the app, the admin command line and ormconfig.ts. */
-export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = []): DataSourceOptions {
-  const common = { migrations, synchronize: false, migrationsTransactionMode: 'each' as const };
+type Entities = MixedList<Function | string | EntitySchema>;
+
+/**
+ * TypeORM options for a DATABASE_URL; shared by the app, the admin command line and ormconfig.ts. The entities come
+ * from the caller (src/entities.ts lists them): this folder knows no resource module.
+ */
+export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [], entities: Entities = []): DataSourceOptions {
+  const common = {
+    migrations,
+    entities,
+    namingStrategy: new SnakeCaseNamingStrategy(),
+    synchronize: false,
+    migrationsTransactionMode: 'each' as const,
+  };
   if (databaseUrl.startsWith('sqlite:')) {
     const database = databaseUrl.slice('sqlite:'.length);
     if (database !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(database)), { recursive: true });

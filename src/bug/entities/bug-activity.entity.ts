@@ -1,0 +1,56 @@
+import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
+import { DateTimeColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import type { Bug } from './bug.entity.js';
+import type { Attachment } from '../../attachment/entities/attachment.entity.js';
+import type { Comment } from '../../comment/entities/comment.entity.js';
+import type { User } from '../../user/entities/user.entity.js';
+
+@Entity('bug_activity')
+@Index('ix_bug_activity_bug_id_changed_at', ['bugId', 'changedAt'])
+@Index('ix_bug_activity_user_id', ['userId'])
+@Index('ix_bug_activity_changed_at', ['changedAt'])
+@Index('ix_bug_activity_field_name', ['fieldName'])
+export class BugActivity {
+  @IdColumn()
+  id: number;
+
+  @IntColumn()
+  bugId: number;
+
+  @ManyToOne('Bug', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'bug_id' })
+  bug?: Relation<Bug>;
+
+  @IntColumn({ nullable: true })
+  attachmentId: number | null;
+
+  @ManyToOne('Attachment', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'attachment_id' })
+  attachment?: Relation<Attachment> | null;
+
+  @IntColumn({ nullable: true })
+  commentId: number | null;
+
+  @ManyToOne('Comment', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'comment_id' })
+  comment?: Relation<Comment> | null;
+
+  @IntColumn()
+  userId: number;
+
+  @ManyToOne('User', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<User>;
+
+  @DateTimeColumn()
+  changedAt: string;
+
+  @StringColumn(64)
+  fieldName: string;
+
+  @LongTextColumn()
+  removed: string;
+
+  @LongTextColumn()
+  added: string;
+}

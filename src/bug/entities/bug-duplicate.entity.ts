@@ -1,0 +1,21 @@
+import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
+import { IntColumn } from '../../database/columns.js';
+import type { Bug } from './bug.entity.js';
+
+@Entity('bug_duplicates')
+@Index('ix_bug_duplicates_dupe_of_id', ['dupeOfId'])
+export class BugDuplicate {
+  @IntColumn({ primary: true })
+  dupeId: number;
+
+  @ManyToOne('Bug', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'dupe_id' })
+  dupe?: Relation<Bug>;
+
+  @IntColumn()
+  dupeOfId: number;
+
+  @ManyToOne('Bug', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'dupe_of_id' })
+  dupeOf?: Relation<Bug>;
+}

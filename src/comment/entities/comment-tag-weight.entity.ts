@@ -1,0 +1,11 @@
+import { Entity } from 'typeorm';
+import { IntColumn, StringColumn } from '../../database/columns.js';
+
+@Entity('comment_tag_weights')
+export class CommentTagWeight {
+  @StringColumn(24, { primary: true })
+  tag: string;
+
+  @IntColumn({ default: 0 })
+  weight: number;
+}

@@ -1,0 +1,18 @@
+import { Entity, Index } from 'typeorm';
+import { BoolColumn, IdColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+
+@Entity('keywords')
+@Index('uq_keywords_name', ['name'], { unique: true })
+export class Keyword {
+  @IdColumn()
+  id: number;
+
+  @StringColumn(64)
+  name: string;
+
+  @LongTextColumn()
+  description: string;
+
+  @BoolColumn(true)
+  isActive: boolean;
+}

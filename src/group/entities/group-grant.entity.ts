@@ -1,0 +1,24 @@
+import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
+import { IntColumn } from '../../database/columns.js';
+import type { Group } from './group.entity.js';
+
+@Entity('group_group_map')
+@Index('ix_group_group_map_grantor_id', ['grantorId'])
+export class GroupGrant {
+  @IntColumn({ primary: true })
+  memberId: number;
+
+  @ManyToOne('Group', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'member_id' })
+  member?: Relation<Group>;
+
+  @IntColumn({ primary: true })
+  grantorId: number;
+
+  @ManyToOne('Group', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'grantor_id' })
+  grantor?: Relation<Group>;
+
+  @IntColumn({ primary: true })
+  grantType: number;
+}

@@ -1,0 +1,28 @@
+import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
+import { IntColumn } from '../../database/columns.js';
+import type { User } from '../../user/entities/user.entity.js';
+import type { Group } from './group.entity.js';
+
+@Entity('user_group_map')
+@Index('ix_user_group_map_group_id', ['groupId'])
+export class Membership {
+  @IntColumn({ primary: true })
+  userId: number;
+
+  @ManyToOne('User', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'user_id' })
+  user?: Relation<User>;
+
+  @IntColumn({ primary: true })
+  groupId: number;
+
+  @ManyToOne('Group', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'group_id' })
+  group?: Relation<Group>;
+
+  @IntColumn({ primary: true })
+  isBless: number;
+
+  @IntColumn({ primary: true })
+  grantType: number;
+}

@@ -1,0 +1,45 @@
+import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
+import { BoolColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import type { Product } from './product.entity.js';
+import type { User } from '../../user/entities/user.entity.js';
+
+@Entity('components')
+@Index('uq_components_product_id_name', ['productId', 'name'], { unique: true })
+@Index('ix_components_name', ['name'])
+export class Component {
+  @IdColumn()
+  id: number;
+
+  @StringColumn(64)
+  name: string;
+
+  @IntColumn()
+  productId: number;
+
+  @ManyToOne('Product', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'product_id' })
+  product?: Relation<Product>;
+
+  @IntColumn()
+  defaultAssigneeId: number;
+
+  @ManyToOne('User', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'default_assignee_id' })
+  defaultAssignee?: Relation<User>;
+
+  @IntColumn({ nullable: true })
+  defaultQaContactId: number | null;
+
+  @ManyToOne('User', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'default_qa_contact_id' })
+  defaultQaContact?: Relation<User> | null;
+
+  @LongTextColumn()
+  description: string;
+
+  @BoolColumn(true)
+  isActive: boolean;
+
+  @IntColumn({ default: 0 })
+  sortkey: number;
+}
