@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { migrations } from './migrations/index.js';
 import { SnakeCaseNamingStrategy } from './naming-strategy.js';
+import { CountingLogger } from './counting-logger.js';
 
 type Entities = MixedList<Function | string | EntitySchema>;
 
@@ -15,6 +16,7 @@ export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [
     migrations,
     entities,
     namingStrategy: new SnakeCaseNamingStrategy(),
+    logger: new CountingLogger(),
     synchronize: false,
     migrationsTransactionMode: 'each' as const,
   };

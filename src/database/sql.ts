@@ -1,13 +1,10 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
 
-/**
- * Counts the statements the service sends, for tests that prove batching (a page of bugs costs a constant number
- * of queries, never one per row). A plain number: reading it is only meaningful while one request runs.
- */
-export const queryCounter = { count: 0 };
+export { queryCounter };
 export type Row = Record<string, any>;
 
 /**
@@ -25,9 +22,17 @@ export class Sql {
     private readonly reads: 'manager' | 'replica' | ((sql: string, params: SqlValue[]) => Promise<unknown[]>) = 'manager',
   ) {}
 
+  /** The entity's TypeORM repository on this handle's manager (the transaction's inside a write). */
+  repository<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {
+    return this.manager.getRepository(entity);
+  }
+
   async all<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
-    queryCounter.count++;
-    if (typeof this.reads === 'function') return (await this.reads(sql, params)) as T[];
+    // Statements through TypeORM are counted by its logger (CountingLogger); the direct pool path counts here.
+    if (typeof this.reads === 'function') {
+      queryCounter.count++;
+      return (await this.reads(sql, params)) as T[];
+    }
     if (this.reads === 'manager') return (await this.manager.query(sql, params)) as T[];
     const runner = this.manager.connection.createQueryRunner('slave');
     try {
@@ -44,7 +49,6 @@ export class Sql {
 
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows. */
   async run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
-    queryCounter.count++;
     const runner = this.manager.queryRunner;
     if (runner) {
       const result = await runner.query(sql, params, true);
