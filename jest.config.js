@@ -9,8 +9,10 @@ const common = {
   setupFiles: ['<rootDir>/test/support/setup-env.js'],
 };
 export default {
+  // Jest reads testTimeout from the top level only (a project's own is ignored); the e2e hooks boot an app.
+  testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'], testTimeout: 60000 },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -1,25 +1,38 @@
 import { NestFactory } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { LogLevel } from '@nestjs/common';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { configureHttp } from './common/http/fastify-setup.js';
+import { installRequestHook } from './common/http/request-hook.js';
+import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
+import { Clock } from './common/time/clock.js';
 import { setupOpenApi } from './openapi.js';
+
+export interface CreateAppOptions {
+  logger?: LogLevel[] | false;
+  openApiUi?: boolean;
+  /** The source of "now"; the system clock unless a test passes one it can move. */
+  clock?: Clock;
+}
 
 /**
  * Builds the HTTP application (main.ts and the e2e tests share it). The e2e tests turn the browsable OpenAPI page
  * off: its static-file plugin needs require() of an ES module, which Jest on Node 20 cannot do.
  */
-export async function createApp(config: AppConfig, options: { logger?: LogLevel[] | false; openApiUi?: boolean } = {}): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1' });
-  configureHttp(adapter.getInstance() as never);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  configureHttp(adapter.getInstance<FastifyInstance>());
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     logger: options.logger ?? ['error', 'warn', 'log'],
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).
     bodyParser: false,
   });
   app.setGlobalPrefix('rest');
   setupOpenApi(app, { ui: options.openApiUi ?? true });
+  // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
+  installRequestHook(adapter.getInstance<FastifyInstance>(), { resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock) });
   await app.init();
   return app;
 }

@@ -8,6 +8,7 @@ import { AuditModule } from './audit/audit.module.js';
 import { AccessGuard } from './common/guards/access.guard.js';
 import { FieldSelectionInterceptor } from './common/fields/field-selection.interceptor.js';
 import { TrackerExceptionFilter } from './common/http/exception.filter.js';
+import { ClockModule, type Clock } from './common/time/clock.js';
 import { AuthModule } from './auth/auth.module.js';
 import { UserModule } from './user/user.module.js';
 import { GroupModule } from './group/group.module.js';
@@ -19,17 +20,19 @@ import { FlagTypeApiModule } from './flag/flag-type-api.module.js';
 import { MailModule } from './mail/mail.module.js';
 import { BugModule } from './bug/bug.module.js';
 import { BugUpdateModule } from './bug/update/bug-update.module.js';
+import { CatalogueUsageModule } from './bug/catalogue-usage.module.js';
 import { ENTITIES } from './entities.js';
+import { InstallModule } from './install/install.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagTypeApiModule, BugModule, BugUpdateModule, MailModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CatalogueUsageModule.forCatalogue(), MailModule.forBug()];
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(ENTITIES), ParamsModule, AuditModule, ...RESOURCE_MODULES],
+      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: FieldSelectionInterceptor },

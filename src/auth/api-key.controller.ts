@@ -3,7 +3,7 @@ import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { toDto } from '../common/http/dto.js';
+import { Input, InputReader } from '../common/http/input.decorator.js';
 import { AuthService } from './auth.service.js';
 import { ApiKeyCreateInput, ApiKeyUpdateInput } from './dto/api-key.dto.js';
 
@@ -24,8 +24,7 @@ export class ApiKeyController {
   @RequireLogin()
   @ApiOperation({ summary: 'Creates an API key for the caller: description → {id, api_key}; the key is shown only here. Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ApiKeyCreateInput })
-  async create(@Ctx() ctx: RequestContext) {
-    const { description } = toDto(ApiKeyCreateInput, ctx.params, 'APIKey.create');
+  async create(@Input(ApiKeyCreateInput, 'APIKey.create') { description }: ApiKeyCreateInput, @Ctx() ctx: RequestContext) {
     const { id, apiKey } = await this.auth.addApiKey(ctx.caller.id, description, { userId: ctx.caller.id, now: ctx.now });
     return { id, api_key: apiKey };
   }
@@ -34,9 +33,13 @@ export class ApiKeyController {
   @RequireLogin()
   @ApiOperation({ summary: "Revokes (revoked: true), restores or describes one of the caller's API keys. Beyond Bugzilla 5.0." })
   @ApiBody({ type: ApiKeyUpdateInput })
-  async update(@Param('id') id: string, @Ctx() ctx: RequestContext) {
+  async update(
+    @Param('id') id: string,
+    @InputReader(ApiKeyUpdateInput, 'APIKey.update') readInput: () => ApiKeyUpdateInput,
+    @Ctx() ctx: RequestContext,
+  ) {
     if (!/^\d+$/.test(id)) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param: 'id' });
-    const result = await this.auth.updateApiKey(ctx.caller.id, Number(id), toDto(ApiKeyUpdateInput, ctx.params, 'APIKey.update'), ctx.now);
+    const result = await this.auth.updateApiKey(ctx.caller.id, Number(id), readInput(), ctx.now);
     return { api_keys: [result] };
   }
 }

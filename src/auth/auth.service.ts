@@ -4,11 +4,12 @@ import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
-import { FieldChanges, flag, textParam } from '../group/field-changes.js';
+import { FieldChanges, flag, textParam } from '../common/changes.js';
 import { UserService } from '../user/user.service.js';
-import { digestSecret, randomSecret } from './credentials.js';
+import { digestSecret, randomSecret } from '../common/credentials.js';
 import { TOKEN_LIFETIME_MS } from './caller-resolver.service.js';
 import type { ApiKeyUpdateInput } from './dto/api-key.dto.js';
+import { AuthRepository, type ApiKeyChanges } from './auth.repository.js';
 
 export const API_KEY_AUDIT_CLASS = 'Tracker::User::APIKey';
 /** Bugzilla's API keys are 40 characters; the description column holds 255. */
@@ -29,7 +30,12 @@ export interface PublicApiKey {
  */
 @Injectable()
 export class AuthService implements OnModuleInit {
-  constructor(private readonly db: Db, private readonly users: UserService, private readonly audit: AuditService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly credentials: AuthRepository,
+    private readonly users: UserService,
+    private readonly audit: AuditService,
+  ) {}
 
   /** A changed login, password or disable text ends every login token of the account (updates.md). */
   onModuleInit(): void {
@@ -43,19 +49,19 @@ export class AuthService implements OnModuleInit {
   async createLoginToken(userId: number, restrictToIp: string | null, now: Date): Promise<string> {
     const token = `${userId}-${randomSecret(32)}`;
     await this.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM login_tokens WHERE last_used < ?', [toDbDateTime(new Date(now.getTime() - TOKEN_LIFETIME_MS))]);
-      await tx.insert('login_tokens', { user_id: userId, token_hash: digestSecret(token), ip_addr: restrictToIp, last_used: toDbDateTime(now) });
+      await this.credentials.deleteTokensUnusedSince(tx, toDbDateTime(new Date(now.getTime() - TOKEN_LIFETIME_MS)));
+      await this.credentials.insertToken(tx, { userId, tokenHash: digestSecret(token), ipAddr: restrictToIp, lastUsed: toDbDateTime(now) });
     });
     return token;
   }
 
   /** Logout: the token of this request dies; any other token of the user lives on. */
   async endLoginToken(tokenId: number): Promise<void> {
-    await this.db.transaction((tx) => tx.run('DELETE FROM login_tokens WHERE id = ?', [tokenId]));
+    await this.db.transaction((tx) => this.credentials.deleteToken(tx, tokenId));
   }
 
   async endLoginTokens(tx: Sql, userId: number): Promise<void> {
-    await tx.run('DELETE FROM login_tokens WHERE user_id = ?', [userId]);
+    await this.credentials.deleteTokensOf(tx, userId);
   }
 
   /** For the admin command line: a new key for a user; returns the key in clear (the only time it is seen). */
@@ -70,22 +76,26 @@ export class AuthService implements OnModuleInit {
     const apiKey = randomSecret(API_KEY_LENGTH);
     const at = toDbDateTime(actor.now);
     const id = await this.db.transaction(async (tx) => {
-      const keyId = await tx.insert('api_keys', { user_id: userId, key_hash: digestSecret(apiKey), description: text, revoked: 0, creation_ts: at });
+      const keyId = await this.credentials.insertApiKey(tx, { userId, keyHash: digestSecret(apiKey), description: text, revoked: false, creationTs: at });
       await this.audit.recordCreate(tx, { userId: actor.userId, className: API_KEY_AUDIT_CLASS, objectId: keyId, added: text, at });
       return keyId;
     });
     return { id, apiKey };
   }
 
+  /** A key given in clear by the install (TRACKER_ADMIN_API_KEY), inside its transaction, stored as its digest. */
+  async installApiKey(tx: Sql, key: { userId: number; apiKey: string; description: string; at: string }): Promise<void> {
+    await this.credentials.insertApiKey(tx, { userId: key.userId, keyHash: digestSecret(key.apiKey), description: key.description, revoked: false, creationTs: key.at });
+  }
+
   /** The caller's own keys, never their secrets. */
   async listApiKeys(userId: number): Promise<PublicApiKey[]> {
-    const rows = await this.db.read.all('SELECT id, description, revoked, creation_ts, last_used FROM api_keys WHERE user_id = ? ORDER BY id', [userId]);
-    return rows.map((r) => ({
-      id: Number(r.id),
-      description: r.description ?? '',
-      revoked: Number(r.revoked) === 1,
-      creation_time: toApiDateTime(r.creation_ts),
-      last_used: toApiDateTime(r.last_used),
+    return (await this.credentials.apiKeysOf(this.db.read, userId)).map((key) => ({
+      id: key.id,
+      description: key.description,
+      revoked: key.revoked,
+      creation_time: toApiDateTime(key.creationTs),
+      last_used: toApiDateTime(key.lastUsed),
     }));
   }
 
@@ -96,21 +106,20 @@ export class AuthService implements OnModuleInit {
   async updateApiKey(userId: number, keyId: number, values: ApiKeyUpdateInput, now: Date): Promise<{ id: number; changes: Record<string, unknown> }> {
     const at = toDbDateTime(now);
     return this.db.transaction(async (tx) => {
-      const row = await tx.one('SELECT id, description, revoked FROM api_keys WHERE id = ? AND user_id = ?', [keyId, userId]);
-      if (!row) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'API key', id: keyId });
+      const key = await this.credentials.apiKeyOf(tx, userId, keyId);
+      if (!key) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'API key', id: keyId });
       const changes = new FieldChanges();
-      const update: Record<string, string | number> = {};
+      const update: ApiKeyChanges = {};
       if (values.revoked !== undefined) {
-        const revoked = !!values.revoked;
-        update.revoked = revoked ? 1 : 0;
-        changes.note('revoked', flag(Number(row.revoked) === 1), flag(revoked));
+        update.revoked = !!values.revoked;
+        changes.note('revoked', flag(key.revoked), flag(update.revoked));
       }
       if (values.description !== undefined) {
         update.description = this.checkDescription(values.description);
-        changes.note('description', row.description ?? '', update.description);
+        changes.note('description', key.description, update.description);
       }
       if (!changes.isEmpty) {
-        await tx.update('api_keys', update, { id: keyId });
+        await this.credentials.updateApiKey(tx, keyId, update);
         await changes.audit(tx, this.audit, { userId, className: API_KEY_AUDIT_CLASS, objectId: keyId, at });
       }
       return { id: keyId, changes: changes.toJSON() };

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { Caller, type CallerGroups } from '../common/caller.js';
 import { MarkedCache } from '../common/marked-cache.js';
-import { AUDIT_MARK_SQL } from '../audit/audit.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { CallerResolver } from '../common/guards/caller-resolver.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -10,8 +10,9 @@ import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { ParametersService, type Parameters } from '../params/parameters.service.js';
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
-import { digestSecret, verifyPassword } from './credentials.js';
+import { digestSecret, verifyPassword } from '../common/credentials.js';
 import { LoginFailuresService } from './login-failures.service.js';
+import { AuthRepository } from './auth.repository.js';
 
 /** Login tokens die after this long unused (defaults.md). */
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -30,6 +31,8 @@ export class CallerResolverService implements CallerResolver {
 
   constructor(
     private readonly db: Db,
+    private readonly credentials: AuthRepository,
+    private readonly audit: AuditService,
     private readonly parametersService: ParametersService,
     private readonly users: UserService,
     private readonly groups: GroupService,
@@ -50,8 +53,7 @@ export class CallerResolverService implements CallerResolver {
       const { userId, mark } = await this.checkApiKey(credentials.apiKey);
       return this.callerOf(userId, mark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
     }
-    const row = await this.db.read.one<{ mark: number | null }>(`SELECT ${AUDIT_MARK_SQL} AS mark`);
-    return Caller.anonymous(await this.parametersAt(Number(row?.mark ?? 0)));
+    return Caller.anonymous(await this.parametersAt(await this.audit.mark()));
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
@@ -108,35 +110,29 @@ export class CallerResolverService implements CallerResolver {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const match = /^(\d+)-(.+)$/.exec(token.trim());
     if (!match) throw invalid();
-    const row = await this.db.read.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; mark: number | null }>(
-      `SELECT id, user_id, ip_addr, last_used, ${AUDIT_MARK_SQL} AS mark FROM login_tokens WHERE token_hash = ?`,
-      [digestSecret(token.trim())],
-    );
-    if (!row || Number(row.user_id) !== Number(match[1])) throw invalid();
-    if (row.ip_addr && row.ip_addr !== ip) throw invalid();
-    const lastUsed = Date.parse(toApiDateTime(row.last_used)!);
+    const row = await this.credentials.tokenByDigest(this.db.read, digestSecret(token.trim()));
+    if (!row || row.userId !== Number(match[1])) throw invalid();
+    if (row.ipAddr && row.ipAddr !== ip) throw invalid();
+    const lastUsed = Date.parse(toApiDateTime(row.lastUsed)!);
     if (Date.now() - lastUsed > TOKEN_LIFETIME_MS) {
-      await this.db.transaction((tx) => tx.run('DELETE FROM login_tokens WHERE id = ?', [row.id]));
+      await this.db.transaction((tx) => this.credentials.deleteToken(tx, row.id));
       throw invalid();
     }
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
-      await this.db.transaction((tx) => tx.update('login_tokens', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
+      await this.db.transaction((tx) => this.credentials.touchToken(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: Number(row.user_id), tokenId: Number(row.id), mark: Number(row.mark ?? 0) };
+    return { userId: row.userId, tokenId: row.id, mark: row.mark };
   }
 
   /** The user id of a valid, unrevoked key, with the audit mark; refreshes its last use (at most once a minute). */
   private async checkApiKey(apiKey: string): Promise<{ userId: number; mark: number }> {
-    const row = await this.db.read.one<{ id: number; user_id: number; revoked: number; last_used: string | null; mark: number | null }>(
-      `SELECT id, user_id, revoked, last_used, ${AUDIT_MARK_SQL} AS mark FROM api_keys WHERE key_hash = ?`,
-      [digestSecret(apiKey)],
-    );
+    const row = await this.credentials.apiKeyByDigest(this.db.read, digestSecret(apiKey));
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
-    if (Number(row.revoked) === 1) throw TrackerError.of(Errors.API_KEY_REVOKED);
-    const lastUsed = row.last_used ? Date.parse(toApiDateTime(row.last_used)!) : 0;
+    if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
+    const lastUsed = row.lastUsed ? Date.parse(toApiDateTime(row.lastUsed)!) : 0;
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
-      await this.db.transaction((tx) => tx.update('api_keys', { last_used: toDbDateTime(new Date()) }, { id: row.id }));
+      await this.db.transaction((tx) => this.credentials.touchApiKey(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: Number(row.user_id), mark: Number(row.mark ?? 0) };
+    return { userId: row.userId, mark: row.mark };
   }
 }

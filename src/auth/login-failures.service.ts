@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
+import { AuthRepository } from './auth.repository.js';
 
 /** defaults.md: 5 failed logins within 30 minutes, per account and address, lock that address out. */
 export const MAX_LOGIN_ATTEMPTS = 5;
@@ -14,15 +15,12 @@ export const LOGIN_LOCKOUT_INTERVAL_MS = 30 * 60 * 1000;
  */
 @Injectable()
 export class LoginFailuresService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly credentials: AuthRepository) {}
 
   /** The failures of this account from this address inside the window, oldest first. */
   async recent(userId: number, ip: string, now: Date): Promise<Date[]> {
-    const rows = await this.db.read.all<{ login_time: string }>(
-      'SELECT login_time FROM login_failures WHERE user_id = ? AND ip_addr = ? AND login_time > ? ORDER BY login_time',
-      [userId, ip, toDbDateTime(new Date(now.getTime() - LOGIN_LOCKOUT_INTERVAL_MS))],
-    );
-    return rows.map((r) => new Date(toApiDateTime(r.login_time)!));
+    const times = await this.credentials.failureTimes(this.db.read, userId, ip, toDbDateTime(new Date(now.getTime() - LOGIN_LOCKOUT_INTERVAL_MS)));
+    return times.map((time) => new Date(toApiDateTime(time)!));
   }
 
   /** account_locked (32000) when the address has used up its attempts. */
@@ -37,7 +35,7 @@ export class LoginFailuresService {
    * otherwise 300 with the number of attempts left (the message warns when two or fewer remain).
    */
   async recordFailure(userId: number, ip: string, now: Date, earlier: readonly Date[]): Promise<TrackerError> {
-    await this.db.transaction((tx) => tx.insert('login_failures', { user_id: userId, ip_addr: ip, login_time: toDbDateTime(now) }));
+    await this.db.transaction((tx) => this.credentials.insertFailure(tx, { userId, ipAddr: ip, loginTime: toDbDateTime(now) }));
     const failures = [...earlier, now];
     try {
       this.assertNotLockedOut(failures, ip);
@@ -49,6 +47,6 @@ export class LoginFailuresService {
 
   /** A successful login forgets this address's failures (Bugzilla's clear_login_failures). */
   async clear(userId: number, ip: string): Promise<void> {
-    await this.db.transaction((tx) => tx.run('DELETE FROM login_failures WHERE user_id = ? AND ip_addr = ?', [userId, ip]));
+    await this.db.transaction((tx) => this.credentials.deleteFailures(tx, userId, ip));
   }
 }

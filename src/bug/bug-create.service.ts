@@ -4,23 +4,27 @@ import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDeadline, toDbDateTime } from '../common/time/datetime.js';
-import { FieldType } from '../database/install/install-data.js';
-import { Control, ProductService, type ComponentRecord, type GroupControl, type GroupControlDetail, type ProductRecord } from '../product/product.service.js';
+import { FieldType } from '../field/field-type.js';
+import { ProductService, type ComponentRecord, type GroupControlDetail, type ProductRecord } from '../product/product.service.js';
 import { FieldService, type CustomFieldRecord, type FieldValueRecord } from '../field/field.service.js';
 import { SELECT_TYPES } from '../field/custom-field-input.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
 import { CommentService, normaliseCommentText } from '../comment/comment.service.js';
-import { BUG_MAILER, type BugMailer } from '../mail/bug-mail.types.js';
+import { BUG_MAILER, type BugMailer } from './bug-mailer.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
+import { BugRepository } from './bug.repository.js';
 import { isCustomFieldName } from './bug.fields.js';
 import { validateAliases } from './rules/alias.js';
 import { productRights } from './rules/field-permissions.js';
 import { chooseInitialStatus, initialStatusCandidates, DUPLICATE } from './rules/workflow.js';
-import { checkFlagPermission, resolveFlagChanges, type FlagChangeInput } from './rules/flags.js';
+import { resolveFlagChanges, type FlagChangeInput } from './rules/flags.js';
+import { BugFlagsService, type PlannedFlag } from './rules/bug-flags.service.js';
+import { initialGroups } from './rules/group-controls.js';
 import { validateSeeAlso } from './rules/see-also.js';
-import { checkDependencyLoops, type NeighbourLookup } from './update/dependency-loops.js';
+import { checkStoredDependencyLoops } from './rules/dependency-loops.js';
+import { mirroredDependencyChanges } from './rules/changes.js';
 import { parseTimeValue } from './update/update-request.js';
 import { customFieldValues } from './custom-values.js';
 import { CREATE_KEYS, type BugCreateInput, type CreateFields } from './dto/bug-create.dto.js';
@@ -66,7 +70,7 @@ interface NewBug {
   seeAlso: string[];
   blocks: number[];
   dependsOn: number[];
-  flags: Array<{ typeId: number; status: string; requesteeId: number | null }>;
+  flags: PlannedFlag[];
   custom: Array<{ fieldId: number; values: string[] }>;
   url: string;
   whiteboard: string;
@@ -90,7 +94,7 @@ function isUniqueViolation(err: unknown): boolean {
  * client sees the same error for the same request every time.
  */
 async function allInOrder<T extends readonly unknown[]>(work: readonly [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> {
-  const settled = await Promise.allSettled(work);
+  const settled = await Promise.allSettled(work as ReadonlyArray<Promise<unknown>>);
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
@@ -108,6 +112,8 @@ export class BugCreateService {
     private readonly comments: CommentService,
     private readonly visibility: BugVisibilityService,
     private readonly recorder: ChangeRecorderService,
+    private readonly bugs: BugRepository,
+    private readonly bugFlags: BugFlagsService,
     @Inject(BUG_MAILER) private readonly mailer: BugMailer,
   ) {}
 
@@ -194,7 +200,7 @@ export class BugCreateService {
     const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await allInOrder([
       this.people(caller, editbugs, input, component),
       this.freeAliases(input.alias),
-      (async () => this.bugGroups(caller, product, controls, input.groups))(),
+      (async () => initialGroups({ product: product.name, controls, names: input.groups, isMember: (id) => caller.inGroupId(id) }).map((g) => g.id))(),
       this.keywordIds(input.keywords ?? []),
       this.dependencies(caller, input.blocks ?? [], input.depends_on ?? []),
       this.flags(caller, product, component, input.flags),
@@ -310,28 +316,6 @@ export class BugCreateService {
     return aliases;
   }
 
-  /**
-   * Groups (Bugzilla 5.0 _check_groups): named groups must be active bug groups available (Shown/Default) or
-   * mandatory for the caller in the product (120); without `groups`, the product's Default groups; the mandatory
-   * groups always.
-   */
-  private bugGroups(caller: Caller, product: ProductRecord, controls: readonly GroupControl[], names: string[] | undefined): number[] {
-    const control = (c: GroupControl) => (caller.inGroupId(c.groupId) ? c.membercontrol : c.othercontrol);
-    const settable = controls.filter((c) => c.isBugGroup && c.groupIsActive && control(c) !== Control.NA);
-    const chosen = new Set<number>();
-    if (names === undefined) {
-      for (const c of settable) if (control(c) === Control.DEFAULT) chosen.add(c.groupId);
-    } else {
-      for (const name of names) {
-        const c = settable.find((s) => s.groupName.toLowerCase() === name.toLowerCase());
-        if (!c) throw TrackerError.of(Errors.GROUP_RESTRICTION_NOT_ALLOWED, { name, product: product.name });
-        chosen.add(c.groupId);
-      }
-    }
-    for (const c of settable) if (control(c) === Control.MANDATORY) chosen.add(c.groupId);
-    return [...chosen];
-  }
-
   private async keywordIds(names: string[]): Promise<number[]> {
     const found = await this.fields.keywordsByNames(names);
     return [...new Set(names.map((name) => {
@@ -342,24 +326,14 @@ export class BugCreateService {
     }))];
   }
 
-  /** blocks / depends_on: visible bugs (100/101/102), and no loop through the new bug (116). */
+  /** blocks / depends_on: visible bugs (100/101/102); loops (116) are refused when the edges are written. */
   private async dependencies(caller: Caller, blocksRefs: string[], dependsOnRefs: string[]): Promise<{ blocks: number[]; dependsOn: number[] }> {
     const [blocks, dependsOn] = await allInOrder([
       blocksRefs.length ? this.visibility.resolveVisible(caller, blocksRefs) : Promise.resolve([]),
       dependsOnRefs.length ? this.visibility.resolveVisible(caller, dependsOnRefs) : Promise.resolve([]),
     ]);
-    if (blocks.length && dependsOn.length) await checkDependencyLoops(0, dependsOn, blocks, this.neighbours);
     return { blocks, dependsOn };
   }
-
-  private readonly neighbours: NeighbourLookup = async (ids, direction) => {
-    const sql = this.db.read;
-    const [from, to] = direction === 'depends_on' ? ['blocked_id', 'depends_on_id'] : ['depends_on_id', 'blocked_id'];
-    const rows = await sql.all(`SELECT ${from} AS bug, ${to} AS other FROM bug_dependencies WHERE ${from} IN ${sql.in(ids)}`, [...ids]);
-    const map = new Map<number, number[]>();
-    for (const r of rows) map.set(Number(r.bug), [...(map.get(Number(r.bug)) ?? []), Number(r.other)]);
-    return map;
-  };
 
   /** See Also URLs (112), ignored while `use_see_also` is off. */
   private seeAlso(caller: Caller, values: readonly string[]): string[] {
@@ -373,7 +347,10 @@ export class BugCreateService {
     return urls;
   }
 
-  /** Flags on create: name or type_id, status, requestee (updates.md); the flag rules decide, permissions 130. */
+  /**
+   * Flags on create: name or type_id, status, requestee (updates.md); the flag rules decide, permissions 130, an
+   * unknown requestee 51. The requestee's own checks need the stored bug: they run when the flags are written.
+   */
   private async flags(caller: Caller, product: ProductRecord, component: ComponentRecord, value: unknown[] | undefined): Promise<NewBug['flags']> {
     if (!value) return [];
     // The DTO checked that it is a list; each element must be an object.
@@ -388,19 +365,7 @@ export class BugCreateService {
     }
     const actions = resolveFlagChanges(changes, { existingFlags: [], applicableTypes: types });
     const requestees = await this.users.findByLogins(actions.flatMap((a) => (a.action === 'create' && a.requestee ? [a.requestee] : [])));
-    const flags: NewBug['flags'] = [];
-    for (const action of actions) {
-      if (action.action !== 'create') continue;
-      checkFlagPermission({ status: action.status, type: action.type, callerGroupIds: caller.groupIds });
-      let requesteeId: number | null = null;
-      if (action.requestee) {
-        const requestee = requestees.get(action.requestee.toLowerCase());
-        if (!requestee) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'user', name: action.requestee });
-        requesteeId = requestee.id;
-      }
-      flags.push({ typeId: action.type.id, status: action.status, requesteeId });
-    }
-    return flags;
+    return this.bugFlags.plan(caller, actions, requestees);
   }
 
   /**
@@ -423,48 +388,45 @@ export class BugCreateService {
   }
 
   private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<number> {
-    const id = await tx.insert('bugs', {
+    const id = await this.bugs.insertBug(tx, {
       summary: bug.summary,
       status: bug.status,
       resolution: bug.resolution,
-      product_id: bug.product.id,
-      component_id: bug.component.id,
+      productId: bug.product.id,
+      componentId: bug.component.id,
       version: bug.version,
-      target_milestone: bug.targetMilestone,
-      op_sys: bug.selects.op_sys,
+      targetMilestone: bug.targetMilestone,
+      opSys: bug.selects.op_sys,
       platform: bug.selects.platform,
       priority: bug.selects.priority,
       severity: bug.selects.severity,
-      reporter_id: caller.id,
-      assigned_to_id: bug.assigneeId,
-      qa_contact_id: bug.qaContactId,
+      reporterId: caller.id,
+      assignedToId: bug.assigneeId,
+      qaContactId: bug.qaContactId,
       url: bug.url,
       whiteboard: bug.whiteboard,
-      is_confirmed: bug.isConfirmed ? 1 : 0,
-      is_creator_accessible: bug.isCreatorAccessible ? 1 : 0,
-      is_cc_accessible: bug.isCcAccessible ? 1 : 0,
-      estimated_time: bug.estimatedTime,
-      remaining_time: bug.remainingTime,
+      isConfirmed: bug.isConfirmed,
+      isCreatorAccessible: bug.isCreatorAccessible,
+      isCcAccessible: bug.isCcAccessible,
+      estimatedTime: bug.estimatedTime,
+      remainingTime: bug.remainingTime,
       deadline: bug.deadline,
-      creation_time: at,
-      last_change_time: at,
+      creationTime: at,
+      lastChangeTime: at,
     });
     try {
-      await tx.insertMany('bug_aliases', bug.aliases.map((alias) => ({ alias, bug_id: id })));
+      await this.bugs.addAliases(tx, id, bug.aliases);
     } catch (err) {
       // Another request took the alias between validation and this insert (MySQL's unique index says so).
       if (isUniqueViolation(err)) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias: bug.aliases.join(', '), bug_id: 'another bug' });
       throw err;
     }
-    await tx.insertMany('bug_cc', bug.ccIds.map((user_id) => ({ bug_id: id, user_id })));
-    await tx.insertMany('bug_keywords', bug.keywordIds.map((keyword_id) => ({ bug_id: id, keyword_id })));
-    await tx.insertMany('bug_groups', bug.groupIds.map((group_id) => ({ bug_id: id, group_id })));
-    await tx.insertMany('bug_see_also', bug.seeAlso.map((url) => ({ bug_id: id, url })));
-    await tx.insertMany('bug_custom_values', bug.custom.flatMap((c) => c.values.map((value) => ({ bug_id: id, field_id: c.fieldId, value }))));
-    await tx.insertMany('flags', bug.flags.map((f) => ({
-      type_id: f.typeId, status: f.status, bug_id: id, attachment_id: null, creation_date: at, modification_date: at,
-      setter_id: caller.id, requestee_id: f.requesteeId,
-    })));
+    await this.bugs.addCc(tx, id, bug.ccIds);
+    await this.bugs.addKeywords(tx, id, bug.keywordIds);
+    await this.bugs.addGroups(tx, id, bug.groupIds);
+    await this.bugs.addSeeAlso(tx, id, bug.seeAlso);
+    await this.bugs.addCustomValues(tx, id, bug.custom);
+    await this.setFlags(tx, caller, id, bug, at);
     await this.linkDependencies(tx, caller, id, bug, at);
     await this.comments.add(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
     await this.recorder.recordCreate(tx, { bugId: id, userId: caller.id, summary: bug.summary, at });
@@ -472,22 +434,30 @@ export class BugCreateService {
   }
 
   /**
+   * The new bug's flags, once its row, groups and cc are stored: the rule Update Bug applies (a requestee must see
+   * the bug and may grant the flag), and a requestee not on the cc list joins it.
+   */
+  private async setFlags(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
+    const { joinCc } = await this.bugFlags.apply({ tx, bugId: id, caller, at, ccIds: bug.ccIds }, bug.flags, []);
+    await this.bugs.addCc(tx, id, joinCc.map((u) => u.id));
+    bug.ccIds.push(...joinCc.map((u) => u.id));
+  }
+
+  /**
    * Dependencies of the new bug. The new bug's own creation is not history, but each bug it blocks or depends on
    * changes: it gets a history row (`depends_on` / `blocks` added) and a new last_change_time (updates.md).
    */
   private async linkDependencies(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
+    await checkStoredDependencyLoops(tx, this.bugs, id, bug.dependsOn, bug.blocks);
     const rows = [
-      ...bug.dependsOn.map((other) => ({ blocked_id: id, depends_on_id: other })),
-      ...bug.blocks.map((other) => ({ blocked_id: other, depends_on_id: id })),
+      ...bug.dependsOn.map((other) => ({ blockedId: id, dependsOnId: other })),
+      ...bug.blocks.map((other) => ({ blockedId: other, dependsOnId: id })),
     ];
     if (!rows.length) return;
-    await tx.insertMany('bug_dependencies', rows);
-    await this.recorder.record(tx, [
-      ...bug.dependsOn.map((other) => ({ bugId: other, userId: caller.id, at, field: 'blocks', removed: '', added: String(id) })),
-      ...bug.blocks.map((other) => ({ bugId: other, userId: caller.id, at, field: 'depends_on', removed: '', added: String(id) })),
-    ]);
-    const others = [...new Set([...bug.dependsOn, ...bug.blocks])];
-    await tx.run(`UPDATE bugs SET last_change_time = ? WHERE id IN ${tx.in(others)}`, [at, ...others]);
+    await this.bugs.addDependencies(tx, rows);
+    const mirrored = mirroredDependencyChanges(id, { added: bug.dependsOn, removed: [] }, { added: bug.blocks, removed: [] });
+    await this.recorder.record(tx, mirrored.map((e) => ({ ...e, userId: caller.id, at })));
+    await this.bugs.touch(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */

@@ -7,6 +7,8 @@ import { BugLoaderService } from './bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
 import { apiFieldName } from './rules/changes.js';
 import { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
+import { BugHistoryRepository, type ActivityRow } from './bug-history.repository.js';
+import { UserService } from '../user/user.service.js';
 
 export interface HistoryChange {
   field_name: string;
@@ -34,35 +36,36 @@ export interface BugHistory {
  */
 @Injectable()
 export class BugHistoryService {
-  constructor(private readonly db: Db, private readonly visibility: BugVisibilityService, private readonly loader: BugLoaderService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly visibility: BugVisibilityService,
+    private readonly loader: BugLoaderService,
+    private readonly repository: BugHistoryRepository,
+    private readonly users: UserService,
+  ) {}
 
   async history(caller: Caller, references: readonly string[], newSince?: string): Promise<{ bugs: BugHistory[] }> {
     const ids = await this.visibility.resolveVisible(caller, references);
     const since = newSince === undefined || newSince.trim() === '' ? undefined : toDbDateTime(parseDateInput(newSince, 'new_since'));
-    const sql = this.db.read;
     const [rows, relations] = await Promise.all([
-      sql.all(
-        `SELECT a.id, a.bug_id, a.attachment_id, a.changed_at, a.field_name, a.removed, a.added, u.login_name, att.is_private AS attachment_private
-           FROM bug_activity a
-           JOIN users u ON u.id = a.user_id
-           LEFT JOIN attachments att ON att.id = a.attachment_id
-          WHERE a.bug_id IN ${sql.in(ids)}${since ? ' AND a.changed_at > ?' : ''}
-          ORDER BY a.changed_at, a.id`,
-        [...ids, ...(since ? [since] : [])],
-      ),
+      this.repository.ofBugs(this.db.read, ids, since),
       this.loader.relations(ids, new Set(['alias'])),
     ]);
+    const changers = await this.users.findByIds(rows.map((row) => Number(row.userId)));
 
     const email = emailFilter(caller);
     const historyOf = new Map<number, HistoryItem[]>(ids.map((id) => [id, []]));
     const lastKey = new Map<number, string>();
     for (const row of rows) {
-      const field = apiFieldName(row.field_name);
+      // As the join it replaces: a change by an unknown user is not shown.
+      const changer = changers.get(Number(row.userId));
+      if (!changer) continue;
+      const field = apiFieldName(row.fieldName);
       if (!this.mayShow(caller, field, row)) continue;
-      const bugId = Number(row.bug_id);
+      const bugId = Number(row.bugId);
       const items = historyOf.get(bugId)!;
-      const when = toApiDateTime(row.changed_at)!;
-      const who = email(row.login_name);
+      const when = toApiDateTime(row.changedAt)!;
+      const who = email(changer.login);
       const key = `${when}|${who}`;
       if (lastKey.get(bugId) !== key) {
         items.push({ when, who, changes: [] });
@@ -72,7 +75,7 @@ export class BugHistoryService {
         field_name: field,
         removed: row.removed ?? '',
         added: row.added ?? '',
-        ...(row.attachment_id == null ? {} : { attachment_id: Number(row.attachment_id) }),
+        ...(row.attachmentId == null ? {} : { attachment_id: Number(row.attachmentId) }),
       });
     }
     return {
@@ -80,10 +83,10 @@ export class BugHistoryService {
     };
   }
 
-  private mayShow(caller: Caller, field: string, row: Record<string, any>): boolean {
+  private mayShow(caller: Caller, field: string, row: ActivityRow): boolean {
     if (TIME_TRACKING_FIELDS.has(field) && !caller.isTimeTracker) return false;
     if (caller.isInsider) return true;
-    if (row.attachment_id != null && Number(row.attachment_private) === 1) return false;
+    if (row.attachmentId != null && Number(row.attachmentIsPrivate) === 1) return false;
     return !(field === 'longdescs.isprivate' && String(row.added).trim() === '1');
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql, SqlValue } from '../database/sql.js';
-import { Caller } from '../common/caller.js';
+import type { Sql } from '../database/sql.js';
+import { Caller, type ParameterSnapshot } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
-import type { Parameters } from '../params/parameters.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { BugVisibility } from './bug.types.js';
+import { BugVisibilityRepository, type SqlCondition } from './bug-visibility.repository.js';
+import { BugRepository } from './bug.repository.js';
 
 /** One id or alias as a client named it, and what became of it. */
 export interface BugLookup {
@@ -38,74 +39,42 @@ export function parseBugReference(value: unknown): BugReference {
  */
 @Injectable()
 export class BugVisibilityService implements BugVisibility {
-  constructor(private readonly db: Db, private readonly groups: GroupService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly groups: GroupService,
+    private readonly repository: BugVisibilityRepository,
+    private readonly bugs: BugRepository,
+  ) {}
 
   /**
    * Which of these users may see the bug now — the same rule, asked for each of them in one statement (bug mail
    * goes only to people who can see the bug, as Bugzilla's BugMail checks can_see_bug).
    */
-  async usersWhoCanSee(bugId: number, userIds: readonly number[], parameters: Parameters, sql: Sql = this.db.read): Promise<Set<number>> {
+  async usersWhoCanSee(bugId: number, userIds: readonly number[], parameters: ParameterSnapshot, sql: Sql = this.db.read): Promise<Set<number>> {
     const unique = [...new Set(userIds)];
     if (!unique.length) return new Set();
     const memberships = await this.groups.membershipsOfMany(unique, sql);
-    const parts: string[] = [];
-    const params: SqlValue[] = [];
-    for (const userId of unique) {
-      const caller = new Caller({ id: userId, login: '', realName: '', email: '' }, memberships.get(userId)!, parameters);
-      const visible = this.predicate(caller);
-      parts.push(`SELECT ${Number(userId)} AS user_id FROM bugs b WHERE b.id = ? AND ${visible.sql}`);
-      params.push(bugId, ...visible.params);
-    }
-    const rows = await sql.all<{ user_id: number }>(parts.join(' UNION ALL '), params);
-    return new Set(rows.map((r) => Number(r.user_id)));
+    const callers = unique.map((userId) => new Caller({ id: userId, login: '', realName: '', email: '' }, memberships.get(userId)!, parameters));
+    return new Set(await this.repository.usersWhoCanSee(sql, bugId, callers));
   }
 
-  predicate(caller: Caller, alias = 'b'): { sql: string; params: SqlValue[] } {
-    const groups = caller.groupIds;
-    const inNoGroup = `NOT EXISTS (SELECT 1 FROM bug_groups vg WHERE vg.bug_id = ${alias}.id)`;
-    const placeholders = groups.map(() => '?').join(', ');
-    let groupRule: string;
-    if (!groups.length) groupRule = inNoGroup;
-    else if (caller.parameters.bool('or_groups')) {
-      groupRule = `(${inNoGroup} OR EXISTS (SELECT 1 FROM bug_groups vg WHERE vg.bug_id = ${alias}.id AND vg.group_id IN (${placeholders})))`;
-    } else {
-      // Written with NOT IN over a non-empty list only: `x NOT IN (NULL)` is NULL and would let every bug through.
-      groupRule = `NOT EXISTS (SELECT 1 FROM bug_groups vg WHERE vg.bug_id = ${alias}.id AND vg.group_id NOT IN (${placeholders}))`;
-    }
-    if (!caller.isLoggedIn) return { sql: groupRule, params: [...groups] };
-
-    const me = caller.id;
-    const personal = [
-      `${alias}.assigned_to_id = ?`,
-      ...(caller.parameters.bool('useqacontact') ? [`${alias}.qa_contact_id = ?`] : []),
-      `(${alias}.is_creator_accessible = 1 AND ${alias}.reporter_id = ?)`,
-      `(${alias}.is_cc_accessible = 1 AND EXISTS (SELECT 1 FROM bug_cc vc WHERE vc.bug_id = ${alias}.id AND vc.user_id = ?))`,
-    ];
-    const personalParams = personal.map(() => me);
-    return { sql: `(${groupRule} OR ${personal.join(' OR ')})`, params: [...groups, ...personalParams] };
+  predicate(caller: Caller, alias = 'b'): SqlCondition {
+    return this.repository.predicate(this.db.read, caller, alias);
   }
 
   /** `1` when the caller may see the bug, else `0`: a column for queries that must tell hidden from missing. */
-  visibleColumn(caller: Caller, alias = 'b'): { sql: string; params: SqlValue[] } {
-    const { sql, params } = this.predicate(caller, alias);
-    return { sql: `CASE WHEN ${sql} THEN 1 ELSE 0 END`, params };
+  visibleColumn(caller: Caller, alias = 'b'): SqlCondition {
+    return this.repository.visibleColumn(this.db.read, caller, alias);
   }
 
   async visibleIds(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Set<number>> {
-    const unique = [...new Set(ids)];
-    if (!unique.length) return new Set();
-    const visible = this.predicate(caller);
-    const rows = await sql.all<{ id: number }>(
-      `SELECT b.id FROM bugs b WHERE b.id IN ${sql.in(unique)} AND ${visible.sql}`,
-      [...unique, ...visible.params],
-    );
-    return new Set(rows.map((r) => Number(r.id)));
+    return new Set(await this.repository.visibleIds(sql, caller, [...new Set(ids)]));
   }
 
   async resolveVisible(caller: Caller, idsOrAliases: readonly string[], sql: Sql = this.db.read): Promise<number[]> {
     const lookups = await this.lookup(caller, idsOrAliases, sql);
-    const failed = lookups.find((l) => l.error);
-    if (failed) throw failed.error;
+    const failed = lookups.find((l) => l.error)?.error;
+    if (failed) throw failed;
     return [...new Set(lookups.map((l) => l.id!))];
   }
 
@@ -123,25 +92,14 @@ export class BugVisibilityService implements BugVisibility {
 
   /** Bug ids of aliases (case-insensitive, as the column's collation); keys are lower-cased aliases. */
   async idsOfAliases(aliases: readonly string[], sql: Sql = this.db.read): Promise<Map<string, number>> {
-    const unique = [...new Set(aliases)];
-    if (!unique.length) return new Map();
-    const rows = await sql.all<{ bug_id: number; alias: string }>(
-      `SELECT bug_id, alias FROM bug_aliases WHERE alias IN ${sql.in(unique)}`,
-      unique,
-    );
-    return new Map(rows.map((r) => [String(r.alias).toLowerCase(), Number(r.bug_id)]));
+    const rows = await this.bugs.aliasOwners(sql, [...new Set(aliases)]);
+    return new Map(rows.map((r) => [r.alias.toLowerCase(), r.bugId]));
   }
 
   /** For each existing bug of `ids`, whether the caller may see it (absent from the map: no such bug). */
   async visibilityOf(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, boolean>> {
-    const unique = [...new Set(ids)];
-    if (!unique.length) return new Map();
-    const visible = this.visibleColumn(caller);
-    const rows = await sql.all<{ id: number; visible: number }>(
-      `SELECT b.id, ${visible.sql} AS visible FROM bugs b WHERE b.id IN ${sql.in(unique)}`,
-      [...visible.params, ...unique],
-    );
-    return new Map(rows.map((r) => [Number(r.id), Number(r.visible) === 1]));
+    const rows = await this.repository.visibilityOf(sql, caller, [...new Set(ids)]);
+    return new Map(rows.map((r) => [r.id, r.visible]));
   }
 
   /** The error of a bug that exists but is hidden: anonymous callers are told to log in (bug_access_query). */

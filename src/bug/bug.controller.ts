@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { toDto } from '../common/http/dto.js';
+import { Input } from '../common/http/input.decorator.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BugService } from './bug.service.js';
@@ -25,17 +25,17 @@ export class BugController {
   @ApiOperation({ summary: 'Search Bugs (id, alias, select fields, limit/offset); answers {bugs}.' })
   @ApiQuery({ type: BugSearchInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
-  search(@Ctx() ctx: RequestContext) {
-    return this.bugs.searchBugs(ctx, toDto(BugSearchInput, ctx.params, 'Bug.search'));
+  search(@Input(BugSearchInput, 'Bug.search') input: BugSearchInput, @Ctx() ctx: RequestContext) {
+    return this.bugs.searchBugs(ctx, input);
   }
 
   @Post('bug')
   @RequireLogin()
   @ApiOperation({ summary: 'Create Bug; answers {id}.' })
   @ApiBody({ type: BugCreateInput })
-  async create(@Ctx() ctx: RequestContext) {
+  async create(@Input(BugCreateInput, 'Bug.create') input: BugCreateInput, @Ctx() ctx: RequestContext) {
     // The data as sent goes along: the service checks its keys and reads the custom fields (cf_*) from it.
-    return { id: await this.creator.create(ctx, toDto(BugCreateInput, ctx.params, 'Bug.create'), ctx.params.data()) };
+    return { id: await this.creator.create(ctx, input, ctx.params.data()) };
   }
 
   @Get('bug/:id_or_alias')
@@ -43,8 +43,7 @@ export class BugController {
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugGetInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
-  get(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string) {
-    const input = toDto(BugGetInput, ctx.params, 'Bug.get');
+  get(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugGetInput, 'Bug.get') input: BugGetInput) {
     return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true);
   }
 
@@ -52,8 +51,7 @@ export class BugController {
   @ApiOperation({ summary: 'Bug history (ids for more, new_since); answers {bugs: [{id, alias, history}]}.' })
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugHistoryInput })
-  history(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string) {
-    const input = toDto(BugHistoryInput, ctx.params, 'Bug.history');
+  history(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugHistoryInput, 'Bug.history') input: BugHistoryInput) {
     return this.histories.history(ctx.caller, ctx.params.listWithPath('ids', [idOrAlias]), input.new_since);
   }
 }

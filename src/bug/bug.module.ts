@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
@@ -7,21 +8,48 @@ import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BugSearchService } from './search/bug-search.service.js';
 import { BugController } from './bug.controller.js';
+import { BugRepository } from './bug.repository.js';
+import { BugLoaderRepository } from './bug-loader.repository.js';
+import { BugVisibilityRepository } from './bug-visibility.repository.js';
+import { BugHistoryRepository } from './bug-history.repository.js';
+import { BugSearchRepository } from './search/bug-search.repository.js';
+import { Bug } from './entities/bug.entity.js';
+import { BugActivity } from './entities/bug-activity.entity.js';
+import { BugAlias } from './entities/bug-alias.entity.js';
+import { BugCc } from './entities/bug-cc.entity.js';
+import { BugCustomValue } from './entities/bug-custom-value.entity.js';
+import { BugDependency } from './entities/bug-dependency.entity.js';
+import { BugDuplicate } from './entities/bug-duplicate.entity.js';
+import { BugGroup } from './entities/bug-group.entity.js';
+import { BugKeyword } from './entities/bug-keyword.entity.js';
+import { BugLastVisit } from './entities/bug-last-visit.entity.js';
+import { BugSeeAlso } from './entities/bug-see-also.entity.js';
+import { BugTag } from './entities/bug-tag.entity.js';
+import { Tag } from './entities/tag.entity.js';
 import { CommentModule } from '../comment/comment.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { FieldModule } from '../field/field.module.js';
 import { FlagModule } from '../flag/flag.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
+import { BugFlagsService } from './rules/bug-flags.service.js';
 
 /**
  * Bugs: create, get, search, history (Update Bug is its own module, update/), with the shared pieces every module
- * that shows or changes bugs uses: the visibility rule, the page loader and the change recorder.
+ * that shows or changes bugs uses: the visibility rule, the page loader and the change recorder. BugRepository is
+ * exported for Update Bug only (it is part of the bug module, split off so that the two evolve apart).
  */
 @Module({
-  imports: [CommentModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule],
+  imports: [
+    TypeOrmModule.forFeature([Bug, BugActivity, BugAlias, BugCc, BugCustomValue, BugDependency, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag]),
+    CommentModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule,
+  ],
   controllers: [BugController],
-  providers: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService],
-  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, CommentModule],
+  providers: [
+    BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
+    BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
+    BugFlagsService,
+  ],
+  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, CommentModule],
 })
 export class BugModule {}

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Caller } from '../common/caller.js';
 import { Parameters } from '../params/parameters.service.js';
 import { emailFilter, presentBug, updateToken } from './bug.presenter.js';
-import type { LoadedBug } from './bug-loader.service.js';
+import type { LoadedBug } from './loaded-bug.js';
 
 const parameters = (values: Record<string, string> = {}) => new Parameters(new Map(Object.entries(values)));
 const anonymous = (values: Record<string, string> = {}) => Caller.anonymous(parameters(values));

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { Caller } from '../common/caller.js';
 import { toApiDate, toApiDateTime } from '../common/time/datetime.js';
-import { FieldType } from '../database/install/install-data.js';
-import type { BugFlag, CustomFieldDef, LoadedBug, UserDetail } from './bug-loader.service.js';
+import { FieldType } from '../field/field-type.js';
+import type { BugFlag, CustomFieldDef, LoadedBug, UserDetail } from './loaded-bug.js';
 
 /** What the presenter needs to know about the request besides the bug. */
 export interface BugPresentation {

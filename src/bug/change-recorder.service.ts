@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
 import type { ActivityEntry, ChangeRecorder } from './bug.types.js';
+import { BugHistoryRepository } from './bug-history.repository.js';
 
 /** The audit class of bugs (GET /rest/last_audit_time?class=Tracker::Bug, or Bugzilla::Bug). */
 export const BUG_AUDIT_CLASS = 'Tracker::Bug';
@@ -13,20 +14,11 @@ export const BUG_AUDIT_CLASS = 'Tracker::Bug';
  */
 @Injectable()
 export class ChangeRecorderService implements ChangeRecorder {
-  constructor(private readonly audit: AuditService) {}
+  constructor(private readonly audit: AuditService, private readonly history: BugHistoryRepository) {}
 
   async record(tx: Sql, entries: readonly ActivityEntry[]): Promise<void> {
     if (!entries.length) return;
-    await tx.insertMany('bug_activity', entries.map((e) => ({
-      bug_id: e.bugId,
-      attachment_id: e.attachmentId ?? null,
-      comment_id: e.commentId ?? null,
-      user_id: e.userId,
-      changed_at: e.at,
-      field_name: e.field,
-      removed: e.removed,
-      added: e.added,
-    })));
+    await this.history.add(tx, entries);
     await this.auditBug(tx, entries);
   }
 

@@ -1,11 +1,11 @@
 import { customFieldValues } from './custom-values.js';
-import { FieldType } from '../database/install/install-data.js';
+import { FieldType } from '../field/field-type.js';
 import type { CustomFieldRecord, FieldValueRecord } from '../field/field.service.js';
 import { caughtError } from '../common/errors/testing.js';
 
 const field = (type: number, extra: Partial<CustomFieldRecord> = {}): CustomFieldRecord => ({
   id: 1, name: 'cf_x', description: 'X', type, isMandatory: false, enterBug: true, sortKey: 0, ...extra,
-} as CustomFieldRecord);
+});
 const legal: FieldValueRecord[] = [
   { id: 1, value: '---', sortKey: 0, isActive: true, isOpen: null },
   { id: 2, value: 'Red', sortKey: 100, isActive: true, isOpen: null },

@@ -5,7 +5,7 @@
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDateInput, toDbDateTime, parseDeadline } from '../common/time/datetime.js';
-import { FieldType } from '../database/install/install-data.js';
+import { FieldType } from '../field/field-type.js';
 import type { CustomFieldRecord, FieldValueRecord } from '../field/field.service.js';
 import { scalarText } from './update/update-request.js';
 

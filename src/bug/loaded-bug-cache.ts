@@ -1,9 +1,9 @@
-import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './bug-loader.service.js';
+import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
 
 /** What a read of the database says about one bug right now: its version, and whether the caller may see it. */
 export interface BugStamp {
   lastChangeTime: string;
-  /** The audit mark (AUDIT_MARK_SQL): every change of what a bug shows by name (users, products, keywords …) moves it. */
+  /** The audit mark (auditMarkSql): every change of what a bug shows by name (users, products, keywords …) moves it. */
   auditMark: number;
   visible: boolean;
 }

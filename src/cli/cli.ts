@@ -2,36 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { AppModule } from '../app.module.js';
-import { ConfigError, loadConfig, type AppConfig } from '../config/app-config.js';
+import { ConfigError, loadConfig } from '../config/app-config.js';
 import { TrackerError } from '../common/errors/index.js';
-import { parseArgs, UsageError, type OptionSpec, type ParsedArgs } from './cli-args.js';
+import { parseArgs, UsageError, type ParsedArgs } from './cli-args.js';
+import type { CliIo, CommandContext, CommandDefinition } from './command.js';
 import { COMMANDS } from './commands.js';
-
-/** Where the command line writes (the real process streams, or a test's buffers). */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-/** What a command gets: its arguments, the configuration, and the application context (booted on first use). */
-export interface CommandContext {
-  args: ParsedArgs;
-  config: AppConfig;
-  io: CliIo;
-  app(): Promise<INestApplicationContext>;
-}
-
-export interface CommandDefinition {
-  /** The command's words, e.g. ['user', 'create']. */
-  words: readonly string[];
-  /** Positional arguments, in order (all required). */
-  positionals: readonly string[];
-  options: readonly OptionSpec[];
-  /** The rest of the usage line, after the words and positionals. */
-  optionsUsage?: string;
-  summary: string;
-  run(context: CommandContext): Promise<void>;
-}
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -111,7 +86,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
   } catch (err) {
     if (err instanceof TrackerError) io.err(`error ${err.code}: ${err.message}\n`);
     else if (err instanceof ConfigError) io.err(`error: configuration: ${err.message}\n`);
-    else io.err(`error: ${err?.message ?? err}\n`);
+    else io.err(`error: ${err instanceof Error ? err.message : String(err)}\n`);
     return EXIT_ERROR;
   } finally {
     await app?.close();

@@ -8,7 +8,7 @@ import { toDbDateTime } from '../common/time/datetime.js';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { CliIo, CommandDefinition } from './cli.js';
+import type { CliIo, CommandDefinition } from './command.js';
 import { optionValue, optionValues } from './cli-args.js';
 import { FieldService } from '../field/field.service.js';
 

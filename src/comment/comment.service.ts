@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { CommentRepository } from './comment.repository.js';
 
 /** Longest comment text accepted (defaults.md "comment length"). */
 export const MAX_COMMENT_LENGTH = 65535;
@@ -47,30 +48,31 @@ export function normaliseCommentText(text: unknown): string {
  */
 @Injectable()
 export class CommentService {
+  constructor(private readonly repository: CommentRepository) {}
+
   /** Adds one comment and returns its id. Errors: 114 (longer than 65,535 characters). */
   async add(tx: Sql, comment: NewComment): Promise<number> {
-    return tx.insert('comments', {
-      bug_id: comment.bugId,
-      user_id: comment.userId,
-      creation_time: comment.at,
+    return this.repository.insert(tx, {
+      bugId: comment.bugId,
+      userId: comment.userId,
+      creationTime: comment.at,
       text: normaliseCommentText(comment.text),
-      work_time: comment.workTime ?? 0,
-      is_private: comment.isPrivate ? 1 : 0,
+      workTime: comment.workTime ?? 0,
+      isPrivate: comment.isPrivate,
       type: comment.type ?? CommentType.NORMAL,
-      extra_data: comment.extraData ?? null,
-      attachment_id: comment.attachmentId ?? null,
+      extraData: comment.extraData ?? null,
+      attachmentId: comment.attachmentId ?? null,
     });
   }
 
   /** The privacy of those of `ids` that are comments of the bug (comment id → is private); other ids are absent. */
   async privacyOf(sql: Sql, bugId: number, ids: readonly number[]): Promise<Map<number, boolean>> {
-    if (!ids.length) return new Map();
-    const rows = await sql.all(`SELECT id, is_private FROM comments WHERE bug_id = ? AND id IN ${sql.in(ids)}`, [bugId, ...ids]);
-    return new Map(rows.map((r) => [Number(r.id), Number(r.is_private) === 1]));
+    const rows = await this.repository.privacyOf(sql, bugId, ids);
+    return new Map(rows.map((r) => [r.id, r.isPrivate]));
   }
 
   /** Makes a comment private or public. The caller checks the insider right and records the history. */
   async setPrivacy(tx: Sql, commentId: number, isPrivate: boolean): Promise<void> {
-    await tx.run('UPDATE comments SET is_private = ? WHERE id = ?', [isPrivate ? 1 : 0, commentId]);
+    await this.repository.setPrivacy(tx, commentId, isPrivate);
   }
 }

@@ -1,4 +1,15 @@
-import type { Parameters } from '../params/parameters.service.js';
+/**
+ * The request's snapshot of the administrator's parameters, as the caller carries it. Implemented by the params
+ * module (its `Parameters` class); declared here so that common knows no resource module.
+ */
+export interface ParameterSnapshot {
+  /** The value of a parameter, its default when unset. */
+  get(name: string): string;
+  bool(name: string): boolean;
+  int(name: string): number;
+  /** Every defined parameter with its current value. */
+  all(): Record<string, string>;
+}
 
 export interface CallerUser {
   id: number;
@@ -28,14 +39,14 @@ export class Caller {
   constructor(
     readonly user: CallerUser | null,
     readonly groups: CallerGroups,
-    readonly parameters: Parameters,
+    readonly parameters: ParameterSnapshot,
     /** How the caller authenticated; `tokenId` is the login token used, if any (logout deletes it). */
     readonly credential: { kind: 'api_key' | 'token' | 'password' | 'none'; tokenId?: number } = { kind: 'none' },
   ) {
     this.groupNames = new Set(groups.memberOf.values());
   }
 
-  static anonymous(parameters: Parameters): Caller {
+  static anonymous(parameters: ParameterSnapshot): Caller {
     return new Caller(null, NO_GROUPS, parameters);
   }
 

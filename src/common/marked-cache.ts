@@ -1,7 +1,7 @@
 /**
- * Values read from the database, kept by one instance only while the audit mark (AUDIT_MARK_SQL, read on every
- * request) is unchanged: every change of parameters, users, memberships, groups, products and the other
- * administrative objects writes an audit row, so a value kept under an older mark is never used. N instances stay
+ * Values read from the database, kept by one instance only while the audit mark (auditMarkSql, read on every
+ * request) is unchanged: every committed write moves the mark (ChangeMarkSubscriber adds an audit row to a
+ * transaction that wrote none), so a value kept under an older mark is never used. N instances stay
  * correct because each reads the mark itself.
  */
 export class MarkedCache<K, V> {

@@ -45,17 +45,17 @@ const numeric: ValueTransformer = {
 
 /** The generated integer key `id`. */
 export function IdColumn(): PropertyDecorator {
-  return PrimaryGeneratedColumn({ type: 'int' }) as PropertyDecorator;
+  return PrimaryGeneratedColumn({ type: 'int' });
 }
 
 export function IntColumn(options: { nullable?: boolean; default?: number; primary?: boolean } = {}): PropertyDecorator {
-  if (options.primary) return PrimaryColumn({ type: 'int' }) as PropertyDecorator;
-  return Column({ type: 'int', nullable: !!options.nullable, default: options.default }) as PropertyDecorator;
+  if (options.primary) return PrimaryColumn({ type: 'int' });
+  return Column({ type: 'int', nullable: !!options.nullable, default: options.default });
 }
 
 /** A 0/1 flag (`tinyint`), read as a boolean. */
 export function BoolColumn(defaultValue: boolean): PropertyDecorator {
-  return Column({ type: 'tinyint', default: defaultValue ? 1 : 0, transformer: zeroOrOne }) as PropertyDecorator;
+  return Column({ type: 'tinyint', default: defaultValue ? 1 : 0, transformer: zeroOrOne });
 }
 
 /** A short string compared case-insensitively (names, logins, field values). */
@@ -64,7 +64,7 @@ export function StringColumn(length: number, options: { nullable?: boolean; defa
     ? PrimaryColumn({ type: 'varchar', length })
     : Column({ type: 'varchar', length, nullable: !!options.nullable, default: options.default });
   return (target, property) => {
-    decorate(target, property as string);
+    decorate(target, property);
     mark('caseInsensitive', target, property as string);
   };
 }
@@ -72,7 +72,7 @@ export function StringColumn(length: number, options: { nullable?: boolean; defa
 /** Long text (comments, descriptions): MEDIUMTEXT on MySQL, where TEXT holds only 64 KiB. Never defaulted. */
 export function LongTextColumn(options: { nullable?: boolean } = {}): PropertyDecorator {
   return (target, property) => {
-    Column({ type: 'text', nullable: !!options.nullable })(target, property as string);
+    Column({ type: 'text', nullable: !!options.nullable })(target, property);
     mark('longText', target, property as string);
   };
 }
@@ -80,29 +80,41 @@ export function LongTextColumn(options: { nullable?: boolean } = {}): PropertyDe
 /** Binary data: LONGBLOB on MySQL, BLOB on SQLite. */
 export function BlobColumn(): PropertyDecorator {
   return (target, property) => {
-    Column({ type: 'blob' })(target, property as string);
+    Column({ type: 'blob' })(target, property);
     mark('blob', target, property as string);
   };
 }
 
 /** `YYYY-MM-DD hh:mm:ss`, UTC. */
 export function DateTimeColumn(options: { nullable?: boolean } = {}): PropertyDecorator {
-  return Column({ type: 'datetime', nullable: !!options.nullable, transformer: dateTimeText }) as PropertyDecorator;
+  return Column({ type: 'datetime', nullable: !!options.nullable, transformer: dateTimeText });
 }
 
 /** `YYYY-MM-DD`, or null. */
 export function DateColumn(): PropertyDecorator {
-  return Column({ type: 'date', nullable: true }) as PropertyDecorator;
+  return Column({ type: 'date', nullable: true });
 }
 
 /** Hours of time tracking: DECIMAL(7,2), default 0. */
 export function HoursColumn(): PropertyDecorator {
-  return Column({ type: 'decimal', precision: 7, scale: 2, default: 0, transformer: numeric }) as PropertyDecorator;
+  return Column({ type: 'decimal', precision: 7, scale: 2, default: 0, transformer: numeric });
+}
+
+/**
+ * TypeORM's drivers parse a datetime given as text in the process's local zone before writing it (SQLite then
+ * stores `YYYY-MM-DD hh:mm:ss.SSS`). The service's datetimes are already `YYYY-MM-DD hh:mm:ss` UTC text, compared
+ * as text (history's new_since, the loaded-bug stamps): text goes to the database unchanged, on both dialects.
+ */
+function keepDateTimeText(dataSource: DataSource): void {
+  const driver = dataSource.driver;
+  const prepare = driver.preparePersistentValue.bind(driver);
+  driver.preparePersistentValue = (value, column) => (column.type === 'datetime' && typeof value === 'string' ? value : (prepare(value, column) as unknown));
 }
 
 /** The per-dialect types and collations of the marked columns (see the top of this file). */
 export function adaptEntitiesToDialect(dataSource: DataSource): void {
   const dialect: Dialect = dialectOf(dataSource);
+  keepDateTimeText(dataSource);
   for (const entity of dataSource.entityMetadatas) {
     const entry = typeof entity.target === 'function' ? marks.get(entity.target) : undefined;
     if (!entry) continue;

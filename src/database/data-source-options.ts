@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { migrations } from './migrations/index.js';
 import { SnakeCaseNamingStrategy } from './naming-strategy.js';
 import { CountingLogger } from './counting-logger.js';
 
-type Entities = MixedList<Function | string | EntitySchema>;
+type Entities = NonNullable<DataSourceOptions['entities']>;
 
 /**
  * TypeORM options for a DATABASE_URL; shared by the app, the admin command line and ormconfig.ts. The entities come
@@ -23,7 +23,7 @@ export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [
   if (databaseUrl.startsWith('sqlite:')) {
     const database = databaseUrl.slice('sqlite:'.length);
     if (database !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(database)), { recursive: true });
-    return { ...common, type: 'better-sqlite3', database, enableWAL: true, prepareDatabase: (db: any) => db.pragma('busy_timeout = 5000') };
+    return { ...common, type: 'better-sqlite3', database, enableWAL: true, prepareDatabase: (db: { pragma(source: string): unknown }) => void db.pragma('busy_timeout = 5000') };
   }
   const url = (u: string) => u.replace(/^mariadb:/, 'mysql:');
   const connection = {

@@ -1,19 +1,19 @@
-import { Global, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { openDataSource } from './open-data-source.js';
 import { Db } from './db.service.js';
-import { InstallService } from './install/install.service.js';
 
 /**
- * The data source (migrations run at start, never synchronize) over the entities the composition root names, the
- * Db helper, and the install data.
+ * The data source (migrations run at start, never synchronize) over the entities the composition root names, and
+ * the Db helper. The install data lives at the composition root (src/install).
  */
 @Global()
 @Module({})
-export class DatabaseModule implements OnModuleInit {
-  static forRoot(entities: Function[]): DynamicModule {
+export class DatabaseModule {
+  static forRoot(entities: NonNullable<DataSourceOptions['entities']>): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
@@ -26,14 +26,8 @@ export class DatabaseModule implements OnModuleInit {
           dataSourceFactory: (options) => openDataSource(options!),
         }),
       ],
-      providers: [Db, InstallService],
-      exports: [Db, InstallService],
+      providers: [Db],
+      exports: [Db],
     };
-  }
-
-  constructor(private readonly install: InstallService) {}
-
-  async onModuleInit(): Promise<void> {
-    await this.install.installIfEmpty();
   }
 }

@@ -34,6 +34,12 @@ export class Db {
     this.read = new Sql(dataSource.manager, this.dialect, readPath(dataSource));
   }
 
+  /** The database server's clock, UTC, as it stores datetimes (`YYYY-MM-DD hh:mm:ss`). */
+  async currentTime(): Promise<string> {
+    const row = await this.read.one<{ now: string }>(this.dialect === 'mysql' ? 'SELECT UTC_TIMESTAMP() AS now' : "SELECT datetime('now') AS now");
+    return row!.now;
+  }
+
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     const run = () => this.dataSource.transaction((manager) => work(new Sql(manager, this.dialect)));
     if (this.dialect === 'mysql') return run();

@@ -1,11 +1,38 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
+import { noteWrittenTable, tableWrittenBy } from './written-tables.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
 
 export { queryCounter };
-export type Row = Record<string, any>;
+export type Row = Record<string, unknown>;
+
+/** The generated id of an INSERT from the driver's raw result (better-sqlite3: the row id; MySQL: `insertId`). */
+export function insertIdOf(raw: unknown): number {
+  if (typeof raw === 'number' || typeof raw === 'bigint') return Number(raw);
+  return Number((raw as { insertId?: number } | null | undefined)?.insertId ?? 0);
+}
+
+/** What the drivers answer to a write: MySQL's result header, better-sqlite3's run info. */
+type WriteResult = { insertId?: number; affectedRows?: number; changes?: number } | null | undefined;
+
+/** Rows per INSERT statement: keeps the bound parameters under SQLite's limit. */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * An INSERT of entity rows through the repository's query builder, one statement per 500 rows, without TypeORM's
+ * re-select of defaulted columns (MySQL and SQLite have no RETURNING): a write costs what a hand-written INSERT
+ * cost. Returns the generated id of the last row (0 for none).
+ */
+export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Promise<number> {
+  let id = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT) as T[];
+    id = insertIdOf((await repository.createQueryBuilder().insert().values(chunk).updateEntity(false).execute()).raw);
+  }
+  return id;
+}
 
 /**
  * Plain SQL over one EntityManager (the transaction's, or the data source's for reads). Both dialects take `?`
@@ -27,7 +54,7 @@ export class Sql {
     return this.manager.getRepository(entity);
   }
 
-  async all<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+  async all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
     // Statements through TypeORM are counted by its logger (CountingLogger); the direct pool path counts here.
     if (typeof this.reads === 'function') {
       queryCounter.count++;
@@ -42,23 +69,25 @@ export class Sql {
     }
   }
 
-  async one<T extends Row = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
+  async one<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
     const rows = await this.all<T>(sql, params);
     return rows[0];
   }
 
-  /** Runs a write; returns the generated id of an INSERT and the number of affected rows. */
+  /**
+   * Runs a write; returns the generated id of an INSERT and the number of affected rows. Inside a transaction the
+   * write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts).
+   */
   async run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
     const runner = this.manager.queryRunner;
     if (runner) {
+      noteWrittenTable(runner, tableWrittenBy(sql));
       const result = await runner.query(sql, params, true);
-      const raw = result.raw;
-      const insertId = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : Number(raw?.insertId ?? 0);
-      return { insertId, affected: result.affected ?? Number(raw?.affectedRows ?? 0) };
+      const raw = result.raw as WriteResult;
+      return { insertId: insertIdOf(raw), affected: result.affected ?? Number(raw?.affectedRows ?? 0) };
     }
-    const raw = await this.manager.query(sql, params);
-    const insertId = typeof raw === 'number' || typeof raw === 'bigint' ? Number(raw) : Number(raw?.insertId ?? 0);
-    return { insertId, affected: Number(raw?.affectedRows ?? raw?.changes ?? 0) };
+    const raw = (await this.manager.query(sql, params)) as WriteResult;
+    return { insertId: insertIdOf(raw), affected: Number(raw?.affectedRows ?? raw?.changes ?? 0) };
   }
 
   /** INSERT of one row given as column → value; returns the new id (0 for tables without one). */

@@ -3,7 +3,7 @@
  * the admin command line), checked as Bugzilla::Field's validators check it. Pure: uniqueness is the service's.
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { FieldType } from '../database/install/install-data.js';
+import { FieldType } from './field-type.js';
 import type { CustomFieldInput } from './dto/custom-field.dto.js';
 
 /** The kinds of custom field an administrator may define, by Bugzilla's type name (Get Fields reports the number). */

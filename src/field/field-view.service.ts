@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { ResourceFields } from '../common/fields/field-selection.js';
-import { FieldType } from '../database/install/install-data.js';
+import { FieldType } from './field-type.js';
 import { ProductService, type NamedValueRecord } from '../product/product.service.js';
 import { FieldService, type FieldDefRecord, type FieldValueOfField } from './field.service.js';
 import { SELECT_TYPES } from './custom-field-input.js';

@@ -2,7 +2,8 @@ import { Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
-import { toDto, ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { Input } from '../common/http/input.decorator.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { CustomFieldInput } from './dto/custom-field.dto.js';
 import { FieldService } from './field.service.js';
@@ -51,8 +52,7 @@ export class FieldController {
   @RequireGroup('admin', 'add', 'custom fields', { login: true })
   @ApiOperation({ summary: 'Create a custom field (name cf_…, type, description, values for selects). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: CustomFieldInput })
-  async create(@Ctx() ctx: RequestContext) {
-    const input = toDto(CustomFieldInput, ctx.params, 'Field.create');
+  async create(@Input(CustomFieldInput, 'Field.create') input: CustomFieldInput, @Ctx() ctx: RequestContext) {
     return { id: await this.fields.createCustomField(input, { userId: ctx.caller.id, now: ctx.now }) };
   }
 }

@@ -5,7 +5,8 @@ import { RequireGroup } from '../common/guards/access.decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { KeywordService } from './keyword.service.js';
 import { KeywordInput, KeywordUpdateInput } from './dto/keyword.dto.js';
-import { toDto, ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { Input, InputReader } from '../common/http/input.decorator.js';
 
 @ApiTags('Keyword')
 @Controller()
@@ -24,15 +25,19 @@ export class KeywordController {
   @RequireGroup('editkeywords', 'add', 'keywords', { login: true })
   @ApiOperation({ summary: 'Create Keyword (name, description, is_active). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: KeywordInput })
-  async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.keywords.create(toDto(KeywordInput, ctx.params, 'Keyword.create'), ctx) };
+  async create(@Input(KeywordInput, 'Keyword.create') input: KeywordInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.keywords.create(input, ctx) };
   }
 
   @Put('keyword/:idOrName')
   @RequireGroup('editkeywords', 'edit', 'keywords', { login: true })
   @ApiOperation({ summary: 'Update Keyword (name, description, is_active); a keyword in use stays on its bugs. Beyond Bugzilla 5.0.' })
   @ApiBody({ type: KeywordUpdateInput })
-  async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), toDto(KeywordUpdateInput, ctx.params, 'Keyword.update'), ctx) };
+  async update(
+    @Param('idOrName') idOrName: string,
+    @InputReader(KeywordUpdateInput, 'Keyword.update') readInput: () => KeywordUpdateInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return { keywords: await this.keywords.update(ctx.params.idsAndNames(idOrName), readInput(), ctx) };
   }
 }

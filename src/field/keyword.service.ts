@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
@@ -6,15 +6,17 @@ import type { KeywordInput } from './dto/keyword.dto.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { auditRowsOf, noteChange, type Changes } from '../product/changes.js';
-import { pickByIdsAndNames } from '../product/pick-by-ids-and-names.js';
+import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
+import { pickByIdsAndNames } from '../common/pick-by-ids-and-names.js';
 import { FieldService, type KeywordDetail } from './field.service.js';
+import { KEYWORD_BUG_COUNTS, type KeywordBugCounts } from './field.tokens.js';
+import { KeywordRepository, type KeywordChanges } from './keyword.repository.js';
 
 const KEYWORD_CLASS = 'Tracker::Keyword';
 const MAX_NAME = 64;
 
-function present(keyword: KeywordDetail) {
-  return { id: keyword.id, name: keyword.name, description: keyword.description, is_active: keyword.isActive, bug_count: keyword.bugCount };
+function present(keyword: KeywordDetail, bugCount: number) {
+  return { id: keyword.id, name: keyword.name, description: keyword.description, is_active: keyword.isActive, bug_count: bugCount };
 }
 
 /**
@@ -24,13 +26,19 @@ function present(keyword: KeywordDetail) {
  */
 @Injectable()
 export class KeywordService {
-  constructor(private readonly db: Db, private readonly fields: FieldService, private readonly audit: AuditService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly fields: FieldService,
+    private readonly keywordRepository: KeywordRepository,
+    private readonly audit: AuditService,
+    @Inject(KEYWORD_BUG_COUNTS) private readonly bugs: KeywordBugCounts,
+  ) {}
 
-  /** Every keyword, or those named by `ids`/`names` (unknown ones are 51). */
+  /** Every keyword with its bug count, or those named by `ids`/`names` (unknown ones are 51). */
   async list(target: { ids: number[]; names: string[] }) {
-    const all = await this.fields.allKeywords();
-    if (!target.ids.length && !target.names.length) return all.map(present);
-    return this.pick(all, target).map(present);
+    const [all, bugCounts] = await Promise.all([this.fields.allKeywords(), this.bugs.bugCountsByKeyword(this.db.read)]);
+    const shown = !target.ids.length && !target.names.length ? all : this.pick(all, target);
+    return shown.map((keyword) => present(keyword, bugCounts.get(keyword.id) ?? 0));
   }
 
   async create(input: KeywordInput, ctx: RequestContext): Promise<number> {
@@ -38,7 +46,7 @@ export class KeywordService {
     return this.db.transaction(async (tx) => {
       const name = await this.checkName(tx, input.name ?? '');
       const description = this.checkDescription(input.description);
-      const id = await tx.insert('keywords', { name, description, is_active: input.is_active === false ? 0 : 1 });
+      const id = await this.keywordRepository.insert(tx, { name, description, isActive: input.is_active !== false });
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: KEYWORD_CLASS, objectId: id, added: name, at: now });
       return id;
     });
@@ -54,16 +62,16 @@ export class KeywordService {
       const results: Array<{ id: number; changes: Changes }> = [];
       for (const keyword of keywords) {
         const changes: Changes = {};
-        const set: Record<string, string | number> = {};
+        const set: KeywordChanges = {};
         if (newName !== undefined && newName.trim() !== keyword.name) {
           set.name = await this.checkName(tx, newName, keyword.id);
           noteChange(changes, 'name', keyword.name, set.name);
         }
         if (description !== undefined && noteChange(changes, 'description', keyword.description, description)) set.description = description;
         if (input.is_active !== undefined && noteChange(changes, 'is_active', keyword.isActive, input.is_active)) {
-          set.is_active = input.is_active ? 1 : 0;
+          set.isActive = !!input.is_active;
         }
-        if (Object.keys(set).length) await tx.update('keywords', set, { id: keyword.id });
+        if (Object.keys(set).length) await this.keywordRepository.update(tx, keyword.id, set);
         await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: KEYWORD_CLASS, objectId: keyword.id, at: now }));
         results.push({ id: keyword.id, changes });
       }

@@ -7,10 +7,11 @@ import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import { GroupService } from '../group/group.service.js';
 import type { Sql } from '../database/sql.js';
-import { auditRowsOf, noteChange, type Changes } from '../product/changes.js';
-import { pickByIdsAndNames } from '../product/pick-by-ids-and-names.js';
+import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
+import { pickByIdsAndNames } from '../common/pick-by-ids-and-names.js';
 import { ProductService, type ProductRecord } from '../product/product.service.js';
 import type { FlagTypeInput, FlagTypeUpdateInput } from './dto/flag-type.dto.js';
+import { FlagTypeRepository, type ClusionKind, type FlagTypeChanges } from './flag-type.repository.js';
 import { FlagTypeService, type Clusion, type FlagTypeRecord } from './flag-type.service.js';
 
 const FLAG_TYPE_CLASS = 'Tracker::FlagType';
@@ -21,13 +22,20 @@ const MAX_SORTKEY = 32767;
 const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
 const ANY = '__Any__';
 
-/** The boolean settings of a flag type: API name → column. `is_specifically_requestable` is read as is_requesteeble. */
+/** The boolean settings of a flag type: API name → property. `is_specifically_requestable` is read as is_requesteeble. */
 const BOOLEAN_FIELDS = [
-  ['is_active', 'is_active'],
-  ['is_requestable', 'is_requestable'],
-  ['is_requesteeble', 'is_requesteeble'],
-  ['is_multiplicable', 'is_multiplicable'],
+  ['is_active', 'isActive'],
+  ['is_requestable', 'isRequestable'],
+  ['is_requesteeble', 'isRequesteeble'],
+  ['is_multiplicable', 'isMultiplicable'],
 ] as const;
+
+/** The name `changes` reports each settable property under (the column's, the groups' without `_id`). */
+const CHANGE_NAMES: Record<keyof FlagTypeChanges, string> = {
+  name: 'name', description: 'description', ccList: 'cc_list', sortkey: 'sortkey', isActive: 'is_active',
+  isRequestable: 'is_requestable', isRequesteeble: 'is_requesteeble', isMultiplicable: 'is_multiplicable',
+  grantGroupId: 'grant_group', requestGroupId: 'request_group',
+};
 type BooleanField = (typeof BOOLEAN_FIELDS)[number][0] | 'is_specifically_requestable';
 
 /** Fields a product-level administrator may change (Bugzilla's flag_type_not_editable, 1105). */
@@ -35,6 +43,7 @@ const CLUSION_FIELDS = new Set(['inclusions', 'exclusions']);
 const VALUE_FIELDS = ['name', 'description', 'cc_list', 'sortkey', 'is_active', 'is_requestable', 'is_requesteeble',
   'is_specifically_requestable', 'is_multiplicable', 'grant_group', 'request_group'] as const;
 
+/** Where a type applies or not: a product (null: any) and a component (null: any). */
 interface ClusionRow {
   productId: number | null;
   componentId: number | null;
@@ -68,6 +77,7 @@ export class FlagTypeAdminService {
   constructor(
     private readonly db: Db,
     private readonly flagTypes: FlagTypeService,
+    private readonly flagTypeRepository: FlagTypeRepository,
     private readonly products: ProductService,
     private readonly groups: GroupService,
     private readonly audit: AuditService,
@@ -94,19 +104,19 @@ export class FlagTypeAdminService {
       if (!inclusions.length && !isGlobal) {
         throw TrackerError.of(Errors.AUTH_FAILURE, { group: 'editcomponents', action: 'add', object: 'flag types for every product' });
       }
-      const flag = (key: BooleanField, fallback = true) => (input[key] !== undefined ? !!input[key] : fallback) ? 1 : 0;
-      const id = await tx.insert('flag_types', {
+      const flag = (key: BooleanField, fallback = true) => (input[key] !== undefined ? !!input[key] : fallback);
+      const id = await this.flagTypeRepository.insert(tx, {
         name,
         description,
-        cc_list: ccList,
-        target_type: targetType,
-        is_active: flag('is_active'),
-        is_requestable: flag('is_requestable'),
-        is_requesteeble: input.is_specifically_requestable !== undefined ? flag('is_specifically_requestable') : flag('is_requesteeble'),
-        is_multiplicable: flag('is_multiplicable'),
+        ccList,
+        targetType,
+        isActive: flag('is_active'),
+        isRequestable: flag('is_requestable'),
+        isRequesteeble: input.is_specifically_requestable !== undefined ? flag('is_specifically_requestable') : flag('is_requesteeble'),
+        isMultiplicable: flag('is_multiplicable'),
         sortkey: sortKey,
-        grant_group_id: groups.grant ?? null,
-        request_group_id: groups.request ?? null,
+        grantGroupId: groups.grant ?? null,
+        requestGroupId: groups.request ?? null,
       });
       await this.writeClusions(tx, id, inclusions.length ? inclusions : [{ productId: null, componentId: null }], exclusions);
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: FLAG_TYPE_CLASS, objectId: id, added: name, at: now });
@@ -126,16 +136,16 @@ export class FlagTypeAdminService {
         const other = VALUE_FIELDS.find((key) => input[key] !== undefined && !CLUSION_FIELDS.has(key));
         if (other) throw TrackerError.of(Errors.FLAG_TYPE_NOT_EDITABLE, { name: types[0].name });
       }
-      const set: Record<string, string | number | null> = {};
+      const set: FlagTypeChanges = {};
       if (input.name !== undefined) set.name = checkName(input.name ?? '');
       if (input.description !== undefined) set.description = checkDescription(input.description ?? '');
-      if (input.cc_list !== undefined) set.cc_list = checkCcList(input.cc_list);
+      if (input.cc_list !== undefined) set.ccList = checkCcList(input.cc_list);
       if (input.sortkey !== undefined) set.sortkey = checkSortKey(input.sortkey);
-      for (const [key, column] of BOOLEAN_FIELDS) if (input[key] !== undefined) set[column] = input[key] ? 1 : 0;
-      if (input.is_specifically_requestable !== undefined) set.is_requesteeble = input.is_specifically_requestable ? 1 : 0;
+      for (const [key, property] of BOOLEAN_FIELDS) if (input[key] !== undefined) set[property] = !!input[key];
+      if (input.is_specifically_requestable !== undefined) set.isRequesteeble = !!input.is_specifically_requestable;
       const groups = await this.groupIds(tx, input);
-      if (groups.grant !== undefined) set.grant_group_id = groups.grant;
-      if (groups.request !== undefined) set.request_group_id = groups.request;
+      if (groups.grant !== undefined) set.grantGroupId = groups.grant;
+      if (groups.request !== undefined) set.requestGroupId = groups.request;
       const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions')) : undefined;
       const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions')) : undefined;
 
@@ -149,22 +159,20 @@ export class FlagTypeAdminService {
       for (const type of types) {
         const changes: Changes = {};
         const before = rowOf(type);
-        for (const [column, value] of Object.entries(set)) {
-          if (column === 'grant_group_id' || column === 'request_group_id') {
-            noteChange(changes, column.replace(/_id$/, ''), groupName(before[column] as number | null), groupName(value as number | null));
-          } else {
-            noteChange(changes, column, asStored(column, before[column]), asStored(column, value));
-          }
+        for (const [property, value] of Object.entries(set) as Array<[keyof FlagTypeChanges, FlagTypeChanges[keyof FlagTypeChanges]]>) {
+          const isGroup = property === 'grantGroupId' || property === 'requestGroupId';
+          noteChange(changes, CHANGE_NAMES[property],
+            isGroup ? groupName(before[property]) : before[property],
+            isGroup ? groupName(value as number | null) : value);
         }
-        if (Object.keys(set).length) await tx.update('flag_types', set, { id: type.id });
-        for (const [field, table, next] of [['inclusions', 'flag_inclusions', inclusions], ['exclusions', 'flag_exclusions', exclusions]] as const) {
+        if (Object.keys(set).length) await this.flagTypeRepository.update(tx, type.id, set);
+        for (const [field, next] of [['inclusions', inclusions], ['exclusions', exclusions]] as const) {
           if (!next) continue;
           const old = current[field].filter((c) => c.typeId === type.id);
           // An empty inclusion list would hide the type everywhere; Bugzilla stores "any product" instead.
           const rows = field === 'inclusions' && !next.length ? [{ productId: null, componentId: null }] : next;
           if (noteChange(changes, field, describe(old), describe(rows))) {
-            await tx.run(`DELETE FROM ${table} WHERE type_id = ?`, [type.id]);
-            await tx.insertMany(table, rows.map((r) => ({ type_id: type.id, product_id: r.productId, component_id: r.componentId })));
+            await this.flagTypeRepository.replaceClusions(tx, field, type.id, rows.map((r) => ({ typeId: type.id, ...r })));
           }
         }
         await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: FLAG_TYPE_CLASS, objectId: type.id, at: now }));
@@ -232,8 +240,8 @@ export class FlagTypeAdminService {
   }
 
   private async writeClusions(tx: Sql, typeId: number, inclusions: ClusionRow[], exclusions: ClusionRow[]): Promise<void> {
-    for (const [table, rows] of [['flag_inclusions', inclusions], ['flag_exclusions', exclusions]] as const) {
-      await tx.insertMany(table, rows.map((r) => ({ type_id: typeId, product_id: r.productId, component_id: r.componentId })));
+    for (const [kind, rows] of [['inclusions', inclusions], ['exclusions', exclusions]] as Array<[ClusionKind, ClusionRow[]]>) {
+      await this.flagTypeRepository.insertClusions(tx, kind, rows.map((r) => ({ typeId, ...r })));
     }
   }
 
@@ -248,18 +256,13 @@ export class FlagTypeAdminService {
   }
 }
 
-function rowOf(type: FlagTypeRecord): Record<string, string | number | boolean | null> {
+/** The settable properties of a type as it is, to compare with what an update sets. */
+function rowOf(type: FlagTypeRecord): Required<FlagTypeChanges> {
   return {
-    name: type.name, description: type.description, cc_list: type.ccList, sortkey: type.sortKey, is_active: type.isActive,
-    is_requestable: type.isRequestable, is_requesteeble: type.isRequesteeble, is_multiplicable: type.isMultiplicable,
-    grant_group_id: type.grantGroupId, request_group_id: type.requestGroupId,
+    name: type.name, description: type.description, ccList: type.ccList, sortkey: type.sortKey, isActive: type.isActive,
+    isRequestable: type.isRequestable, isRequesteeble: type.isRequesteeble, isMultiplicable: type.isMultiplicable,
+    grantGroupId: type.grantGroupId, requestGroupId: type.requestGroupId,
   };
-}
-
-/** Booleans are stored as 0/1 and shown in `changes` as '0'/'1'. */
-function asStored(column: string, value: unknown): string | number | boolean | null {
-  if (column.startsWith('is_')) return value === true || value === 1;
-  return value as string | number | null;
 }
 
 /** 1–50 characters, no spaces or commas (1101). */

@@ -3,16 +3,17 @@ import { GroupModule } from '../group/group.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { FlagTypeAdminService } from './flag-type-admin.service.js';
 import { FlagTypeController } from './flag-type.controller.js';
+import { FlagTypeRepository } from './flag-type.repository.js';
 import { FlagTypeViewService } from './flag-type-view.service.js';
 import { FlagModule } from './flag.module.js';
 
 /**
- * The flag_type routes. They name products and components, so they sit above the product module, while the
- * FlagTypeService (FlagModule) stays below it: Get Product lists each component's flag types through it.
+ * The flag_type routes, which name products and components. FlagModule, which the bug module imports, keeps only
+ * the flag types and flags; Get Product reaches the flag types through PRODUCT_FLAG_TYPES (FlagModule.forProduct).
  */
 @Module({
   imports: [FlagModule, ProductModule, GroupModule],
   controllers: [FlagTypeController],
-  providers: [FlagTypeViewService, FlagTypeAdminService],
+  providers: [FlagTypeRepository, FlagTypeViewService, FlagTypeAdminService],
 })
 export class FlagTypeApiModule {}

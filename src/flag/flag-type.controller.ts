@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireLogin } from '../common/guards/access.decorators.js';
-import { toDto } from '../common/http/dto.js';
+import { Input, InputReader } from '../common/http/input.decorator.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { FlagTypeInput, FlagTypeUpdateInput } from './dto/flag-type.dto.js';
 import { FlagTypeAdminService } from './flag-type-admin.service.js';
@@ -28,15 +28,19 @@ export class FlagTypeController {
   @RequireLogin()
   @ApiOperation({ summary: 'Create Flag Type (editcomponents)' })
   @ApiBody({ type: FlagTypeInput })
-  async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.admin.create(toDto(FlagTypeInput, ctx.params, 'FlagType.create'), ctx) };
+  async create(@Input(FlagTypeInput, 'FlagType.create') input: FlagTypeInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.admin.create(input, ctx) };
   }
 
   @Put('flag_type/:idOrName')
   @RequireLogin()
   @ApiOperation({ summary: 'Update Flag Type by id or name, plus ids/names (editcomponents)' })
   @ApiBody({ type: FlagTypeUpdateInput })
-  async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
-    return { flagtypes: await this.admin.update(ctx.params.idsAndNames(idOrName), toDto(FlagTypeUpdateInput, ctx.params, 'FlagType.update'), ctx) };
+  async update(
+    @Param('idOrName') idOrName: string,
+    @InputReader(FlagTypeUpdateInput, 'FlagType.update') readInput: () => FlagTypeUpdateInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return { flagtypes: await this.admin.update(ctx.params.idsAndNames(idOrName), readInput(), ctx) };
   }
 }

@@ -1,46 +1,34 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
+import type { ComponentFlagType, ProductFlagTypes } from '../product/product.tokens.js';
+import type { FlagType } from './entities/flag-type.entity.js';
+import { FlagTypeRepository, type ClusionRow } from './flag-type.repository.js';
 
-export interface FlagTypeRecord {
-  id: number;
-  name: string;
-  description: string;
+/** A flag type: what Get Product shows of it (the product module's ComponentFlagType), and its target. */
+export interface FlagTypeRecord extends ComponentFlagType {
   targetType: 'bug' | 'attachment';
-  isActive: boolean;
-  isRequestable: boolean;
-  /** is_specifically_requestable of Bugzilla (the API spells it is_requesteeble). */
-  isRequesteeble: boolean;
-  isMultiplicable: boolean;
-  sortKey: number;
-  grantGroupId: number | null;
-  requestGroupId: number | null;
-  ccList: string;
 }
 
-export function toFlagType(row: Record<string, any>): FlagTypeRecord {
+function toFlagType(type: FlagType): FlagTypeRecord {
   return {
-    id: Number(row.id),
-    name: row.name,
-    description: row.description ?? '',
-    targetType: row.target_type === 'attachment' ? 'attachment' : 'bug',
-    isActive: Number(row.is_active) === 1,
-    isRequestable: Number(row.is_requestable) === 1,
-    isRequesteeble: Number(row.is_requesteeble) === 1,
-    isMultiplicable: Number(row.is_multiplicable) === 1,
-    sortKey: Number(row.sortkey),
-    grantGroupId: row.grant_group_id == null ? null : Number(row.grant_group_id),
-    requestGroupId: row.request_group_id == null ? null : Number(row.request_group_id),
-    ccList: row.cc_list ?? '',
+    id: type.id,
+    name: type.name,
+    description: type.description ?? '',
+    targetType: type.targetType === 'attachment' ? 'attachment' : 'bug',
+    isActive: type.isActive,
+    isRequestable: type.isRequestable,
+    isRequesteeble: type.isRequesteeble,
+    isMultiplicable: type.isMultiplicable,
+    sortKey: type.sortkey,
+    grantGroupId: type.grantGroupId,
+    requestGroupId: type.requestGroupId,
+    ccList: type.ccList ?? '',
   };
 }
 
 /** One row of flag_inclusions / flag_exclusions: NULL product or component means "any". */
-export interface Clusion {
-  typeId: number;
-  productId: number | null;
-  componentId: number | null;
-}
+export type Clusion = ClusionRow;
 
 /** The flag types of one component, by target (Get Product's `flag_types`). */
 export interface ComponentFlagTypes {
@@ -71,21 +59,13 @@ export function typeApplies(
 
 const byTypeOrder = (a: FlagTypeRecord, b: FlagTypeRecord) => a.sortKey - b.sortKey || a.name.localeCompare(b.name) || a.id - b.id;
 
-function toClusion(row: Record<string, any>): Clusion {
-  return {
-    typeId: Number(row.type_id),
-    productId: row.product_id == null ? null : Number(row.product_id),
-    componentId: row.component_id == null ? null : Number(row.component_id),
-  };
-}
-
 /**
  * Flag types and where they apply (inclusions/exclusions by product and component, NULL meaning "any").
  * Setting flags on bugs and attachments belongs to the bug module.
  */
 @Injectable()
-export class FlagTypeService {
-  constructor(private readonly db: Db) {}
+export class FlagTypeService implements ProductFlagTypes {
+  constructor(private readonly db: Db, private readonly flagTypeRepository: FlagTypeRepository) {}
 
   /**
    * The flag types of a target type that apply to a product/component, active or not, in sortkey, name order
@@ -119,41 +99,39 @@ export class FlagTypeService {
   }
 
   async typesByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, FlagTypeRecord>> {
-    const unique = [...new Set(ids)];
-    if (!unique.length) return new Map();
-    const rows = await sql.all(`SELECT * FROM flag_types WHERE id IN ${sql.in(unique)}`, unique);
-    return new Map(rows.map((row) => [Number(row.id), toFlagType(row)]));
+    const types = await this.flagTypeRepository.findByIds(sql, [...new Set(ids)]);
+    return new Map(types.map((type) => [type.id, toFlagType(type)]));
   }
 
   /** Flag types by name (names are not unique: several types may share one), in sortkey, name order. */
   async typesByNames(names: readonly string[], sql: Sql = this.db.read): Promise<FlagTypeRecord[]> {
-    const unique = [...new Set(names.map((n) => String(n).trim()))];
-    if (!unique.length) return [];
-    const rows = await sql.all(`SELECT * FROM flag_types WHERE name IN ${sql.in(unique)}`, unique);
-    return rows.map(toFlagType).sort(byTypeOrder);
+    const types = await this.flagTypeRepository.findByNames(sql, [...new Set(names.map((n) => String(n).trim()))]);
+    return types.map(toFlagType).sort(byTypeOrder);
   }
 
   /** The inclusion and exclusion rows of some types. */
   async clusionsOf(typeIds: readonly number[], sql: Sql = this.db.read): Promise<{ inclusions: Clusion[]; exclusions: Clusion[] }> {
     const unique = [...new Set(typeIds)];
-    if (!unique.length) return { inclusions: [], exclusions: [] };
-    const [inclusions, exclusions] = await Promise.all(
-      ['flag_inclusions', 'flag_exclusions'].map((table) =>
-        sql.all(`SELECT type_id, product_id, component_id FROM ${table} WHERE type_id IN ${sql.in(unique)} ORDER BY id`, unique)),
-    );
-    return { inclusions: inclusions.map(toClusion), exclusions: exclusions.map(toClusion) };
+    const [inclusions, exclusions] = await Promise.all([
+      this.flagTypeRepository.clusionsOfTypes(sql, 'inclusions', unique),
+      this.flagTypeRepository.clusionsOfTypes(sql, 'exclusions', unique),
+    ]);
+    return { inclusions, exclusions };
   }
 
   /** Every type, with the clusion rows that can concern the products (product-wide "any" rows included). */
   private async loadForProducts(productIds: readonly number[], sql: Sql): Promise<{ types: FlagTypeRecord[]; inclusions: Clusion[]; exclusions: Clusion[] }> {
     const unique = [...new Set(productIds)];
-    const clusions = (table: string) =>
-      sql.all(`SELECT type_id, product_id, component_id FROM ${table} WHERE product_id IS NULL OR product_id IN ${sql.in(unique)}`, unique);
     const [types, inclusions, exclusions] = await Promise.all([
-      sql.all('SELECT * FROM flag_types'),
-      clusions('flag_inclusions'),
-      clusions('flag_exclusions'),
+      this.flagTypeRepository.findAll(sql),
+      this.flagTypeRepository.clusionsOfProducts(sql, 'inclusions', unique),
+      this.flagTypeRepository.clusionsOfProducts(sql, 'exclusions', unique),
     ]);
-    return { types: types.map(toFlagType), inclusions: inclusions.map(toClusion), exclusions: exclusions.map(toClusion) };
+    return { types: types.map(toFlagType), inclusions, exclusions };
+  }
+
+  /** The components are being deleted: the inclusions and exclusions naming them go too. */
+  async forgetComponents(tx: Sql, componentIds: readonly number[]): Promise<void> {
+    await this.flagTypeRepository.deleteClusionsOfComponents(tx, componentIds);
   }
 }

@@ -1,5 +1,32 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PRODUCT_FLAG_TYPES } from '../product/product.tokens.js';
+import { FlagExclusion } from './entities/flag-exclusion.entity.js';
+import { FlagInclusion } from './entities/flag-inclusion.entity.js';
+import { FlagType } from './entities/flag-type.entity.js';
+import { Flag } from './entities/flag.entity.js';
+import { FlagTypeRepository } from './flag-type.repository.js';
 import { FlagTypeService } from './flag-type.service.js';
+import { FlagRepository } from './flag.repository.js';
+import { FlagService } from './flag.service.js';
 
-@Module({ providers: [FlagTypeService], exports: [FlagTypeService] })
-export class FlagModule {}
+@Module({
+  imports: [TypeOrmModule.forFeature([FlagType, FlagInclusion, FlagExclusion, Flag])],
+  providers: [FlagTypeRepository, FlagRepository, FlagTypeService, FlagService],
+  exports: [FlagTypeService, FlagService],
+})
+export class FlagModule {
+  /**
+   * The flag module as the composition root imports it: it provides the product module's PRODUCT_FLAG_TYPES port
+   * (flag types of each component on Get Product). Product cannot import flag (flag types name products), so that
+   * one token, and nothing else of flag, is made visible app-wide.
+   */
+  static forProduct(): DynamicModule {
+    return {
+      module: FlagModule,
+      global: true,
+      providers: [{ provide: PRODUCT_FLAG_TYPES, useExisting: FlagTypeService }],
+      exports: [PRODUCT_FLAG_TYPES],
+    };
+  }
+}

@@ -6,8 +6,9 @@ import { ParametersService } from '../params/parameters.service.js';
 import { PARAMETER_DEFINITIONS } from '../params/parameter-definitions.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toDbDateTime } from '../common/time/datetime.js';
-import { FieldChanges, flag, textParam } from './field-changes.js';
+import { FieldChanges, flag, textParam } from '../common/changes.js';
 import { GroupGrant, GroupService, compileUserRegexp, type GroupRecord } from './group.service.js';
+import { GroupRepository, type GroupChanges } from './group.repository.js';
 import type { GroupInput } from './dto/group.dto.js';
 
 export const GROUP_AUDIT_CLASS = 'Tracker::Group';
@@ -26,6 +27,7 @@ export class GroupEditorService {
   constructor(
     private readonly db: Db,
     private readonly groups: GroupService,
+    private readonly store: GroupRepository,
     private readonly audit: AuditService,
     private readonly parameters: ParametersService,
   ) {}
@@ -41,15 +43,15 @@ export class GroupEditorService {
     const at = toDbDateTime(actor.now);
     return this.db.transaction(async (tx) => {
       await this.assertNameFree(tx, name);
-      const id = await tx.insert('groups', {
-        name, description, is_bug_group: 1, user_regexp: userRegexp,
-        is_active: input.is_active ? 1 : 0,
-        icon_url: textParam(input.icon_url, 'icon_url') || null,
+      const id = await this.store.insert(tx, {
+        name, description, isBugGroup: true, userRegexp,
+        isActive: !!input.is_active,
+        iconUrl: textParam(input.icon_url, 'icon_url') || null,
       });
-      const admin = await tx.one<{ id: number }>("SELECT id FROM groups WHERE name = 'admin'");
+      const admin = await this.store.findOneByName(tx, 'admin');
       if (admin) {
-        await tx.insertMany('group_group_map', [GroupGrant.MEMBERSHIP, GroupGrant.BLESS, GroupGrant.VISIBILITY].map((grantType) => ({
-          member_id: Number(admin.id), grantor_id: id, grant_type: grantType,
+        await this.store.insertGrants(tx, [GroupGrant.MEMBERSHIP, GroupGrant.BLESS, GroupGrant.VISIBILITY].map((grantType) => ({
+          memberId: admin.id, grantorId: id, grantType,
         })));
       }
       await this.groups.deriveRegexpMembersOfGroup(tx, id, userRegexp);
@@ -83,7 +85,7 @@ export class GroupEditorService {
 
   private async applyUpdate(tx: Sql, group: GroupRecord, values: GroupInput, actor: Actor): Promise<FieldChanges> {
     const changes = new FieldChanges();
-    const row: Record<string, string | number | null> = {};
+    const row: GroupChanges = {};
     if (values.name !== undefined && values.name !== group.name) {
       if (!group.isBugGroup) throw TrackerError.of(Errors.SYSTEM_GROUP_RENAME, { name: group.name });
       await this.assertNameFree(tx, values.name, group.id);
@@ -95,23 +97,22 @@ export class GroupEditorService {
       changes.note('description', group.description, row.description);
     }
     if (values.user_regexp !== undefined) {
-      row.user_regexp = this.checkRegexp(values.user_regexp);
-      changes.note('user_regexp', group.userRegexp, row.user_regexp);
+      row.userRegexp = this.checkRegexp(values.user_regexp);
+      changes.note('user_regexp', group.userRegexp, row.userRegexp);
     }
     // Bugzilla's set_is_active: only bug groups can be deactivated; system groups silently stay active.
     if (values.is_active !== undefined && group.isBugGroup) {
-      const active = !!values.is_active;
-      row.is_active = active ? 1 : 0;
-      changes.note('is_active', flag(group.isActive), flag(active));
+      row.isActive = !!values.is_active;
+      changes.note('is_active', flag(group.isActive), flag(row.isActive));
     }
     if (values.icon_url !== undefined) {
-      row.icon_url = textParam(values.icon_url, 'icon_url') || null;
-      changes.note('icon_url', group.iconUrl, row.icon_url);
+      row.iconUrl = textParam(values.icon_url, 'icon_url') || null;
+      changes.note('icon_url', group.iconUrl, row.iconUrl);
     }
     if (changes.isEmpty) return changes;
-    await tx.update('groups', row, { id: group.id });
-    if (changes.has('user_regexp')) await this.groups.deriveRegexpMembersOfGroup(tx, group.id, String(row.user_regexp));
-    if (changes.has('name')) await this.renameInParameters(tx, group.name, String(row.name), actor);
+    await this.store.update(tx, group.id, row);
+    if (row.userRegexp !== undefined && changes.has('user_regexp')) await this.groups.deriveRegexpMembersOfGroup(tx, group.id, row.userRegexp);
+    if (row.name !== undefined) await this.renameInParameters(tx, group.name, row.name, actor);
     return changes;
   }
 

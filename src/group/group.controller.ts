@@ -1,7 +1,8 @@
 import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { ApiIdsAndNamesQuery, toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { Input } from '../common/http/input.decorator.js';
 import { RequireGroup, RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { GroupEditorService } from './group-editor.service.js';
@@ -45,8 +46,8 @@ export class GroupController {
   @RequireGroup('creategroups', 'create', 'groups', { login: true })
   @ApiOperation({ summary: 'Create Group (creategroups): name, description, user_regexp, is_active, icon_url' })
   @ApiBody({ type: GroupInput })
-  async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.editor.create(toDto(GroupInput, ctx.params, 'Group.create'), { userId: ctx.caller.id, now: ctx.now }) };
+  async create(@Input(GroupInput, 'Group.create') input: GroupInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.editor.create(input, { userId: ctx.caller.id, now: ctx.now }) };
   }
 
   @Put('group/:id_or_name')
@@ -54,8 +55,7 @@ export class GroupController {
   @ApiOperation({ summary: 'Update Group (creategroups): the path group plus ids/names; name, description, user_regexp, is_active, icon_url' })
   @ApiBody({ type: GroupInput })
   @TargetQuery()
-  async update(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
-    const input = toDto(GroupInput, ctx.params, 'Group.update');
+  async update(@Param('id_or_name') idOrName: string, @Input(GroupInput, 'Group.update') input: GroupInput, @Ctx() ctx: RequestContext) {
     return { groups: await this.editor.update(ctx.params.idsAndNames(idOrName), input, { userId: ctx.caller.id, now: ctx.now }) };
   }
 

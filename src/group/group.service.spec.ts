@@ -1,6 +1,8 @@
 import type { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { EntityManager } from 'typeorm';
+import { Sql } from '../database/sql.js';
 import { GroupService } from './group.service.js';
+import { GroupRepository } from './group.repository.js';
 
 /** A stand-in Sql answering the membership query (three row sets told apart by `kind`), counting its queries. */
 function fakeSql(tables: { userGroupMap: Array<[number, number, number]>; groupGroupMap: Array<[number, number, number]>; groups: Array<[number, string]> }) {
@@ -10,7 +12,9 @@ function fakeSql(tables: { userGroupMap: Array<[number, number, number]>; groupG
     quote: (name: string) => `"${name}"`,
     async all(text: string, params: unknown[] = []) {
       queries.push(text);
-      if (!text.includes('FROM user_group_map') || !text.includes('FROM group_group_map')) throw new Error(`unexpected query ${text}`);
+      if (!text.includes('FROM "user_group_map"') || !text.includes('FROM "group_group_map"') || !text.includes('FROM "groups"')) {
+        throw new Error(`unexpected query ${text}`);
+      }
       return [
         ...tables.userGroupMap.filter(([user]) => params.includes(user)).map(([a, b, c]) => ({ kind: 'u', a, b, c, name: null })),
         ...tables.groupGroupMap.map(([a, b, c]) => ({ kind: 'g', a, b, c, name: null })),
@@ -40,7 +44,7 @@ describe('GroupService memberships', () => {
       [12, 1, 0], // admin
     ];
     const { sql, queries } = fakeSql({ userGroupMap, groupGroupMap, groups });
-    const service = new GroupService({} as Db);
+    const service = new GroupService({} as Db, new GroupRepository());
     const result = await service.membershipsOfMany([10, 11, 12, 13], sql);
     expect(queries).toHaveLength(1);
 
@@ -62,8 +66,23 @@ describe('GroupService memberships', () => {
 
   it('membershipsOf is the same computation for one user', async () => {
     const { sql, queries } = fakeSql({ userGroupMap: [[11, 5, 0]], groupGroupMap, groups });
-    const lead = await new GroupService({} as Db).membershipsOf(11, sql);
+    const lead = await new GroupService({} as Db, new GroupRepository()).membershipsOf(11, sql);
     expect([...lead.memberOf.values()].sort()).toEqual(['qa', 'qa-leads']);
     expect(queries).toHaveLength(1);
+  });
+});
+
+describe('GroupRepository membership statement', () => {
+  it('quotes every table and column on MySQL, where `groups` is reserved (8.0.2 and later)', async () => {
+    const sent: string[] = [];
+    const mysql = new Sql({} as EntityManager, 'mysql', async (text) => {
+      sent.push(text);
+      return [];
+    });
+    await new GroupRepository().membershipFacts(mysql, [1]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('FROM `groups`');
+    const unquoted = sent[0].replace(/`[^`]+`|'[^']*'/g, '');
+    expect(unquoted).not.toMatch(/\b(groups|user_group_map|group_group_map|user_id|group_id|is_bless|member_id|grantor_id|grant_type|name|id)\b/);
   });
 });

@@ -3,6 +3,8 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller, CallerGroups } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { GroupRepository, type Grant, type MembershipRow } from './group.repository.js';
+import type { Group } from './entities/group.entity.js';
 
 /** group_group_map.grant_type */
 export const GroupGrant = { MEMBERSHIP: 0, BLESS: 1, VISIBILITY: 2 } as const;
@@ -21,7 +23,17 @@ export interface GroupRecord {
   iconUrl: string | null;
 }
 
-/** A member of a group as Get Group `membership` lists it (the users row, read in the membership join). */
+/** A system group of a fresh install; a `userRegexp` makes every matching account a member. */
+export interface SystemGroup {
+  name: string;
+  description: string;
+  userRegexp?: string;
+}
+
+/** A membership of a fresh install: in a group or blessing it, directly or by the group's user_regexp. */
+export type InstalledMembership = Omit<MembershipRow, 'userId'>;
+
+/** A member of a group as Get Group `membership` lists it (an account as the user module gives it). */
 export interface GroupMemberRecord {
   id: number;
   login: string;
@@ -31,17 +43,26 @@ export interface GroupMemberRecord {
   emailEnabled: boolean;
 }
 
-const GROUP_COLUMNS = 'id, name, description, is_bug_group, user_regexp, is_active, icon_url';
+/**
+ * The accounts as this module needs them (regexp memberships, Get Group `membership`). The user module provides them
+ * at start (it sits above groups: Get and Update User read memberships), so that this module never reads users.
+ */
+export interface AccountDirectory {
+  /** Every account's id and login. */
+  allLogins(sql: Sql): Promise<Array<{ id: number; login: string }>>;
+  /** Accounts by id, ordered by login; unknown ids skipped. */
+  listByIds(ids: readonly number[], sql: Sql): Promise<GroupMemberRecord[]>;
+}
 
-function toGroup(row: Record<string, any>): GroupRecord {
+function toGroup(group: Group): GroupRecord {
   return {
-    id: Number(row.id),
-    name: row.name,
-    description: row.description ?? '',
-    isBugGroup: Number(row.is_bug_group) === 1,
-    userRegexp: row.user_regexp ?? '',
-    isActive: Number(row.is_active) === 1,
-    iconUrl: row.icon_url ?? null,
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    isBugGroup: group.isBugGroup,
+    userRegexp: group.userRegexp,
+    isActive: group.isActive,
+    iconUrl: group.iconUrl,
   };
 }
 
@@ -55,38 +76,51 @@ export function compileUserRegexp(regexp: string): RegExp | undefined {
   }
 }
 
-type GrantRow = { member_id: number; grantor_id: number; grant_type: number };
-
 /**
  * Groups and memberships: the groups, group_group_map and user_group_map tables belong to this module. Membership
  * is what Bugzilla computes: direct and user_regexp rows, then inheritance through group_group_map.
  */
 @Injectable()
 export class GroupService {
-  constructor(private readonly db: Db) {}
+  private accounts?: AccountDirectory;
+
+  constructor(private readonly db: Db, private readonly store: GroupRepository) {}
+
+  /** The user module hands over its accounts at start (see AccountDirectory). */
+  useAccounts(accounts: AccountDirectory): void {
+    this.accounts = accounts;
+  }
+
+  private get directory(): AccountDirectory {
+    if (!this.accounts) throw new Error('GroupService: no account directory registered (the user module provides it)');
+    return this.accounts;
+  }
+
+  async existsById(id: number, sql: Sql = this.db.read): Promise<boolean> {
+    return this.store.existsById(sql, id);
+  }
 
   async existsByName(name: string, sql: Sql = this.db.read): Promise<boolean> {
-    return !!(await sql.one('SELECT id FROM groups WHERE name = ?', [name]));
+    return this.store.existsByName(sql, name);
   }
 
   /** Every group, ordered by name (Bugzilla's list order). */
   async findAll(sql: Sql = this.db.read): Promise<GroupRecord[]> {
-    return (await sql.all(`SELECT ${GROUP_COLUMNS} FROM groups ORDER BY name`)).map(toGroup);
+    return (await this.store.findAll(sql)).map(toGroup);
   }
 
   /** Groups by id, ordered by name; unknown ids are skipped. */
   async findByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<GroupRecord[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    return (await sql.all(`SELECT ${GROUP_COLUMNS} FROM groups WHERE id IN ${sql.in(unique)} ORDER BY name`, unique)).map(toGroup);
+    return (await this.store.findByIds(sql, unique)).map(toGroup);
   }
 
   /** Groups by name (case-insensitive), keyed by lower-cased name. */
   async findByNames(names: readonly string[], sql: Sql = this.db.read): Promise<Map<string, GroupRecord>> {
     const unique = [...new Set(names.map((n) => n.trim()))];
     if (!unique.length) return new Map();
-    const rows = await sql.all(`SELECT ${GROUP_COLUMNS} FROM groups WHERE name IN ${sql.in(unique)}`, unique);
-    return new Map(rows.map((row) => [String(row.name).toLowerCase(), toGroup(row)]));
+    return new Map((await this.store.findByNames(sql, unique)).map((group) => [group.name.toLowerCase(), toGroup(group)]));
   }
 
   /** Groups by name, in the order given, each required to exist (51 otherwise). */
@@ -131,29 +165,18 @@ export class GroupService {
   /** membershipsOf for a page of users, in one query whatever the number of users. */
   async membershipsOfMany(userIds: readonly number[], sql: Sql = this.db.read): Promise<Map<number, CallerGroups>> {
     const unique = [...new Set(userIds)];
-    // One round trip for the three sets (this runs on every authenticated request): the user's rows, the
-    // group-to-group grants and the group names, told apart by `kind`.
-    const mixed = await sql.all<{ kind: string; a: number; b: number; c: number | null; name: string | null }>(
-      `SELECT 'u' AS kind, user_id AS a, group_id AS b, is_bless AS c, NULL AS name FROM user_group_map WHERE user_id IN ${sql.in(unique)}
-       UNION ALL SELECT 'g', member_id, grantor_id, grant_type, NULL FROM group_group_map
-       UNION ALL SELECT 'n', id, 0, NULL, name FROM ${sql.quote('groups')}`,
-      unique,
-    );
-    const rows = mixed.filter((r) => r.kind === 'u').map((r) => ({ user_id: Number(r.a), group_id: Number(r.b), is_bless: Number(r.c) }));
-    const grants: GrantRow[] = mixed.filter((r) => r.kind === 'g').map((r) => ({ member_id: Number(r.a), grantor_id: Number(r.b), grant_type: Number(r.c) }));
-    const groups = mixed.filter((r) => r.kind === 'n').map((r) => ({ id: Number(r.a), name: String(r.name) }));
-    const names = new Map(groups.map((g) => [Number(g.id), g.name]));
+    const { memberships, grants, names } = await this.store.membershipFacts(sql, unique);
     const inheritance = new GroupInheritance(grants);
     const result = new Map<number, CallerGroups>();
     for (const userId of unique) {
-      const own = rows.filter((r) => Number(r.user_id) === userId);
-      const member = inheritance.closure(own.filter((r) => Number(r.is_bless) === 0).map((r) => Number(r.group_id)));
-      const canBless = new Set<number>(own.filter((r) => Number(r.is_bless) === 1).map((r) => Number(r.group_id)));
+      const own = memberships.filter((m) => m.userId === userId);
+      const member = inheritance.closure(own.filter((m) => m.isBless === 0).map((m) => m.groupId));
+      const canBless = new Set<number>(own.filter((m) => m.isBless === 1).map((m) => m.groupId));
       const canSee = new Set<number>();
       for (const grant of grants) {
-        if (!member.has(Number(grant.member_id))) continue;
-        if (Number(grant.grant_type) === GroupGrant.BLESS) canBless.add(Number(grant.grantor_id));
-        if (Number(grant.grant_type) === GroupGrant.VISIBILITY) canSee.add(Number(grant.grantor_id));
+        if (!member.has(grant.memberId)) continue;
+        if (grant.grantType === GroupGrant.BLESS) canBless.add(grant.grantorId);
+        if (grant.grantType === GroupGrant.VISIBILITY) canSee.add(grant.grantorId);
       }
       result.set(userId, {
         memberOf: new Map([...member].filter((id) => names.has(id)).map((id) => [id, names.get(id)!])),
@@ -166,39 +189,19 @@ export class GroupService {
 
   /**
    * Members of each group (Get Group `membership`): users with a membership row (direct or regexp) in the group
-   * or in any group whose members inherit it, ordered by login. Reads the users row in the same join.
+   * or in any group whose members inherit it, ordered by login. Their accounts come from the user module
+   * (AccountDirectory), in one query for all the groups.
    */
   async membersOf(groupIds: readonly number[], sql: Sql = this.db.read): Promise<Map<number, GroupMemberRecord[]>> {
-    const grants = await sql.all<GrantRow>('SELECT member_id, grantor_id, grant_type FROM group_group_map');
-    const inheritance = new GroupInheritance(grants);
+    const inheritance = new GroupInheritance(await this.store.allGrants(sql));
     const sources = new Map(groupIds.map((id) => [id, inheritance.memberGroupsOf(id)]));
     const allSources = [...new Set([...sources.values()].flatMap((s) => [...s]))];
-    const rows = allSources.length
-      ? await sql.all(
-          `SELECT DISTINCT m.group_id, u.id, u.login_name, u.email, u.realname, u.login_denied_text, u.email_enabled
-             FROM user_group_map m JOIN users u ON u.id = m.user_id
-            WHERE m.is_bless = 0 AND m.group_id IN ${sql.in(allSources)}
-            ORDER BY u.login_name`,
-          allSources,
-        )
-      : [];
+    const rows = allSources.length ? await this.store.membersOfGroups(sql, allSources) : [];
+    const users = await this.directory.listByIds(rows.map((row) => row.userId), sql);
     const result = new Map<number, GroupMemberRecord[]>();
     for (const [groupId, groupSources] of sources) {
-      const seen = new Set<number>();
-      const members: GroupMemberRecord[] = [];
-      for (const row of rows) {
-        if (!groupSources.has(Number(row.group_id)) || seen.has(Number(row.id))) continue;
-        seen.add(Number(row.id));
-        members.push({
-          id: Number(row.id),
-          login: row.login_name,
-          email: row.email,
-          realName: row.realname ?? '',
-          loginDeniedText: row.login_denied_text ?? '',
-          emailEnabled: Number(row.email_enabled) === 1,
-        });
-      }
-      result.set(groupId, members);
+      const inGroup = new Set(rows.filter((row) => groupSources.has(row.groupId)).map((row) => row.userId));
+      result.set(groupId, users.filter((user) => inGroup.has(user.id)));
     }
     return result;
   }
@@ -219,23 +222,47 @@ export class GroupService {
 
   /** The groups a user is directly in (or may directly bless), as user_group_map says: no regexp, no inheritance. */
   async directGroupIds(userId: number, isBless: boolean, sql: Sql = this.db.read): Promise<number[]> {
-    const rows = await sql.all<{ group_id: number }>(
-      'SELECT group_id FROM user_group_map WHERE user_id = ? AND is_bless = ? AND grant_type = ?',
-      [userId, isBless ? 1 : 0, UserGrant.DIRECT],
-    );
-    return rows.map((r) => Number(r.group_id));
+    return this.store.groupIdsOf(sql, { userId, isBless: isBless ? 1 : 0, grantType: UserGrant.DIRECT });
+  }
+
+  /**
+   * The system groups of a fresh install, created in the order given (their ids follow it), each other group making
+   * `admin` a member, a blesser and a viewer of itself (defaults.md), then `inheritance` ([member group, group it
+   * becomes a member of], by name). Returns the ids by name.
+   */
+  async installSystemGroups(tx: Sql, groups: readonly SystemGroup[], inheritance: ReadonlyArray<readonly [string, string]>): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (const group of groups) {
+      ids.set(group.name, await this.store.insert(tx, {
+        name: group.name, description: group.description, isBugGroup: false, userRegexp: group.userRegexp ?? '', isActive: true, iconUrl: null,
+      }));
+    }
+    const admin = ids.get('admin')!;
+    const grants: Grant[] = [];
+    for (const id of ids.values()) {
+      if (id === admin) continue;
+      for (const grantType of [GroupGrant.MEMBERSHIP, GroupGrant.BLESS, GroupGrant.VISIBILITY]) grants.push({ memberId: admin, grantorId: id, grantType });
+    }
+    for (const [member, grantor] of inheritance) grants.push({ memberId: ids.get(member)!, grantorId: ids.get(grantor)!, grantType: GroupGrant.MEMBERSHIP });
+    await this.store.insertGrants(tx, grants);
+    return ids;
+  }
+
+  /**
+   * The memberships of an account of a fresh install, written as given: the install knows them, so nothing is
+   * derived here (deriveRegexpGroupsOfUser would write the same rows in another order).
+   */
+  async installMemberships(tx: Sql, userId: number, memberships: readonly InstalledMembership[]): Promise<void> {
+    await this.store.insertMemberships(tx, memberships.map((membership) => ({ userId, ...membership })));
   }
 
   /** Adds and removes direct membership (or bless) rows of one user, inside the caller's transaction. */
   async changeDirectGroups(tx: Sql, userId: number, isBless: boolean, change: { add: readonly number[]; remove: readonly number[] }): Promise<void> {
     const bless = isBless ? 1 : 0;
     if (change.remove.length) {
-      await tx.run(
-        `DELETE FROM user_group_map WHERE user_id = ? AND is_bless = ? AND grant_type = ? AND group_id IN ${tx.in(change.remove)}`,
-        [userId, bless, UserGrant.DIRECT, ...change.remove],
-      );
+      await this.store.deleteMemberships(tx, { userId, isBless: bless, grantType: UserGrant.DIRECT }, change.remove);
     }
-    await tx.insertMany('user_group_map', change.add.map((groupId) => ({ user_id: userId, group_id: groupId, is_bless: bless, grant_type: UserGrant.DIRECT })));
+    await this.store.insertMemberships(tx, change.add.map((groupId) => ({ userId, groupId, isBless: bless, grantType: UserGrant.DIRECT })));
   }
 
   /**
@@ -243,10 +270,10 @@ export class GroupService {
    * the groups whose user_regexp matches.
    */
   async deriveRegexpGroupsOfUser(tx: Sql, userId: number, login: string): Promise<void> {
-    const groups = await tx.all<{ id: number; user_regexp: string }>("SELECT id, user_regexp FROM groups WHERE user_regexp <> ''");
-    await tx.run('DELETE FROM user_group_map WHERE user_id = ? AND is_bless = 0 AND grant_type = ?', [userId, UserGrant.REGEXP]);
-    const matching = groups.filter((g) => compileUserRegexp(g.user_regexp)?.test(login));
-    await tx.insertMany('user_group_map', matching.map((g) => ({ user_id: userId, group_id: Number(g.id), is_bless: 0, grant_type: UserGrant.REGEXP })));
+    const groups = await this.store.withUserRegexp(tx);
+    await this.store.deleteMemberships(tx, { userId, isBless: 0, grantType: UserGrant.REGEXP });
+    const matching = groups.filter((g) => compileUserRegexp(g.userRegexp)?.test(login));
+    await this.store.insertMemberships(tx, matching.map((g) => ({ userId, groupId: g.id, isBless: 0, grantType: UserGrant.REGEXP })));
   }
 
   /**
@@ -254,12 +281,11 @@ export class GroupService {
    * whose login matches, and no other, has a regexp membership row. Reads the logins of all accounts once.
    */
   async deriveRegexpMembersOfGroup(tx: Sql, groupId: number, userRegexp: string): Promise<void> {
-    await tx.run('DELETE FROM user_group_map WHERE group_id = ? AND is_bless = 0 AND grant_type = ?', [groupId, UserGrant.REGEXP]);
+    await this.store.deleteMemberships(tx, { groupId, isBless: 0, grantType: UserGrant.REGEXP });
     const pattern = compileUserRegexp(userRegexp);
     if (!pattern) return;
-    const users = await tx.all<{ id: number; login_name: string }>('SELECT id, login_name FROM users');
-    const matching = users.filter((u) => pattern.test(u.login_name));
-    await tx.insertMany('user_group_map', matching.map((u) => ({ user_id: Number(u.id), group_id: groupId, is_bless: 0, grant_type: UserGrant.REGEXP })));
+    const matching = (await this.directory.allLogins(tx)).filter((u) => pattern.test(u.login));
+    await this.store.insertMemberships(tx, matching.map((u) => ({ userId: u.id, groupId, isBless: 0, grantType: UserGrant.REGEXP })));
   }
 }
 
@@ -270,11 +296,11 @@ class GroupInheritance {
   /** group → groups whose members belong to it */
   private readonly down = new Map<number, number[]>();
 
-  constructor(grants: readonly GrantRow[]) {
+  constructor(grants: readonly Grant[]) {
     for (const grant of grants) {
-      if (Number(grant.grant_type) !== GroupGrant.MEMBERSHIP) continue;
-      const member = Number(grant.member_id);
-      const grantor = Number(grant.grantor_id);
+      if (grant.grantType !== GroupGrant.MEMBERSHIP) continue;
+      const member = grant.memberId;
+      const grantor = grant.grantorId;
       this.up.set(member, [...(this.up.get(member) ?? []), grantor]);
       this.down.set(grantor, [...(this.down.get(grantor) ?? []), member]);
     }

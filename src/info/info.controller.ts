@@ -1,7 +1,7 @@
 import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '@nestjs/swagger';
 import { InfoService, TRACKER_VERSION } from './info.service.js';
-import { Ctx, CurrentCaller, Params, type RequestContext } from '../common/http/request-context.js';
+import { Ctx, CurrentCaller, Now, Params, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import type { Caller } from '../common/caller.js';
@@ -29,8 +29,8 @@ export class InfoController {
   }
 
   @Get('time')
-  time() {
-    return this.info.time();
+  time(@Now() now: Date) {
+    return this.info.time(now);
   }
 
   @Get('parameters')
@@ -50,7 +50,7 @@ export class InfoController {
   })
   async updateParameters(@Ctx() ctx: RequestContext) {
     const data = ctx.params.data();
-    const changes = (ctx.params.object('parameters') as Record<string, unknown> | undefined) ?? data;
+    const changes = ctx.params.object('parameters') ?? data;
     return { parameters: await this.info.updateParameters(changes, ctx) };
   }
 

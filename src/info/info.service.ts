@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { ParametersService } from '../params/parameters.service.js';
 import { GroupService } from '../group/group.service.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { PARAMETER_DEFINITIONS } from '../params/parameter-definitions.js';
@@ -15,7 +16,12 @@ const AUDIT_CLASS = /^(Bugzilla|Tracker)(::[A-Za-z0-9_]+)*$/;
 
 @Injectable()
 export class InfoService {
-  constructor(private readonly db: Db, private readonly parameters: ParametersService, private readonly groups: GroupService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly parameters: ParametersService,
+    private readonly groups: GroupService,
+    private readonly audit: AuditService,
+  ) {}
 
   /** Applies parameter changes in one transaction (all or nothing); answers the changed names with their values. */
   async updateParameters(changes: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, string>> {
@@ -26,11 +32,12 @@ export class InfoService {
     return Object.fromEntries(changed.map((name) => [name, current.get(name)]));
   }
 
-  async time() {
-    const row = await this.db.read.one<{ now: string | Date }>(this.db.dialect === 'mysql' ? 'SELECT UTC_TIMESTAMP() AS now' : "SELECT datetime('now') AS now");
-    const web = toApiDateTime(new Date());
+  /** `now`: the request's timestamp, the web server's time. */
+  async time(now: Date) {
+    const dbTime = await this.db.currentTime();
+    const web = toApiDateTime(now);
     return {
-      db_time: toApiDateTime(row!.now),
+      db_time: toApiDateTime(dbTime),
       web_time: web,
       web_time_utc: web,
       tz_name: 'UTC',
@@ -51,10 +58,7 @@ export class InfoService {
   async lastAuditTime(classes: string[]): Promise<string | null> {
     const valid = classes.filter((c) => AUDIT_CLASS.test(c));
     const both = valid.flatMap((c) => [c.replace(/^Bugzilla/, 'Tracker'), c.replace(/^Tracker/, 'Bugzilla')]);
-    const sql = this.db.read;
-    const row = both.length
-      ? await sql.one(`SELECT MAX(at_time) AS at FROM audit_log WHERE class IN ${sql.in(both)}`, both)
-      : await sql.one('SELECT MAX(at_time) AS at FROM audit_log');
-    return row?.at ? toApiDateTime(row.at) : null;
+    const at = await this.audit.lastChangeTime(both);
+    return at ? toApiDateTime(at) : null;
   }
 }

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from './bug-mail.types.js';
+import type { BugMailEvent } from '../bug/bug-mailer.js';
 import { changeTable, composeBugMail, fromAddress, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
 
 const user = (id: number, login: string, realName = ''): UserRecord => ({

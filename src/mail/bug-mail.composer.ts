@@ -5,7 +5,7 @@
  * Pure: everything it needs (users, parameters, what the recipient may see) is passed in.
  */
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from './bug-mail.types.js';
+import type { BugMailEvent } from '../bug/bug-mailer.js';
 import type { MailReason } from './bug-mail.recipients.js';
 
 /** One row of the outbox as composed; `headers` carries From, threading and the X-Tracker-* headers. */

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from './bug-mail.types.js';
+import type { BugMailEvent } from '../bug/bug-mailer.js';
 import { bugMailRecipients, involvedUserIds } from './bug-mail.recipients.js';
 
 const user = (id: number, login: string, extra: Partial<UserRecord> = {}): UserRecord => ({

@@ -4,7 +4,7 @@
  * assignee hears that the bug was taken from them). No voters, no watchers, no component watching.
  */
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from './bug-mail.types.js';
+import type { BugMailEvent } from '../bug/bug-mailer.js';
 
 /** Why a user gets the mail (the X-Tracker-Reason header, Bugzilla's X-Bugzilla-Reason values). */
 export type MailReason = 'Reporter' | 'AssignedTo' | 'QAcontact' | 'CC' | 'None';

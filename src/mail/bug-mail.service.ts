@@ -5,7 +5,7 @@ import { ParametersService, type Parameters } from '../params/parameters.service
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
 import { FieldService } from '../field/field.service.js';
-import type { BugMailEvent, BugMailer } from './bug-mail.types.js';
+import type { BugMailEvent, BugMailer } from '../bug/bug-mailer.js';
 import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
 import { composeBugMail, TIME_TRACKING_FIELDS, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
 import { MailQueueService } from './mail-queue.service.js';

@@ -12,6 +12,8 @@ const FAILED_PASS_DELAY_MS = 15_000;
 const BATCH_SIZE = 20;
 const PURGE_INTERVAL_MS = 3600_000;
 
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 /**
  * The delivery worker: runs in every serving instance, sends due outbox rows through the configured transport and
  * records the outcome. A failure is logged and retried later with backoff (MailQueueService); it never reaches a
@@ -50,7 +52,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
       // earlier configuration left pending are dropped now, and old rows purged hourly.
       await this.queue.dropPending(new Date());
       await this.purgeSentIfDue();
-      this.timer = setInterval(() => void this.purgeSentIfDue().catch((err) => this.logger.error(`Mail purge failed: ${err?.message ?? err}`)), PURGE_INTERVAL_MS);
+      this.timer = setInterval(() => void this.purgeSentIfDue().catch((err) => this.logger.error(`Mail purge failed: ${reasonOf(err)}`)), PURGE_INTERVAL_MS);
       this.timer.unref();
       return;
     }
@@ -87,7 +89,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
       .then(() => undefined)
       .catch((err) => {
         delay = FAILED_PASS_DELAY_MS;
-        this.logger.error(`Mail delivery pass failed (next try in ${FAILED_PASS_DELAY_MS / 1000} s): ${err?.message ?? err}`);
+        this.logger.error(`Mail delivery pass failed (next try in ${FAILED_PASS_DELAY_MS / 1000} s): ${reasonOf(err)}`);
       })
       .finally(() => {
         this.cycle = undefined;
@@ -121,7 +123,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
         try {
           await transport.send(mail);
         } catch (err) {
-          const reason = String(err?.message ?? err);
+          const reason = reasonOf(err);
           this.logger.warn(`Mail ${mail.id} to ${mail.to} not delivered (attempt ${mail.attempts + 1}): ${reason}`);
           await this.queue.markFailed(mail, reason, new Date());
           continue;

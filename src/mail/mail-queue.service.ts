@@ -4,6 +4,8 @@ import { AppConfig } from '../config/app-config.js';
 import type { Sql } from '../database/sql.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import type { OutgoingMail } from './mail-transport.js';
+import { MailRepository } from './mail.repository.js';
+import type { QueuedMail } from './entities/queued-mail.entity.js';
 
 /** A message to put in the outbox (the columns of mail_queue a writer chooses). */
 export interface QueuedMessage {
@@ -43,7 +45,7 @@ export class MailQueueService {
   /** `TRACKER_MAIL_URL=off`: messages are recorded as sent at once, and no worker polls for them. */
   private readonly dropping: boolean;
 
-  constructor(private readonly db: Db, config: AppConfig) {
+  constructor(private readonly db: Db, private readonly mails: MailRepository, config: AppConfig) {
     this.dropping = config.mailUrl === 'off';
   }
 
@@ -52,23 +54,22 @@ export class MailQueueService {
    * off they are stored as sent (what would have gone out stays visible for a week).
    */
   async enqueue(tx: Sql, messages: readonly QueuedMessage[], at: string): Promise<void> {
-    await tx.insertMany('mail_queue', messages.map((m) => ({
-      created_at: at,
-      to_address: m.to,
+    await this.mails.add(tx, messages.map((m) => ({
+      createdAt: at,
+      toAddress: m.to,
       subject: m.subject,
       body: m.body,
       headers: JSON.stringify(m.headers),
       attempts: 0,
-      next_attempt_at: at,
-      last_error: null,
-      sent_at: this.dropping ? at : null,
+      nextAttemptAt: at,
+      lastError: null,
+      sentAt: this.dropping ? at : null,
     })));
   }
 
   /** With mail turned off: rows left pending by an earlier configuration are recorded as sent (dropped). */
   async dropPending(at: Date): Promise<number> {
-    return this.db.transaction(async (tx) =>
-      (await tx.run('UPDATE mail_queue SET sent_at = ? WHERE sent_at IS NULL AND attempts < ?', [toDbDateTime(at), MAX_DELIVERY_ATTEMPTS])).affected);
+    return this.db.transaction((tx) => this.mails.markPendingSent(tx, toDbDateTime(at), MAX_DELIVERY_ATTEMPTS));
   }
 
   /**
@@ -80,56 +81,51 @@ export class MailQueueService {
     const nowText = toDbDateTime(now);
     const lease = later(now, CLAIM_LEASE_SECONDS);
     return this.db.transaction(async (tx) => {
-      const due = await tx.all(
-        `SELECT id, created_at, to_address, subject, body, headers, attempts, next_attempt_at FROM mail_queue
-          WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ? ORDER BY next_attempt_at, id LIMIT ${Math.floor(limit)}`,
-        [nowText, MAX_DELIVERY_ATTEMPTS],
-      );
+      const due = await this.mails.due(tx, nowText, MAX_DELIVERY_ATTEMPTS, limit);
       const claimed: ClaimedMail[] = [];
       for (const row of due) {
-        const { affected } = await tx.run(
-          'UPDATE mail_queue SET next_attempt_at = ? WHERE id = ? AND next_attempt_at = ? AND sent_at IS NULL',
-          [lease, row.id, row.next_attempt_at],
-        );
-        if (affected !== 1) continue; // another instance claimed it first
-        claimed.push({
-          id: Number(row.id),
-          to: row.to_address,
-          subject: row.subject,
-          body: row.body,
-          headers: parseHeaders(row.headers),
-          createdAt: String(row.created_at),
-          attempts: Number(row.attempts),
-        });
+        if (!(await this.mails.claim(tx, row.id, row.nextAttemptAt, lease))) continue; // another instance claimed it first
+        claimed.push(toClaimedMail(row));
       }
       return claimed;
     });
   }
 
   async markSent(id: number, at: Date): Promise<void> {
-    await this.db.transaction((tx) => tx.update('mail_queue', { sent_at: toDbDateTime(at), last_error: null }, { id }));
+    await this.db.transaction((tx) => this.mails.change(tx, id, { sentAt: toDbDateTime(at), lastError: null }));
   }
 
   /** Deletes rows sent before `before`; returns how many. Unsent rows (pending or given up) are never deleted. */
   async purgeSent(before: Date): Promise<number> {
-    return this.db.transaction(async (tx) =>
-      (await tx.run('DELETE FROM mail_queue WHERE sent_at IS NOT NULL AND sent_at < ?', [toDbDateTime(before)])).affected);
+    return this.db.transaction((tx) => this.mails.deleteSentBefore(tx, toDbDateTime(before)));
   }
 
   /** Records a failed attempt and when to try again (backoff), or, past the last attempt, leaves the row for good. */
   async markFailed(mail: ClaimedMail, error: string, at: Date): Promise<void> {
     const attempts = mail.attempts + 1;
     await this.db.transaction((tx) =>
-      tx.update('mail_queue', { attempts, last_error: error.slice(0, 2000), next_attempt_at: later(at, retryDelaySeconds(attempts)) }, { id: mail.id }),
+      this.mails.change(tx, mail.id, { attempts, lastError: error.slice(0, 2000), nextAttemptAt: later(at, retryDelaySeconds(attempts)) }),
     );
   }
+}
+
+function toClaimedMail(row: QueuedMail): ClaimedMail {
+  return {
+    id: row.id,
+    to: row.toAddress,
+    subject: row.subject,
+    body: row.body,
+    headers: parseHeaders(row.headers),
+    createdAt: row.createdAt,
+    attempts: row.attempts,
+  };
 }
 
 function parseHeaders(text: string | null): Record<string, string> {
   if (!text) return {};
   try {
-    const parsed = JSON.parse(text);
-    return parsed && typeof parsed === 'object' ? parsed : {};
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
   } catch {
     return {};
   }

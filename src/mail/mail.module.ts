@@ -1,21 +1,33 @@
-import { Global, Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { UserModule } from '../user/user.module.js';
 import { GroupModule } from '../group/group.module.js';
-import { BUG_MAILER } from './bug-mail.types.js';
+import { FieldModule } from '../field/field.module.js';
+import { BUG_MAILER } from '../bug/bug-mailer.js';
 import { BugMailService } from './bug-mail.service.js';
 import { MailQueueService } from './mail-queue.service.js';
+import { MailRepository } from './mail.repository.js';
 import { MailKicker } from './mail-kicker.js';
 import { MailDeliveryService } from './mail-delivery.service.js';
-import { FieldModule } from '../field/field.module.js';
 
 /**
  * Outgoing mail: the outbox (mail_queue) written inside each change's transaction, and the delivery worker.
- * Global so that the bug module injects BUG_MAILER without importing this module (mail sits beside, not below, it).
+ * Mail sits above the bug module and implements its port (BUG_MAILER, src/bug/bug-mailer.ts).
  */
-@Global()
 @Module({
   imports: [UserModule, GroupModule, FieldModule],
-  providers: [BugMailService, MailQueueService, MailKicker, MailDeliveryService, { provide: BUG_MAILER, useExisting: BugMailService }],
-  exports: [BUG_MAILER, BugMailService, MailQueueService],
+  providers: [BugMailService, MailQueueService, MailRepository, MailKicker, MailDeliveryService],
 })
-export class MailModule {}
+export class MailModule {
+  /**
+   * The mail module as the composition root imports it: it provides the bug module's BUG_MAILER port. Bug cannot
+   * import mail (mail is above it), so that one token, and nothing else of mail, is made visible app-wide.
+   */
+  static forBug(): DynamicModule {
+    return {
+      module: MailModule,
+      global: true,
+      providers: [{ provide: BUG_MAILER, useExisting: BugMailService }],
+      exports: [BUG_MAILER],
+    };
+  }
+}

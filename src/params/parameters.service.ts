@@ -3,7 +3,9 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { AuditService } from '../audit/audit.service.js';
+import { randomSecret } from '../common/credentials.js';
 import { PARAMETER_DEFINITIONS, PARAMETERS_BY_NAME, SITE_SECRET_PARAMETER, type ParameterDefinition } from './parameter-definitions.js';
+import { ParametersRepository } from './parameters.repository.js';
 
 /** A snapshot of the parameters, read once per request (no process cache: every instance sees every change). */
 export class Parameters {
@@ -26,16 +28,24 @@ export class Parameters {
 
 @Injectable()
 export class ParametersService {
-  constructor(private readonly db: Db, private readonly audit: AuditService) {}
+  constructor(private readonly db: Db, private readonly audit: AuditService, private readonly stored: ParametersRepository) {}
 
   async load(sql: Sql = this.db.read): Promise<Parameters> {
-    const rows = await sql.all<{ name: string; value: string }>('SELECT name, value FROM parameters');
+    const rows = await this.stored.all(sql);
     return new Parameters(new Map(rows.map((r) => [r.name, r.value])));
   }
 
-  async siteSecret(): Promise<string> {
-    const row = await this.db.read.one<{ value: string }>('SELECT value FROM parameters WHERE name = ?', [SITE_SECRET_PARAMETER]);
-    return row?.value ?? '';
+  /**
+   * The parameters of a fresh install: a row for every parameter with its default, `settings` over them, and a new
+   * site secret (it has no default).
+   */
+  async installDefaults(tx: Sql, settings: Readonly<Record<string, string>>): Promise<void> {
+    const values: Record<string, string> = {
+      ...Object.fromEntries(PARAMETER_DEFINITIONS.map((definition) => [definition.name, definition.default])),
+      ...settings,
+      [SITE_SECRET_PARAMETER]: randomSecret(48),
+    };
+    await this.stored.insertAll(tx, Object.entries(values).map(([name, value]) => ({ name, value })));
   }
 
   /**
@@ -55,8 +65,7 @@ export class ParametersService {
       const value = await this.validate(definition, raw, context.isGroupName);
       const before = current.get(name);
       if (before === value) continue;
-      const updated = await tx.update('parameters', { value }, { name });
-      if (!updated) await tx.insert('parameters', { name, value });
+      await this.stored.save(tx, name, value);
       await this.audit.record(tx, { userId: context.userId, className: 'Tracker::Config', objectId: 0, field: name, removed: before, added: value, at: context.now });
       changed.push(name);
     }

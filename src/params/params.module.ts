@@ -1,7 +1,10 @@
 import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Parameter } from './entities/parameter.entity.js';
+import { ParametersRepository } from './parameters.repository.js';
 import { ParametersService } from './parameters.service.js';
 
 /** Installation parameters, read by nearly every module (requirelogin, insidergroup, defaults …). */
 @Global()
-@Module({ providers: [ParametersService], exports: [ParametersService] })
+@Module({ imports: [TypeOrmModule.forFeature([Parameter])], providers: [ParametersRepository, ParametersService], exports: [ParametersService] })
 export class ParamsModule {}

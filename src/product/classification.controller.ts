@@ -2,7 +2,8 @@ import { Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
-import { ApiIdsAndNamesQuery, toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { Input, InputReader } from '../common/http/input.decorator.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { CLASSIFICATION_FIELDS, ClassificationService } from './classification.service.js';
 import { ClassificationInput, ClassificationUpdateInput } from './dto/classification.dto.js';
@@ -24,16 +25,20 @@ export class ClassificationController {
   @RequireGroup('editclassifications', 'create', 'classifications', { login: true })
   @ApiOperation({ summary: 'Create Classification. Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ClassificationInput })
-  async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.classifications.create(toDto(ClassificationInput, ctx.params, 'Classification.create'), ctx) };
+  async create(@Input(ClassificationInput, 'Classification.create') input: ClassificationInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.classifications.create(input, ctx) };
   }
 
   @Put('classification/:idOrName')
   @RequireGroup('editclassifications', 'edit', 'classifications', { login: true })
   @ApiOperation({ summary: 'Update Classification (name, description, sort_key). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ClassificationUpdateInput })
-  async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+  async update(
+    @Param('idOrName') idOrName: string,
+    @InputReader(ClassificationUpdateInput, 'Classification.update') readInput: () => ClassificationUpdateInput,
+    @Ctx() ctx: RequestContext,
+  ) {
     const target = ctx.params.idsAndNames(idOrName);
-    return { classifications: await this.classifications.update(target, toDto(ClassificationUpdateInput, ctx.params, 'Classification.update'), ctx) };
+    return { classifications: await this.classifications.update(target, readInput(), ctx) };
   }
 }

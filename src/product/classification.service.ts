@@ -7,9 +7,12 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
 import type { ClassificationInput } from './dto/classification.dto.js';
-import { pickByIdsAndNames } from './pick-by-ids-and-names.js';
+import { pickByIdsAndNames } from '../common/pick-by-ids-and-names.js';
+import { ClassificationRepository, type ClassificationChanges } from './classification.repository.js';
+import type { Classification } from './entities/classification.entity.js';
+import { ProductRepository } from './product.repository.js';
 import { ProductService, type ClassificationRecord } from './product.service.js';
 
 const CLASSIFICATION_CLASS = 'Tracker::Classification';
@@ -17,8 +20,8 @@ const MAX_SORTKEY = 32767;
 
 export const CLASSIFICATION_FIELDS: ResourceFields = { nested: { products: {} } };
 
-function toClassification(row: Record<string, any>): ClassificationRecord {
-  return { id: Number(row.id), name: row.name, description: row.description ?? '', sortKey: Number(row.sortkey) };
+function toClassification(classification: Classification): ClassificationRecord {
+  return { id: classification.id, name: classification.name, description: classification.description ?? '', sortKey: classification.sortkey };
 }
 
 /**
@@ -28,20 +31,23 @@ function toClassification(row: Record<string, any>): ClassificationRecord {
  */
 @Injectable()
 export class ClassificationService {
-  constructor(private readonly db: Db, private readonly products: ProductService, private readonly audit: AuditService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly products: ProductService,
+    private readonly classificationRepository: ClassificationRepository,
+    private readonly productRepository: ProductRepository,
+    private readonly audit: AuditService,
+  ) {}
 
   async findByName(name: string, sql: Sql = this.db.read): Promise<ClassificationRecord | undefined> {
-    const row = await sql.one('SELECT id, name, description, sortkey FROM classifications WHERE name = ?', [name.trim()]);
-    return row && toClassification(row);
+    const classification = await this.classificationRepository.findByName(sql, name.trim());
+    return classification ? toClassification(classification) : undefined;
   }
 
   /** Bugzilla's params_to_objects: ids then names, each must exist (51), duplicates removed. */
   async resolve(target: { ids: number[]; names: string[] }, sql: Sql = this.db.read): Promise<ClassificationRecord[]> {
-    const rows = await sql.all(
-      `SELECT id, name, description, sortkey FROM classifications WHERE id IN ${sql.in(target.ids)} OR name IN ${sql.in(target.names)}`,
-      [...target.ids, ...target.names],
-    );
-    return pickByIdsAndNames(rows.map(toClassification), target, 'classification');
+    const classifications = await this.classificationRepository.findByIdsOrNames(sql, target.ids, target.names);
+    return pickByIdsAndNames(classifications.map(toClassification), target, 'classification');
   }
 
   /**
@@ -56,19 +62,18 @@ export class ClassificationService {
     if (!caller.parameters.bool('useclassification') && !isEditor) throw TrackerError.of(Errors.CLASSIFICATION_NOT_ENABLED);
     const classifications = await this.resolve(target);
     const ids = classifications.map((c) => c.id);
-    const products = await this.db.read.all(
-      `SELECT id, name, description, classification_id FROM products WHERE classification_id IN ${this.db.read.in(ids)} ORDER BY name`, ids);
+    const products = await this.productRepository.findByClassifications(this.db.read, ids);
     const selectable = isEditor ? undefined : new Set(await this.products.selectableProductIds(caller));
-    const shown = products.filter((p) => !selectable || selectable.has(Number(p.id)));
+    const shown = products.filter((p) => !selectable || selectable.has(p.id));
     return classifications
-      .map((c) => ({ classification: c, products: shown.filter((p) => Number(p.classification_id) === c.id) }))
+      .map((c) => ({ classification: c, products: shown.filter((p) => p.classificationId === c.id) }))
       .filter((entry) => isEditor || entry.products.length > 0)
       .map(({ classification, products: list }) => ({
         id: classification.id,
         name: classification.name,
         description: classification.description,
         sort_key: classification.sortKey,
-        products: list.map((p) => ({ id: Number(p.id), name: p.name, description: p.description ?? '' })),
+        products: list.map((p) => ({ id: p.id, name: p.name, description: p.description ?? '' })),
       }));
   }
 
@@ -78,7 +83,7 @@ export class ClassificationService {
     return this.db.transaction(async (tx) => {
       const name = await this.checkName(tx, input.name?.trim() ?? '');
       const sortKey = this.checkSortKey(input.sort_key ?? input.sortkey ?? 0);
-      const id = await tx.insert('classifications', { name, description: input.description?.trim() ?? '', sortkey: sortKey });
+      const id = await this.classificationRepository.insert(tx, { name, description: input.description?.trim() ?? '', sortkey: sortKey });
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: CLASSIFICATION_CLASS, objectId: id, added: name, at: now });
       return id;
     });
@@ -97,14 +102,14 @@ export class ClassificationService {
       const results: Array<{ id: number; changes: Changes }> = [];
       for (const classification of classifications) {
         const changes: Changes = {};
-        const set: Record<string, string | number> = {};
+        const set: ClassificationChanges = {};
         if (newName !== undefined && newName !== classification.name) {
           set.name = await this.checkName(tx, newName, classification.id);
           noteChange(changes, 'name', classification.name, newName);
         }
         if (description !== undefined && noteChange(changes, 'description', classification.description, description)) set.description = description;
         if (sortKey !== undefined && noteChange(changes, 'sort_key', classification.sortKey, sortKey)) set.sortkey = sortKey;
-        if (Object.keys(set).length) await tx.update('classifications', set, { id: classification.id });
+        if (Object.keys(set).length) await this.classificationRepository.update(tx, classification.id, set);
         await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: CLASSIFICATION_CLASS, objectId: classification.id, at: now }));
         results.push({ id: classification.id, changes });
       }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -7,8 +7,10 @@ import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { UserService } from '../user/user.service.js';
-import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
+import { ComponentRepository, type ComponentChanges } from './component.repository.js';
 import type { ComponentCreateInput, ComponentUpdateInput } from './dto/component.dto.js';
+import { PRODUCT_BUG_USAGE, PRODUCT_FLAG_TYPES, type ProductBugUsage, type ProductFlagTypes } from './product.tokens.js';
 import { ProductService, type ComponentRecord, type ProductRecord } from './product.service.js';
 import { MAX_NAME_LENGTH, ProductValuesService, checkValueSortKey } from './product-values.service.js';
 
@@ -42,9 +44,12 @@ export class ComponentService {
   constructor(
     private readonly db: Db,
     private readonly products: ProductService,
+    private readonly componentRepository: ComponentRepository,
     private readonly values: ProductValuesService,
     private readonly users: UserService,
     private readonly audit: AuditService,
+    @Inject(PRODUCT_BUG_USAGE) private readonly bugs: ProductBugUsage,
+    @Inject(PRODUCT_FLAG_TYPES) private readonly flagTypes: ProductFlagTypes,
   ) {}
 
   async create(input: ComponentCreateInput, ctx: RequestContext): Promise<number> {
@@ -61,16 +66,15 @@ export class ComponentService {
       const assignee = await this.assigneeId(tx, input.default_assignee);
       const qaContact = await this.optionalUserId(tx, input.default_qa_contact);
       const cc = await this.userIds(tx, input.default_cc ?? []);
-      const id = await tx.insert('components', {
+      const id = await this.componentRepository.insert(tx, {
         name,
-        product_id: product.id,
-        default_assignee_id: assignee,
-        default_qa_contact_id: qaContact,
+        productId: product.id,
+        defaultAssigneeId: assignee,
+        defaultQaContactId: qaContact,
         description,
-        is_active: input.is_open !== undefined ? (input.is_open ? 1 : 0) : 1,
+        isActive: input.is_open !== undefined ? !!input.is_open : true,
         sortkey: input.sort_key !== undefined ? checkValueSortKey(input.sort_key) : 0,
-      });
-      await tx.insertMany('component_cc', cc.map((userId) => ({ component_id: id, user_id: userId })));
+      }, cc);
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: COMPONENT_CLASS, objectId: id, added: name, at: now });
       return id;
     });
@@ -102,7 +106,7 @@ export class ComponentService {
       const results: Array<{ id: number; changes: Changes }> = [];
       for (const component of components) {
         const changes: Changes = {};
-        const set: Record<string, string | number | null> = {};
+        const set: ComponentChanges = {};
         if (newName !== undefined && newName !== component.name) {
           set.name = await this.checkName(tx, productsById.get(component.productId)!, newName, component.id);
           noteChange(changes, 'name', component.name, newName);
@@ -112,19 +116,18 @@ export class ComponentService {
           if (noteChange(changes, 'description', component.description, checked)) set.description = checked;
         }
         if (assignee !== undefined && noteChange(changes, 'default_assignee', login(component.defaultAssigneeId), login(assignee))) {
-          set.default_assignee_id = assignee;
+          set.defaultAssigneeId = assignee;
         }
         if (qaContact !== undefined && noteChange(changes, 'default_qa_contact', login(component.defaultQaContactId), login(qaContact))) {
-          set.default_qa_contact_id = qaContact;
+          set.defaultQaContactId = qaContact;
         }
         if (input.is_open !== undefined && noteChange(changes, 'is_open', component.isActive, !!input.is_open)) {
-          set.is_active = input.is_open ? 1 : 0;
+          set.isActive = !!input.is_open;
         }
         if (sortKey !== undefined && noteChange(changes, 'sort_key', component.sortKey, sortKey)) set.sortkey = sortKey;
-        if (Object.keys(set).length) await tx.update('components', set, { id: component.id });
+        if (Object.keys(set).length) await this.componentRepository.update(tx, component.id, set);
         if (cc !== undefined && noteChange(changes, 'default_cc', ccLogins(component.defaultCcIds), ccLogins(cc))) {
-          await tx.run('DELETE FROM component_cc WHERE component_id = ?', [component.id]);
-          await tx.insertMany('component_cc', cc.map((userId) => ({ component_id: component.id, user_id: userId })));
+          await this.componentRepository.replaceDefaultCc(tx, component.id, cc);
         }
         await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: COMPONENT_CLASS, objectId: component.id, at: now }));
         results.push({ id: component.id, changes });
@@ -141,16 +144,13 @@ export class ComponentService {
       const components = await this.resolveTargets(tx, target, ctx.caller);
       const ids = components.map((c) => c.id);
       const productIds = [...new Set(components.map((c) => c.productId))];
-      const [bugCounts, componentCounts, products] = await Promise.all([
-        tx.all<{ component_id: number; n: number }>(
-          `SELECT component_id, COUNT(*) AS n FROM bugs WHERE component_id IN ${tx.in(ids)} GROUP BY component_id`, ids),
-        tx.all<{ product_id: number; n: number }>(
-          `SELECT product_id, COUNT(*) AS n FROM components WHERE product_id IN ${tx.in(productIds)} GROUP BY product_id`, productIds),
+      const [bugCounts, remaining, products] = await Promise.all([
+        this.bugs.bugCountsByComponent(tx, ids),
+        this.componentRepository.countByProducts(tx, productIds),
         this.products.findByIds(productIds, tx),
       ]);
-      const remaining = new Map(componentCounts.map((r) => [Number(r.product_id), Number(r.n)]));
       for (const component of components) {
-        const bugs = Number(bugCounts.find((r) => Number(r.component_id) === component.id)?.n ?? 0);
+        const bugs = bugCounts.get(component.id) ?? 0;
         const left = remaining.get(component.productId) ?? 0;
         if (left <= 1) throw TrackerError.of(Errors.COMPONENT_IS_LAST, { name: component.name, product: products.get(component.productId)?.name });
         // Bugzilla deletes the bugs too when `allowbugdeletion` is on; deleting bugs belongs to the bug module, so
@@ -158,9 +158,8 @@ export class ComponentService {
         if (bugs > 0) throw TrackerError.of(Errors.COMPONENT_HAS_BUGS, { name: component.name, count: bugs });
         remaining.set(component.productId, left - 1);
       }
-      for (const table of ['flag_inclusions', 'flag_exclusions']) await tx.run(`DELETE FROM ${table} WHERE component_id IN ${tx.in(ids)}`, ids);
-      await tx.run(`DELETE FROM component_cc WHERE component_id IN ${tx.in(ids)}`, ids);
-      await tx.run(`DELETE FROM components WHERE id IN ${tx.in(ids)}`, ids);
+      await this.flagTypes.forgetComponents(tx, ids);
+      await this.componentRepository.delete(tx, ids);
       await this.audit.recordMany(tx, components.map((c) => ({
         userId: ctx.caller.id, className: COMPONENT_CLASS, objectId: c.id, field: '__remove__', removed: c.name, added: null, at: now,
       })));

@@ -5,7 +5,9 @@
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toBoolean } from '../common/http/request-params.js';
-import { Control } from './product.service.js';
+
+/** Bugzilla's group control values (group_control_map.membercontrol / othercontrol). */
+export const Control = { NA: 0, SHOWN: 1, DEFAULT: 2, MANDATORY: 3 } as const;
 
 /** The names of the control values, index = value (0 NA, 1 Shown, 2 Default, 3 Mandatory). */
 export const CONTROL_NAMES = ['na', 'shown', 'default', 'mandatory'] as const;

@@ -7,12 +7,13 @@ import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import { GroupService } from '../group/group.service.js';
 import type { Sql } from '../database/sql.js';
-import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
 import { ClassificationService } from './classification.service.js';
 import type { ProductCreateInput, ProductUpdateInput } from './dto/product.dto.js';
 import {
   applyControlInput, describeControl, isEmptyControl, parseGroupControls, type ControlSettings, type GroupControlInput,
 } from './group-controls.js';
+import { ProductRepository, type GroupControlRow, type ProductChanges } from './product.repository.js';
 import { ProductService, type GroupControlDetail, type ProductRecord } from './product.service.js';
 import { MAX_NAME_LENGTH, checkMilestoneName, checkVersionName } from './product-values.service.js';
 
@@ -28,6 +29,7 @@ export class ProductAdminService {
   constructor(
     private readonly db: Db,
     private readonly products: ProductService,
+    private readonly productRepository: ProductRepository,
     private readonly classifications: ClassificationService,
     private readonly groups: GroupService,
     private readonly audit: AuditService,
@@ -48,17 +50,17 @@ export class ProductAdminService {
       const controls = parseGroupControls(input.group_controls);
       const resolvedControls = await this.resolveControls(tx, controls, new Map());
 
-      const id = await tx.insert('products', {
+      const id = await this.productRepository.insert(tx, {
         name,
         description,
-        classification_id: classificationId,
-        is_active: input.is_open !== undefined ? (input.is_open ? 1 : 0) : 1,
-        default_milestone: defaultMilestone,
-        has_unconfirmed: input.has_unconfirmed !== undefined ? (input.has_unconfirmed ? 1 : 0) : 1,
+        classificationId,
+        isActive: input.is_open !== undefined ? !!input.is_open : true,
+        defaultMilestone,
+        hasUnconfirmed: input.has_unconfirmed !== undefined ? !!input.has_unconfirmed : true,
       });
-      await tx.insert('versions', { value: version, product_id: id, is_active: 1, sortkey: 0 });
-      await tx.insert('milestones', { value: defaultMilestone, product_id: id, is_active: 1, sortkey: 0 });
-      await this.writeControls(tx, id, resolvedControls);
+      await this.productRepository.insertValue(tx, 'version', { value: version, productId: id, isActive: true, sortkey: 0 });
+      await this.productRepository.insertValue(tx, 'milestone', { value: defaultMilestone, productId: id, isActive: true, sortkey: 0 });
+      await this.productRepository.insertControls(tx, controlRows(id, resolvedControls));
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: PRODUCT_CLASS, objectId: id, added: name, at: now });
       return id;
     });
@@ -88,7 +90,7 @@ export class ProductAdminService {
       const results: Array<{ id: number; changes: Changes }> = [];
       for (const product of products) {
         const changes: Changes = {};
-        const set: Record<string, string | number> = {};
+        const set: ProductChanges = {};
         if (newName !== undefined && newName !== product.name) {
           set.name = await this.checkName(tx, newName, product);
           noteChange(changes, 'name', product.name, newName);
@@ -98,16 +100,16 @@ export class ProductAdminService {
           if (!(await this.products.milestoneByName(product.id, defaultMilestone, tx))) {
             throw TrackerError.of(Errors.PRODUCT_MUST_DEFINE_DEFAULTMILESTONE, { product: product.name, milestone: defaultMilestone });
           }
-          set.default_milestone = defaultMilestone;
+          set.defaultMilestone = defaultMilestone;
           noteChange(changes, 'default_milestone', product.defaultMilestone, defaultMilestone);
         }
         if (input.is_open !== undefined && noteChange(changes, 'is_open', product.isActive, !!input.is_open)) {
-          set.is_active = input.is_open ? 1 : 0;
+          set.isActive = !!input.is_open;
         }
         if (input.has_unconfirmed !== undefined && noteChange(changes, 'has_unconfirmed', product.hasUnconfirmed, !!input.has_unconfirmed)) {
-          set.has_unconfirmed = input.has_unconfirmed ? 1 : 0;
+          set.hasUnconfirmed = !!input.has_unconfirmed;
         }
-        if (Object.keys(set).length) await tx.update('products', set, { id: product.id });
+        if (Object.keys(set).length) await this.productRepository.update(tx, product.id, set);
         if (controlInputs) {
           const current = new Map(currentControls.filter((c) => c.productId === product.id).map((c) => [c.groupName.toLowerCase(), c]));
           const next = await this.resolveControls(tx, controlInputs, current);
@@ -118,8 +120,7 @@ export class ProductAdminService {
             .sort((a, b) => a.groupName.localeCompare(b.groupName))
             .map((c) => describeControl(c.groupName, c.settings)).filter(Boolean).join(', ');
           if (noteChange(changes, 'group_controls', before, after)) {
-            await tx.run('DELETE FROM group_control_map WHERE product_id = ?', [product.id]);
-            await this.writeControls(tx, product.id, merged);
+            await this.productRepository.replaceControls(tx, product.id, controlRows(product.id, merged));
           }
         }
         await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: PRODUCT_CLASS, objectId: product.id, at: now }));
@@ -191,21 +192,11 @@ export class ProductAdminService {
     }
     return resolved;
   }
+}
 
-  private async writeControls(tx: Sql, productId: number, controls: Map<string, { groupId: number; settings: ControlSettings }>): Promise<void> {
-    const rows = [...controls.values()].filter((c) => !isEmptyControl(c.settings)).map((c) => ({
-      product_id: productId,
-      group_id: c.groupId,
-      entry: c.settings.entry ? 1 : 0,
-      membercontrol: c.settings.membercontrol,
-      othercontrol: c.settings.othercontrol,
-      canedit: c.settings.canedit ? 1 : 0,
-      editcomponents: c.settings.editcomponents ? 1 : 0,
-      editbugs: c.settings.editbugs ? 1 : 0,
-      canconfirm: c.settings.canconfirm ? 1 : 0,
-    }));
-    await tx.insertMany('group_control_map', rows);
-  }
+/** The rows that store some controls of a product: one that controls nothing is not stored (Bugzilla deletes it). */
+function controlRows(productId: number, controls: Map<string, { groupId: number; settings: ControlSettings }>): GroupControlRow[] {
+  return [...controls.values()].filter((c) => !isEmptyControl(c.settings)).map((c) => ({ productId, groupId: c.groupId, ...c.settings }));
 }
 
 function settingsOf(control: GroupControlDetail): ControlSettings {

@@ -1,7 +1,7 @@
 import { Controller, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequireLogin } from '../common/guards/access.decorators.js';
-import { toDto } from '../common/http/dto.js';
+import { Input } from '../common/http/input.decorator.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { ProductValueInput } from './dto/product-value.dto.js';
 import { ProductValuesService } from './product-values.service.js';
@@ -16,31 +16,41 @@ export class ProductValuesController {
   @RequireLogin()
   @ApiOperation({ summary: 'Create a version of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ProductValueInput })
-  async createVersion(@Param('product') product: string, @Ctx() ctx: RequestContext) {
-    return { id: await this.values.create('version', product, toDto(ProductValueInput, ctx.params, 'Version.create'), ctx) };
+  async createVersion(@Param('product') product: string, @Input(ProductValueInput, 'Version.create') input: ProductValueInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.values.create('version', product, input, ctx) };
   }
 
   @Put('product/:product/version/:name')
   @RequireLogin()
   @ApiOperation({ summary: 'Update a version of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ProductValueInput })
-  async updateVersion(@Param('product') product: string, @Param('name') name: string, @Ctx() ctx: RequestContext) {
-    return { versions: await this.values.update('version', product, name, toDto(ProductValueInput, ctx.params, 'Version.update'), ctx) };
+  async updateVersion(
+    @Param('product') product: string,
+    @Param('name') name: string,
+    @Input(ProductValueInput, 'Version.update') input: ProductValueInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return { versions: await this.values.update('version', product, name, input, ctx) };
   }
 
   @Post('product/:product/milestone')
   @RequireLogin()
   @ApiOperation({ summary: 'Create a milestone of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ProductValueInput })
-  async createMilestone(@Param('product') product: string, @Ctx() ctx: RequestContext) {
-    return { id: await this.values.create('milestone', product, toDto(ProductValueInput, ctx.params, 'Milestone.create'), ctx) };
+  async createMilestone(@Param('product') product: string, @Input(ProductValueInput, 'Milestone.create') input: ProductValueInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.values.create('milestone', product, input, ctx) };
   }
 
   @Put('product/:product/milestone/:name')
   @RequireLogin()
   @ApiOperation({ summary: 'Update a milestone of a product (name, sort_key, is_active). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ProductValueInput })
-  async updateMilestone(@Param('product') product: string, @Param('name') name: string, @Ctx() ctx: RequestContext) {
-    return { milestones: await this.values.update('milestone', product, name, toDto(ProductValueInput, ctx.params, 'Milestone.update'), ctx) };
+  async updateMilestone(
+    @Param('product') product: string,
+    @Param('name') name: string,
+    @Input(ProductValueInput, 'Milestone.update') input: ProductValueInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return { milestones: await this.values.update('milestone', product, name, input, ctx) };
   }
 }

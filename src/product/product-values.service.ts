@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -6,24 +6,24 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { auditRowsOf, noteChange, type Changes } from './changes.js';
+import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
 import type { ProductValueInput } from './dto/product-value.dto.js';
-import { ProductService, type NamedValueRecord, type ProductRecord } from './product.service.js';
+import { PRODUCT_BUG_USAGE, type ProductBugUsage } from './product.tokens.js';
+import { ProductRepository, type NamedValueChanges, type ValueKind } from './product.repository.js';
+import { ProductService, type ProductRecord } from './product.service.js';
 
 /** Product, component, version, milestone and classification names: 64 characters (defaults.md). */
 export const MAX_NAME_LENGTH = 64;
 const MIN_SMALLINT = -32768;
 const MAX_SMALLINT = 32767;
 
-export type ValueKind = 'version' | 'milestone';
-
 const KINDS = {
   version: {
-    table: 'versions', auditClass: 'Tracker::Version',
+    auditClass: 'Tracker::Version',
     blank: Errors.VERSION_BLANK_NAME, tooLong: Errors.VERSION_NAME_TOO_LONG, exists: Errors.VERSION_ALREADY_EXISTS,
   },
   milestone: {
-    table: 'milestones', auditClass: 'Tracker::Milestone',
+    auditClass: 'Tracker::Milestone',
     blank: Errors.MILESTONE_BLANK_NAME, tooLong: Errors.MILESTONE_NAME_TOO_LONG, exists: Errors.MILESTONE_ALREADY_EXISTS,
   },
 } as const;
@@ -53,7 +53,13 @@ export function checkValueSortKey(value: unknown): number {
  */
 @Injectable()
 export class ProductValuesService {
-  constructor(private readonly db: Db, private readonly products: ProductService, private readonly audit: AuditService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly products: ProductService,
+    private readonly productRepository: ProductRepository,
+    private readonly audit: AuditService,
+    @Inject(PRODUCT_BUG_USAGE) private readonly bugs: ProductBugUsage,
+  ) {}
 
   /**
    * Bugzilla's check_can_admin_product: 304 for a caller who administers no product at all, 106 for an unknown or
@@ -78,12 +84,12 @@ export class ProductValuesService {
     return this.db.transaction(async (tx) => {
       const product = await this.productToAdminister(ctx.caller, productIdOrName, tx, `${kind}s`);
       const name = checkValueName(kind, input.name?.trim() ?? '');
-      if (await this.find(kind, product.id, name, tx)) throw TrackerError.of(KINDS[kind].exists, { name, product: product.name });
+      if (await this.products.valueByName(kind, product.id, name, tx)) throw TrackerError.of(KINDS[kind].exists, { name, product: product.name });
       const sortKeyInput = input.sort_key ?? input.sortkey;
-      const id = await tx.insert(KINDS[kind].table, {
+      const id = await this.productRepository.insertValue(tx, kind, {
         value: name,
-        product_id: product.id,
-        is_active: input.is_active !== undefined ? (input.is_active ? 1 : 0) : 1,
+        productId: product.id,
+        isActive: input.is_active !== undefined ? !!input.is_active : true,
         sortkey: sortKeyInput === undefined ? 0 : checkValueSortKey(sortKeyInput),
       });
       await this.audit.recordCreate(tx, { userId: ctx.caller.id, className: KINDS[kind].auditClass, objectId: id, added: name, at: now });
@@ -96,14 +102,14 @@ export class ProductValuesService {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const product = await this.productToAdminister(ctx.caller, productIdOrName, tx, `${kind}s`);
-      const value = await this.find(kind, product.id, valueName, tx);
+      const value = await this.products.valueByName(kind, product.id, valueName, tx);
       if (!value) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind, name: valueName, product: product.name });
       const changes: Changes = {};
-      const set: Record<string, string | number> = {};
+      const set: NamedValueChanges = {};
       const newName = input.name?.trim();
       if (newName !== undefined && newName !== value.value) {
         checkValueName(kind, newName);
-        const clash = await this.find(kind, product.id, newName, tx);
+        const clash = await this.products.valueByName(kind, product.id, newName, tx);
         if (clash && clash.id !== value.id) throw TrackerError.of(KINDS[kind].exists, { name: newName, product: product.name });
         set.value = newName;
         noteChange(changes, 'name', value.value, newName);
@@ -118,26 +124,18 @@ export class ProductValuesService {
         if (kind === 'milestone' && !isActive && value.value === product.defaultMilestone) {
           throw TrackerError.of(Errors.MILESTONE_IS_DEFAULT, { name: value.value, product: product.name });
         }
-        if (noteChange(changes, 'is_active', value.isActive, isActive)) set.is_active = isActive ? 1 : 0;
+        if (noteChange(changes, 'is_active', value.isActive, isActive)) set.isActive = isActive;
       }
-      if (Object.keys(set).length) await tx.update(KINDS[kind].table, set, { id: value.id });
-      if (set.value !== undefined) await this.carryBugsAlong(tx, kind, product, value.value, String(set.value));
+      if (Object.keys(set).length) await this.productRepository.updateValue(tx, kind, value.id, set);
+      if (set.value !== undefined) await this.carryBugsAlong(tx, kind, product, value.value, set.value);
       await this.audit.recordMany(tx, auditRowsOf(changes, { userId: ctx.caller.id, className: KINDS[kind].auditClass, objectId: value.id, at: now }));
       return [{ id: value.id, changes }];
     });
   }
 
-  private find(kind: ValueKind, productId: number, name: string, sql: Sql): Promise<NamedValueRecord | undefined> {
-    return kind === 'version' ? this.products.versionByName(productId, name, sql) : this.products.milestoneByName(productId, name, sql);
-  }
-
   /** Bugs hold the version/milestone text: a rename rewrites them, and the product's default milestone. */
   private async carryBugsAlong(tx: Sql, kind: ValueKind, product: ProductRecord, from: string, to: string): Promise<void> {
-    if (kind === 'version') {
-      await tx.run('UPDATE bugs SET version = ? WHERE product_id = ? AND version = ?', [to, product.id, from]);
-      return;
-    }
-    await tx.run('UPDATE bugs SET target_milestone = ? WHERE product_id = ? AND target_milestone = ?', [to, product.id, from]);
-    if (product.defaultMilestone === from) await tx.update('products', { default_milestone: to }, { id: product.id });
+    await this.bugs.renameValue(tx, kind, product.id, from, to);
+    if (kind === 'milestone' && product.defaultMilestone === from) await this.productRepository.update(tx, product.id, { defaultMilestone: to });
   }
 }

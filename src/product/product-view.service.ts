@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { FieldSelection, ResourceFields } from '../common/fields/field-selection.js';
-import { FlagTypeService, type FlagTypeRecord } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
 import { CONTROL_NAMES } from './group-controls.js';
+import { PRODUCT_FLAG_TYPES, type ComponentFlagType, type ProductFlagTypes } from './product.tokens.js';
 import { ProductService, type ComponentRecord, type GroupControlDetail, type NamedValueRecord, type ProductRecord } from './product.service.js';
 
 /** The three product lists of Bugzilla (`type` of Get Product, and the product_* routes). */
@@ -18,7 +18,7 @@ export const PRODUCT_FIELDS: ResourceFields = {
 };
 
 /** A flag type as Get Product shows it under each component (service-spec "Flagtype"). */
-export function presentFlagType(type: FlagTypeRecord) {
+export function presentFlagType(type: ComponentFlagType) {
   return {
     id: type.id,
     name: type.name,
@@ -71,7 +71,7 @@ export class ProductViewService {
   constructor(
     private readonly products: ProductService,
     private readonly users: UserService,
-    private readonly flagTypes: FlagTypeService,
+    @Inject(PRODUCT_FLAG_TYPES) private readonly flagTypes: ProductFlagTypes,
   ) {}
 
   async listIds(type: ProductListType, caller: Caller): Promise<number[]> {

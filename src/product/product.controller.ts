@@ -4,7 +4,8 @@ import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
-import { ApiIdsAndNamesQuery, toDto } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { Input, InputReader } from '../common/http/input.decorator.js';
 import { Ctx, CurrentCaller, Params, Selection, type RequestContext } from '../common/http/request-context.js';
 import type { RequestParams } from '../common/http/request-params.js';
 import { ProductCreateInput, ProductUpdateInput } from './dto/product.dto.js';
@@ -62,17 +63,21 @@ export class ProductController {
   @RequireGroup('editcomponents', 'add', 'products', { login: true })
   @ApiOperation({ summary: 'Create Product with its first version and milestone (its `group_controls` parameter is beyond Bugzilla 5.0)' })
   @ApiBody({ type: ProductCreateInput })
-  async create(@Ctx() ctx: RequestContext) {
-    return { id: await this.admin.create(toDto(ProductCreateInput, ctx.params, 'Product.create'), ctx) };
+  async create(@Input(ProductCreateInput, 'Product.create') input: ProductCreateInput, @Ctx() ctx: RequestContext) {
+    return { id: await this.admin.create(input, ctx) };
   }
 
   @Put('product/:idOrName')
   @RequireGroup('editcomponents', 'edit', 'products', { login: true })
   @ApiOperation({ summary: 'Update Product (its `group_controls` parameter is beyond Bugzilla 5.0)' })
   @ApiBody({ type: ProductUpdateInput })
-  async update(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+  async update(
+    @Param('idOrName') idOrName: string,
+    @InputReader(ProductUpdateInput, 'Product.update') readInput: () => ProductUpdateInput,
+    @Ctx() ctx: RequestContext,
+  ) {
     const target = ctx.params.idsAndNames(idOrName);
-    return { products: await this.admin.update(target, toDto(ProductUpdateInput, ctx.params, 'Product.update'), ctx) };
+    return { products: await this.admin.update(target, readInput(), ctx) };
   }
 }
 

@@ -2,14 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
-import type { Parameters } from '../params/parameters.service.js';
+import type { ParameterSnapshot as Parameters } from '../common/caller.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toDbDateTime } from '../common/time/datetime.js';
-import { hashPassword } from '../auth/credentials.js';
-import { FieldChanges, flag, textParam } from '../group/field-changes.js';
+import { hashPassword } from '../common/credentials.js';
+import { FieldChanges, flag, textParam } from '../common/changes.js';
 import { GroupService, type GroupRecord } from '../group/group.service.js';
 import { USER_AUDIT_CLASS, UserService, type UserRecord } from './user.service.js';
+import { UserRepository, type UserChanges } from './user.repository.js';
 import { parseGroupChange, planGroupChange, validateEmail, validatePassword, type GroupChangeRequest } from './user-rules.js';
 import type { UserUpdateInput } from './dto/user.dto.js';
 
@@ -30,6 +31,7 @@ export class UserEditorService {
   constructor(
     private readonly db: Db,
     private readonly users: UserService,
+    private readonly accounts: UserRepository,
     private readonly groups: GroupService,
     private readonly audit: AuditService,
   ) {}
@@ -101,12 +103,12 @@ export class UserEditorService {
     parameters: Parameters,
   ): Promise<FieldChanges> {
     const changes = new FieldChanges();
-    const row: Record<string, string | number> = {};
+    const row: UserChanges = {};
     if (values.email !== undefined && values.email !== user.login) {
       if (!values.email) throw TrackerError.of(Errors.USER_LOGIN_REQUIRED);
       validateEmail(values.email, parameters.get('emailregexp'), parameters.get('emailregexpdesc'));
       await this.users.assertLoginFree(tx, values.email, user.id);
-      row.login_name = values.email;
+      row.loginName = values.email;
       row.email = values.email;
       changes.note('email', user.login, values.email);
     }
@@ -119,18 +121,18 @@ export class UserEditorService {
       changes.noteSecret('password');
     }
     if (values.email_enabled !== undefined) {
-      const enabled = !!values.email_enabled;
-      row.email_enabled = enabled ? 1 : 0;
-      changes.note('disable_mail', flag(!user.emailEnabled), flag(!enabled));
+      row.emailEnabled = !!values.email_enabled;
+      changes.note('disable_mail', flag(!user.emailEnabled), flag(!row.emailEnabled));
     }
     if (values.login_denied_text !== undefined) {
-      row.login_denied_text = textParam(values.login_denied_text, 'login_denied_text');
-      changes.note('login_denied_text', user.loginDeniedText, row.login_denied_text);
-      changes.note('is_enabled', flag(user.loginDeniedText === ''), flag(row.login_denied_text === ''));
+      const deniedText = textParam(values.login_denied_text, 'login_denied_text');
+      row.loginDeniedText = deniedText;
+      changes.note('login_denied_text', user.loginDeniedText, deniedText);
+      changes.note('is_enabled', flag(user.loginDeniedText === ''), flag(deniedText === ''));
     }
     if (!Object.keys(row).length) return changes;
-    await tx.update('users', row, { id: user.id });
-    if (changes.has('email')) await this.groups.deriveRegexpGroupsOfUser(tx, user.id, String(row.login_name));
+    await this.accounts.update(tx, user.id, row);
+    if (row.loginName !== undefined) await this.groups.deriveRegexpGroupsOfUser(tx, user.id, row.loginName);
     if (changes.has('email') || changes.has('password') || changes.has('login_denied_text')) await this.users.credentialsChanged(tx, user.id);
     return changes;
   }

@@ -3,9 +3,9 @@ import { Db } from '../database/db.service.js';
 import type { Caller, CallerGroups } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { FieldSelection, ResourceFields } from '../common/fields/field-selection.js';
-import { likeEscape } from '../database/dialect.js';
 import { GroupService, type GroupRecord } from '../group/group.service.js';
 import { UserService, type UserRecord } from './user.service.js';
+import { UserRepository, type SavedQuery } from './user.repository.js';
 
 /** Get User's fields for include_fields/exclude_fields: groups and saved searches/reports hold objects. */
 export const USER_FIELDS: ResourceFields = { nested: { groups: {}, saved_searches: {}, saved_reports: {} } };
@@ -21,12 +21,6 @@ export interface PublicUser {
   groups?: Array<{ id: number; name: string; description: string }>;
   saved_searches?: SavedQuery[];
   saved_reports?: SavedQuery[];
-}
-
-interface SavedQuery {
-  id: number;
-  name: string;
-  query: string;
 }
 
 export interface UserQuery {
@@ -45,7 +39,12 @@ export interface UserQuery {
  */
 @Injectable()
 export class UserReaderService {
-  constructor(private readonly db: Db, private readonly users: UserService, private readonly groups: GroupService) {}
+  constructor(
+    private readonly db: Db,
+    private readonly users: UserService,
+    private readonly accounts: UserRepository,
+    private readonly groups: GroupService,
+  ) {}
 
   async get(query: UserQuery, caller: Caller, selection: FieldSelection): Promise<PublicUser[]> {
     if (!query.ids.length && !query.names.length && !query.match.length) {
@@ -104,20 +103,10 @@ export class UserReaderService {
     if (exact) return (await this.groups.visibleUserIds(caller, [exact.id])).has(exact.id) ? [exact] : [];
     const cap = caller.parameters.int('maxusermatches');
     const limit = query.limit && query.limit > 0 ? (cap ? Math.min(query.limit, cap) : query.limit) : cap;
-    const sql = this.db.read;
-    // MySQL's LIKE escapes with a backslash by default; SQLite needs it said.
-    const like = this.db.dialect === 'mysql' ? 'LIKE ?' : "LIKE ? ESCAPE '\\'";
-    const pattern = `%${likeEscape(text)}%`;
-    const conditions = [`(login_name ${like} OR realname ${like})`];
-    const values: Array<string | number> = [pattern, pattern];
-    if (!query.includeDisabled) conditions.push("login_denied_text = ''");
-    const rows = await sql.all<{ id: number }>(
-      `SELECT id FROM users WHERE ${conditions.join(' AND ')} ORDER BY login_name${limit ? ` LIMIT ${Number(limit)}` : ''}`,
-      values,
-    );
-    const ids = rows.map((r) => Number(r.id));
-    const [byId, visible] = await Promise.all([this.users.findByIds(ids), this.groups.visibleUserIds(caller, ids)]);
-    return ids.filter((id) => visible.has(id)).map((id) => byId.get(id)!);
+    const users = await this.users.matching(text, { includeDisabled: query.includeDisabled, limit });
+    const ids = users.map((u) => u.id);
+    const visible = await this.groups.visibleUserIds(caller, ids);
+    return users.filter((user) => visible.has(user.id));
   }
 
   /**
@@ -173,13 +162,9 @@ export class UserReaderService {
   }
 
   private async savedQueries(userId: number, selection: FieldSelection): Promise<Pick<PublicUser, 'saved_searches' | 'saved_reports'>> {
-    const load = async (table: 'saved_searches' | 'saved_reports') =>
-      (await this.db.read.all(`SELECT id, name, query FROM ${table} WHERE user_id = ? ORDER BY name`, [userId])).map((r) => ({
-        id: Number(r.id), name: r.name, query: r.query,
-      }));
     const result: Pick<PublicUser, 'saved_searches' | 'saved_reports'> = {};
-    if (selection.wants('saved_searches', USER_FIELDS)) result.saved_searches = await load('saved_searches');
-    if (selection.wants('saved_reports', USER_FIELDS)) result.saved_reports = await load('saved_reports');
+    if (selection.wants('saved_searches', USER_FIELDS)) result.saved_searches = await this.accounts.savedSearches(this.db.read, userId);
+    if (selection.wants('saved_reports', USER_FIELDS)) result.saved_reports = await this.accounts.savedReports(this.db.read, userId);
     return result;
   }
 }

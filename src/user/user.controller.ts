@@ -1,7 +1,8 @@
 import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
-import { toDto, ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
+import { Input } from '../common/http/input.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { UserService } from './user.service.js';
@@ -56,8 +57,7 @@ export class UserController {
   @RequireGroup('editusers', 'create', 'users')
   @ApiOperation({ summary: 'Create User (editusers): email, full_name, password' })
   @ApiBody({ type: UserCreateInput })
-  async create(@Ctx() ctx: RequestContext) {
-    const input = toDto(UserCreateInput, ctx.params, 'User.create');
+  async create(@Input(UserCreateInput, 'User.create') input: UserCreateInput, @Ctx() ctx: RequestContext) {
     // UserService.create also serves the admin command line, in its own words.
     const user = { email: input.email ?? '', fullName: input.full_name, password: input.password };
     return { id: await this.users.create(user, { userId: ctx.caller.id, now: ctx.now }) };
@@ -68,8 +68,7 @@ export class UserController {
   @ApiOperation({ summary: 'Update User (editusers): full_name, email, password, email_enabled, login_denied_text, groups, bless_groups' })
   @ApiBody({ type: UserUpdateInput })
   @TargetQuery()
-  async update(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
-    const input = toDto(UserUpdateInput, ctx.params, 'User.update');
+  async update(@Param('id_or_name') idOrName: string, @Input(UserUpdateInput, 'User.update') input: UserUpdateInput, @Ctx() ctx: RequestContext) {
     return { users: await this.editor.update(ctx.params.idsAndNames(idOrName), input, ctx.caller, ctx.now) };
   }
 

@@ -1,13 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ParametersService } from '../params/parameters.service.js';
-import { GroupService } from '../group/group.service.js';
+import { GroupService, type AccountDirectory } from '../group/group.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toDbDateTime } from '../common/time/datetime.js';
-import { hashPassword } from '../auth/credentials.js';
+import { hashPassword } from '../common/credentials.js';
 import { normalisePassword, validateEmail, validatePassword } from './user-rules.js';
+import { UserRepository } from './user.repository.js';
+import type { User } from './entities/user.entity.js';
 
 export const USER_AUDIT_CLASS = 'Tracker::User';
 
@@ -25,22 +27,20 @@ export interface UserRecord {
   emailEnabled: boolean;
 }
 
-const USER_COLUMNS = 'id, login_name, email, realname, cryptpassword, login_denied_text, email_enabled';
-
-function toUser(row: Record<string, any>): UserRecord {
+function toUser(user: User): UserRecord {
   return {
-    id: Number(row.id),
-    login: row.login_name,
-    email: row.email,
-    realName: row.realname ?? '',
-    cryptpassword: row.cryptpassword,
-    loginDeniedText: row.login_denied_text ?? '',
-    emailEnabled: Number(row.email_enabled) === 1,
+    id: user.id,
+    login: user.loginName,
+    email: user.email,
+    realName: user.realname,
+    cryptpassword: user.cryptpassword,
+    loginDeniedText: user.loginDeniedText,
+    emailEnabled: user.emailEnabled,
   };
 }
 
 @Injectable()
-export class UserService {
+export class UserService implements AccountDirectory, OnModuleInit {
   private readonly credentialsChangedListeners: CredentialsChangedListener[] = [];
 
   constructor(
@@ -48,7 +48,13 @@ export class UserService {
     private readonly groups: GroupService,
     private readonly audit: AuditService,
     private readonly parameters: ParametersService,
+    private readonly accounts: UserRepository,
   ) {}
+
+  /** The group module reads accounts (logins for regexp memberships, members' details) through this service. */
+  onModuleInit(): void {
+    this.groups.useAccounts(this);
+  }
 
   /**
    * Create User (seed "Users and login"), also used by the admin command line: the address is trimmed and
@@ -66,13 +72,24 @@ export class UserService {
     const at = toDbDateTime(actor.now);
     return this.db.transaction(async (tx) => {
       await this.assertLoginFree(tx, email);
-      const id = await tx.insert('users', {
-        login_name: email, email, realname: (input.fullName ?? '').trim(), cryptpassword,
-        login_denied_text: '', email_enabled: 1, creation_ts: at,
+      const id = await this.accounts.insert(tx, {
+        loginName: email, email, realname: (input.fullName ?? '').trim(), cryptpassword,
+        loginDeniedText: '', emailEnabled: true, creationTs: at,
       });
       await this.groups.deriveRegexpGroupsOfUser(tx, id, email);
       await this.audit.recordCreate(tx, { userId: actor.userId, className: USER_AUDIT_CLASS, objectId: id, added: email, at });
       return id;
+    });
+  }
+
+  /**
+   * The administrator of a fresh install, without the checks and the audit of Create User: the install writes its
+   * memberships itself (GroupService.installMemberships). Returns the new id.
+   */
+  async installAdministrator(tx: Sql, admin: { login: string; realName: string; cryptpassword: string; at: string }): Promise<number> {
+    return this.accounts.insert(tx, {
+      loginName: admin.login, email: admin.login, realname: admin.realName, cryptpassword: admin.cryptpassword,
+      loginDeniedText: '', emailEnabled: true, creationTs: admin.at,
     });
   }
 
@@ -92,28 +109,47 @@ export class UserService {
   }
 
   async findById(id: number, sql: Sql = this.db.read): Promise<UserRecord | undefined> {
-    const row = await sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
-    return row && toUser(row);
+    const user = await this.accounts.findById(sql, id);
+    return user ? toUser(user) : undefined;
   }
 
   /** Logins compare case-insensitively (the column's collation). */
   async findByLogin(login: string, sql: Sql = this.db.read): Promise<UserRecord | undefined> {
-    const row = await sql.one(`SELECT ${USER_COLUMNS} FROM users WHERE login_name = ?`, [login.trim()]);
-    return row && toUser(row);
+    const user = await this.accounts.findByLogin(sql, login.trim());
+    return user ? toUser(user) : undefined;
   }
 
   /** Many users by id in one query (for the *_detail objects of a page of bugs). */
   async findByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, UserRecord>> {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Map();
-    const rows = await sql.all(`SELECT ${USER_COLUMNS} FROM users WHERE id IN ${sql.in(unique)}`, unique);
-    return new Map(rows.map((row) => [Number(row.id), toUser(row)]));
+    return new Map((await this.accounts.findByIds(sql, unique)).map((user) => [user.id, toUser(user)]));
   }
 
+  /** Users by id, ordered by login; unknown ids are skipped. */
+  async listByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<UserRecord[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    return (await this.accounts.listByIds(sql, unique)).map(toUser);
+  }
+
+  /** Many users by login, keyed by lower-cased login. */
   async findByLogins(logins: readonly string[], sql: Sql = this.db.read): Promise<Map<string, UserRecord>> {
     const unique = [...new Set(logins.map((l) => l.trim()))];
     if (!unique.length) return new Map();
-    const rows = await sql.all(`SELECT ${USER_COLUMNS} FROM users WHERE login_name IN ${sql.in(unique)}`, unique);
-    return new Map(rows.map((row) => [String(row.login_name).toLowerCase(), toUser(row)]));
+    return new Map((await this.accounts.findByLogins(sql, unique)).map((user) => [user.loginName.toLowerCase(), toUser(user)]));
+  }
+
+  /** Every account's id and login. */
+  async allLogins(sql: Sql = this.db.read): Promise<Array<{ id: number; login: string }>> {
+    return (await this.accounts.allLogins(sql)).map((user) => ({ id: user.id, login: user.loginName }));
+  }
+
+  /**
+   * Accounts whose login or real name contains `text`, enabled ones only unless `includeDisabled`, ordered by login,
+   * at most `limit` of them (0: no cap).
+   */
+  async matching(text: string, options: { includeDisabled: boolean; limit: number }, sql: Sql = this.db.read): Promise<UserRecord[]> {
+    return (await this.accounts.matching(sql, text, options)).map(toUser);
   }
 }

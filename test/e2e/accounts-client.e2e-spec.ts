@@ -1,5 +1,6 @@
 import bugzillaModule from 'bugzilla';
 import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
+import { LoginToken } from '../../src/auth/entities/login-token.entity.js';
 
 /**
  * The npm `bugzilla` client, unchanged, against Tracker (clients.md): it sends X-BUGZILLA-API-KEY with
@@ -35,8 +36,8 @@ describe('accounts through the npm bugzilla client', () => {
       expect(await api.whoami()).toMatchObject({ id: user.id, name: 'client@example.com', real_name: 'Client User' });
       expect(await api.whoami()).toMatchObject({ id: user.id });
     }
-    const tokens = await t.db.read.all('SELECT ip_addr FROM login_tokens WHERE user_id = ? ORDER BY id', [user.id]);
-    expect(tokens.map((row) => row.ip_addr === null)).toEqual([true, false]);
+    const tokens = await t.db.read.repository(LoginToken).find({ where: { userId: user.id }, order: { id: 'ASC' } });
+    expect(tokens.map((token) => token.ipAddr === null)).toEqual([true, false]);
   });
 
   it('a wrong password makes the client fail; the admin flow of creating an account then logging in works', async () => {

@@ -1,7 +1,13 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type RequestOptions, type TestApp } from '../support/test-app.js';
 import { AuthService } from '../../src/auth/auth.service.js';
 import { UserService } from '../../src/user/user.service.js';
-import { digestSecret } from '../../src/auth/credentials.js';
+import { digestSecret } from '../../src/common/credentials.js';
+import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
+import { LoginToken } from '../../src/auth/entities/login-token.entity.js';
+import { LoginFailure } from '../../src/auth/entities/login-failure.entity.js';
+import { User } from '../../src/user/entities/user.entity.js';
+import { Membership } from '../../src/group/entities/membership.entity.js';
+import { UserGrant } from '../../src/group/group.service.js';
 
 /**
  * Authentication (misc.md "Authentication", routes.md "Users, login", seed "Authentication" and "Other states",
@@ -36,8 +42,8 @@ describe('authentication', () => {
       const res = await login('login1@example.com', 'pass-word-1');
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: user.id, token: expect.stringMatching(new RegExp(`^${user.id}-[A-Za-z0-9]{20,}$`)) });
-      const row = await t.db.read.one('SELECT token_hash, ip_addr FROM login_tokens WHERE user_id = ?', [user.id]);
-      expect(row).toEqual({ token_hash: digestSecret(res.body.token), ip_addr: null });
+      const row = await t.db.read.repository(LoginToken).findOneBy({ userId: user.id });
+      expect(row).toMatchObject({ tokenHash: digestSecret(res.body.token), ipAddr: null });
     });
 
     it('accepts the Tracker_ and Bugzilla_ spellings and the X-BUGZILLA-LOGIN/PASSWORD headers', async () => {
@@ -110,13 +116,14 @@ describe('authentication', () => {
       const fresh = (await login('token@example.com', 'token-pass')).body.token;
       const old = new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString().slice(0, 19).replace('T', ' ');
       const recent = new Date(Date.now() - 29 * 24 * 3600 * 1000).toISOString().slice(0, 19).replace('T', ' ');
-      await t.db.transaction((tx) => tx.run('UPDATE login_tokens SET last_used = ? WHERE token_hash = ?', [recent, digestSecret(fresh)]));
+      const tokenHash = digestSecret(fresh);
+      await t.db.transaction((tx) => tx.repository(LoginToken).update({ tokenHash }, { lastUsed: recent }));
       expect((await whoami({ query: { token: fresh } })).status).toBe(200);
-      const refreshed = await t.db.read.one('SELECT last_used FROM login_tokens WHERE token_hash = ?', [digestSecret(fresh)]);
-      expect(String(refreshed?.last_used) > recent).toBe(true);
-      await t.db.transaction((tx) => tx.run('UPDATE login_tokens SET last_used = ? WHERE token_hash = ?', [old, digestSecret(fresh)]));
+      const refreshed = await t.db.read.repository(LoginToken).findOneBy({ tokenHash });
+      expect(String(refreshed?.lastUsed) > recent).toBe(true);
+      await t.db.transaction((tx) => tx.repository(LoginToken).update({ tokenHash }, { lastUsed: old }));
       expectError(await whoami({ query: { token: fresh } }), 32000, 400);
-      expect(await t.db.read.one('SELECT id FROM login_tokens WHERE token_hash = ?', [digestSecret(fresh)])).toBeUndefined();
+      expect(await t.db.read.repository(LoginToken).existsBy({ tokenHash })).toBe(false);
     });
 
     it('logout ends the token of the request only; reusing it is 32000; valid_login then says false', async () => {
@@ -177,7 +184,7 @@ describe('authentication', () => {
       expect((await login('locked@example.com', 'right-password', { headers: from('10.7.7.7') })).status).toBe(200);
       // the window passes
       const past = new Date(Date.now() - 31 * 60 * 1000).toISOString().slice(0, 19).replace('T', ' ');
-      await t.db.transaction((tx) => tx.run('UPDATE login_failures SET login_time = ? WHERE user_id = ?', [past, user.id]));
+      await t.db.transaction((tx) => tx.repository(LoginFailure).update({ userId: user.id }, { loginTime: past }));
       expect((await login('locked@example.com', 'right-password', { headers: attacker })).status).toBe(200);
     });
 
@@ -186,7 +193,7 @@ describe('authentication', () => {
       const address = from('10.8.8.8');
       for (let i = 0; i < 4; i++) await login('clears@example.com', 'wrong', { headers: address });
       expect((await login('clears@example.com', 'right-password', { headers: address })).status).toBe(200);
-      expect(await t.db.read.one('SELECT id FROM login_failures WHERE user_id = ?', [user.id])).toBeUndefined();
+      expect(await t.db.read.repository(LoginFailure).existsBy({ userId: user.id })).toBe(false);
       expectError(await login('clears@example.com', 'wrong', { headers: address }), 300, 401);
     });
   });
@@ -215,8 +222,8 @@ describe('authentication', () => {
       expect(created.body).toEqual({ id: expect.any(Number), api_key: expect.stringMatching(/^[A-Za-z0-9]{40}$/) });
       const { id, api_key: newKey } = created.body;
       // stored as a digest, never in clear
-      const row = await t.db.read.one('SELECT key_hash FROM api_keys WHERE id = ?', [id]);
-      expect(row?.key_hash).toBe(digestSecret(newKey));
+      const row = await t.db.read.repository(ApiKey).findOneBy({ id });
+      expect(row?.keyHash).toBe(digestSecret(newKey));
       expect((await whoami({ key: newKey })).body.id).toBe(user.id);
 
       const listed = (await t.get('/api_key', { key: newKey })).body.api_keys;
@@ -255,7 +262,7 @@ describe('authentication', () => {
       const user = await t.createUser('cli-key@example.com');
       const key = await t.app.get(AuthService).createApiKey(user.id, 'from the CLI', new Date());
       expect((await whoami({ key })).body.id).toBe(user.id);
-      expect(await t.db.read.one('SELECT id FROM api_keys WHERE key_hash = ?', [key])).toBeUndefined();
+      expect(await t.db.read.repository(ApiKey).existsBy({ keyHash: key })).toBe(false);
     });
   });
 
@@ -277,7 +284,7 @@ describe('authentication', () => {
     it('a token of an account disabled behind the API’s back is refused with 301', async () => {
       const user = await t.createUser('disabled2@example.com', { password: 'disabled-pass' });
       const token = (await login('disabled2@example.com', 'disabled-pass')).body.token;
-      await t.db.transaction((tx) => tx.update('users', { login_denied_text: 'Gone.' }, { id: user.id }));
+      await t.db.transaction((tx) => tx.repository(User).update({ id: user.id }, { loginDeniedText: 'Gone.' }));
       expectError(await whoami({ query: { token } }), 301, 401);
     });
   });
@@ -298,12 +305,12 @@ describe('authentication', () => {
       const users = t.app.get(UserService);
       const id = await users.create({ email: 'cli-user@example.com', fullName: 'Cli User', password: 'cli-password' }, { userId: null, now: new Date() });
       expect((await login('cli-user@example.com', 'cli-password')).body.id).toBe(id);
-      const regexp = await t.db.read.all('SELECT group_id FROM user_group_map WHERE user_id = ? AND grant_type = 2', [id]);
+      const regexp = await t.db.read.repository(Membership).findBy({ userId: id, grantType: UserGrant.REGEXP });
       expect(regexp).toHaveLength(1);
       await expect(users.create({ email: 'cli-user@example.com' }, { userId: null, now: new Date() })).rejects.toMatchObject({ code: 500 });
       await expect(users.create({ email: 'bad' }, { userId: null, now: new Date() })).rejects.toMatchObject({ code: 501 });
-      const audit = await t.db.read.one("SELECT user_id FROM audit_log WHERE class = 'Tracker::User' AND object_id = ?", [id]);
-      expect(audit?.user_id).toBeNull();
+      const [audit] = await t.auditOf('Tracker::User', id);
+      expect(audit?.userId).toBeNull();
     });
   });
 

@@ -1,5 +1,12 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { DEFAULT_BUG, expectError, fileBug, productGroup, sql } from './bug-fixtures.js';
+import { MoreThan, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { createBugGroup, createProduct, ok } from '../support/catalogue-fixtures.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugAlias } from '../../src/bug/entities/bug-alias.entity.js';
+import { BugCc } from '../../src/bug/entities/bug-cc.entity.js';
+import { Comment } from '../../src/comment/entities/comment.entity.js';
+import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
+import { DEFAULT_BUG, changeGroups, expectError, fileBug, productGroup, setProductControl, sql } from './bug-fixtures.js';
 
 describe('Create Bug (POST /rest/bug)', () => {
   let t: TestApp;
@@ -8,7 +15,9 @@ describe('Create Bug (POST /rest/bug)', () => {
 
   const create = (fields: Record<string, unknown>, key = ADMIN_API_KEY) => t.post('/bug', { ...DEFAULT_BUG, ...fields }, { key });
   const getBug = async (id: number, key = ADMIN_API_KEY) => (await t.get(`/bug/${id}`, { key })).body.bugs[0];
-  const count = async (table: string) => Number((await t.db.read.one(`SELECT COUNT(*) AS n FROM ${table}`))!.n);
+  const count = (entity: EntityTarget<ObjectLiteral>) => t.db.read.repository(entity).count();
+  const commentsOf = async (bugId: number) =>
+    (await t.db.read.repository(Comment).find({ where: { bugId }, order: { id: 'ASC' } })).map(({ text, isPrivate, userId }) => ({ text, isPrivate, userId }));
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -39,12 +48,11 @@ describe('Create Bug (POST /rest/bug)', () => {
 
     it('the description becomes comment 0, private only for insiders (comment_is_private)', async () => {
       const id = await fileBug(t, { description: 'Steps:\r\n1. run  \n\n', comment_is_private: true });
-      const comments = await t.db.read.all('SELECT text, is_private, user_id FROM comments WHERE bug_id = ? ORDER BY id', [id]);
-      expect(comments).toEqual([{ text: 'Steps:\n1. run', is_private: 0, user_id: 1 }]);
+      expect(await commentsOf(id)).toEqual([{ text: 'Steps:\n1. run', isPrivate: false, userId: 1 }]);
       await t.setParameters({ insidergroup: 'admin' });
       try {
         const privateId = await fileBug(t, { description: 'secret', comment_is_private: true });
-        expect((await t.db.read.one('SELECT is_private FROM comments WHERE bug_id = ?', [privateId]))!.is_private).toBe(1);
+        expect((await commentsOf(privateId))[0].isPrivate).toBe(true);
       } finally {
         await t.setParameters({ insidergroup: '' });
       }
@@ -60,13 +68,13 @@ describe('Create Bug (POST /rest/bug)', () => {
 
     it('unknown product or one closed to the caller is 106; a disabled product 106', async () => {
       expectError(await create({ product: 'NoSuchProduct' }), 106, 401);
-      await sql(t, [["INSERT INTO products (name, classification_id, description, is_active, default_milestone, has_unconfirmed) VALUES ('Closed', 1, 'closed', 0, '---', 1)"]]);
+      await createProduct(t, 'Closed', { is_open: false });
       expectError(await create({ product: 'Closed' }), 106, 401);
       await productGroup(t, 'entry-only', { product: 'TestProduct', entry: true, membercontrol: 0, othercontrol: 0 });
       try {
         expectError(await create({}, reporter.apiKey), 106, 401);
       } finally {
-        await sql(t, [["DELETE FROM group_control_map WHERE group_id = (SELECT id FROM groups WHERE name = 'entry-only')"]]);
+        await setProductControl(t, 'entry-only', { membercontrol: 0, othercontrol: 0 });
       }
     });
 
@@ -76,7 +84,7 @@ describe('Create Bug (POST /rest/bug)', () => {
       expectError(await create({ target_milestone: 'M9' }), 51, 404);
       expectError(await create({ op_sys: 'BeOS' }), 51, 404);
       expectError(await create({ severity: 'apocalyptic' }), 51, 404);
-      await sql(t, [["INSERT INTO components (name, product_id, default_assignee_id, description, is_active, sortkey) VALUES ('Old', 1, 1, 'old', 0, 0)"]]);
+      ok(await t.post('/component', { product: 'TestProduct', name: 'Old', description: 'old', default_assignee: ADMIN_LOGIN, is_open: false }, { key: ADMIN_API_KEY }));
       expectError(await create({ component: 'Old' }), 32000, 400);
     });
 
@@ -126,14 +134,13 @@ describe('Create Bug (POST /rest/bug)', () => {
     });
 
     it('editbugs granted for the product by a group control counts like the global group', async () => {
-      const productEditors = await productGroup(t, 'product-editors', { membercontrol: 0, othercontrol: 0 });
-      await sql(t, [['UPDATE group_control_map SET editbugs = 1 WHERE group_id = ?', [productEditors]],
-        ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [outsider.id, productEditors]]]);
+      await productGroup(t, 'product-editors', { membercontrol: 0, othercontrol: 0, editbugs: true });
+      await changeGroups(t, outsider.id, { add: ['product-editors'] });
       try {
         const id = (await create({ status: 'IN_PROGRESS', assigned_to: reporter.login }, outsider.apiKey)).body.id;
         expect(await getBug(id)).toMatchObject({ status: 'IN_PROGRESS', assigned_to: reporter.login });
       } finally {
-        await sql(t, [['DELETE FROM user_group_map WHERE user_id = ? AND group_id = ?', [outsider.id, productEditors]]]);
+        await changeGroups(t, outsider.id, { remove: ['product-editors'] });
       }
     });
 
@@ -178,10 +185,7 @@ describe('Create Bug (POST /rest/bug)', () => {
       expect((await getBug((await create({ status: 'IN_PROGRESS' })).body.id)).status).toBe('IN_PROGRESS');
       expectError(await create({ status: 'RESOLVED', resolution: 'FIXED' }), 123, 400);
       expectError(await create({ status: 'NOSUCH' }), 51, 404);
-      await sql(t, [["INSERT INTO products (name, classification_id, description, is_active, default_milestone, has_unconfirmed) VALUES ('Confirmed', 1, 'no unconfirmed', 1, '---', 0)"],
-        ["INSERT INTO components (name, product_id, default_assignee_id, description, is_active, sortkey) SELECT 'C', id, 1, 'c', 1, 0 FROM products WHERE name = 'Confirmed'"],
-        ["INSERT INTO versions (value, product_id, is_active, sortkey) SELECT '1.0', id, 1, 0 FROM products WHERE name = 'Confirmed'"],
-        ["INSERT INTO milestones (value, product_id, is_active, sortkey) SELECT '---', id, 1, 0 FROM products WHERE name = 'Confirmed'"]]);
+      await createProduct(t, 'Confirmed', { has_unconfirmed: false }, { name: 'C' });
       const where = { product: 'Confirmed', component: 'C', version: '1.0' };
       expectError(await create({ ...where, status: 'UNCONFIRMED' }), 123, 400);
       expect((await getBug((await create(where, outsider.apiKey)).body.id)).status).toBe('CONFIRMED');
@@ -218,17 +222,18 @@ describe('Create Bug (POST /rest/bug)', () => {
 
     it('cc takes logins (unknown: 504) and adds the component default cc', async () => {
       expectError(await create({ cc: ['ghost@example.com'] }), 504, 401);
-      await sql(t, [['INSERT INTO component_cc (component_id, user_id) VALUES (1, ?)', [outsider.id]]]);
+      const defaultCc = (logins: string[]) => t.put('/component/TestProduct/TestComponent', { default_cc: logins }, { key: ADMIN_API_KEY });
+      ok(await defaultCc([outsider.login]));
       try {
         const id = (await create({ cc: [reporter.login] })).body.id;
         expect((await getBug(id)).cc).toEqual([outsider.login, reporter.login]);
       } finally {
-        await sql(t, [['DELETE FROM component_cc WHERE user_id = ?', [outsider.id]]]);
+        ok(await defaultCc([]));
       }
     });
 
     it('keywords must exist (51)', async () => {
-      await sql(t, [["INSERT INTO keywords (name, description, is_active) VALUES ('perf', 'performance', 1)"]]);
+      expect((await t.post('/keyword', { name: 'perf', description: 'performance' }, { key: ADMIN_API_KEY })).status).toBe(200);
       expect((await getBug((await create({ keywords: ['perf'] })).body.id)).keywords).toEqual(['perf']);
       expectError(await create({ keywords: ['nokeyword'] }), 51, 404);
     });
@@ -236,7 +241,7 @@ describe('Create Bug (POST /rest/bug)', () => {
     it('blocks/depends_on name visible bugs; the other bug gets a history entry and a new last_change_time', async () => {
       const other = await fileBug(t);
       const before = (await getBug(other)).last_change_time;
-      await new Promise((r) => setTimeout(r, 1100));
+      t.clock.advance(1);
       const id = (await create({ blocks: [other] })).body.id;
       const after = await getBug(other);
       expect(after.depends_on).toEqual([id]);
@@ -262,16 +267,15 @@ describe('Create Bug (POST /rest/bug)', () => {
   });
 
   describe('groups (product controls)', () => {
-    let shown: number;
     beforeAll(async () => {
-      shown = await productGroup(t, 'shown-group', { membercontrol: 1, othercontrol: 0 });
+      await productGroup(t, 'shown-group', { membercontrol: 1, othercontrol: 0 });
       await productGroup(t, 'default-group', { membercontrol: 2, othercontrol: 2 });
       await productGroup(t, 'mandatory-group', { membercontrol: 3, othercontrol: 3 });
-      await sql(t, [["INSERT INTO groups (name, description, is_bug_group, user_regexp, is_active) VALUES ('elsewhere', 'not in the product', 1, '', 1)"],
-        ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [reporter.id, shown]]]);
+      await createBugGroup(t, 'elsewhere');
+      await changeGroups(t, reporter.id, { add: ['shown-group'] });
     });
     afterAll(async () => {
-      await sql(t, [["DELETE FROM group_control_map WHERE group_id IN (SELECT id FROM groups WHERE name IN ('shown-group', 'default-group', 'mandatory-group'))"]]);
+      for (const group of ['shown-group', 'default-group', 'mandatory-group']) await setProductControl(t, group, { membercontrol: 0, othercontrol: 0 });
     });
 
     it('without groups: the product defaults plus the mandatory groups', async () => {
@@ -287,17 +291,19 @@ describe('Create Bug (POST /rest/bug)', () => {
   });
 
   describe('flags', () => {
+    // Asked for approval: a requestee must be able to grant it (the rule Update Bug applies too).
+    let granter: { id: number; login: string; apiKey: string };
     beforeAll(async () => {
-      const grant = await productGroup(t, 'granters', { membercontrol: 0, othercontrol: 0 });
-      await sql(t, [
-        ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey, grant_group_id) VALUES ('approval', 'approval', '', 'bug', 1, 1, 1, 0, 0, ?)", [grant]],
-        ["INSERT INTO flag_inclusions (type_id, product_id, component_id) SELECT id, NULL, NULL FROM flag_types WHERE name = 'approval'"],
-      ]);
+      await productGroup(t, 'granters', { membercontrol: 0, othercontrol: 0 });
+      granter = await t.createUser('granter@example.com', { groups: ['granters'] });
+      ok(await t.post('/flag_type', {
+        name: 'approval', description: 'approval', target_type: 'bug', is_requestable: true, is_requesteeble: true, is_multiplicable: false, grant_group: 'granters',
+      }, { key: ADMIN_API_KEY }));
     });
 
     it('flags by name with status and requestee; errors 51, 129, 130 and a missing status 50', async () => {
-      const id = (await create({ flags: [{ name: 'approval', status: '?', requestee: reporter.login }] })).body.id;
-      expect((await getBug(id)).flags).toMatchObject([{ name: 'approval', status: '?', requestee: reporter.login, setter: ADMIN_LOGIN }]);
+      const id = (await create({ flags: [{ name: 'approval', status: '?', requestee: granter.login }] })).body.id;
+      expect((await getBug(id)).flags).toMatchObject([{ name: 'approval', status: '?', requestee: granter.login, setter: ADMIN_LOGIN }]);
       expectError(await create({ flags: [{ name: 'nosuchflag', status: '+' }] }), 51, 404);
       expectError(await create({ flags: [{ name: 'approval', status: '!' }] }), 129, 400);
       expectError(await create({ flags: [{ name: 'approval', status: '+' }] }, reporter.apiKey), 130, 400);
@@ -308,10 +314,9 @@ describe('Create Bug (POST /rest/bug)', () => {
 
   describe('custom fields', () => {
     beforeAll(async () => {
-      await sql(t, [
-        ["INSERT INTO fielddefs (name, description, type, custom, obsolete, sortkey) VALUES ('cf_choice', 'Choice', 2, 1, 0, 10), ('cf_note', 'Note', 1, 1, 0, 20)"],
-        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, 'yes', 10, 1 FROM fielddefs WHERE name = 'cf_choice'"],
-      ]);
+      const admin = { key: ADMIN_API_KEY };
+      expect((await t.post('/field/bug', { name: 'cf_choice', description: 'Choice', type: 2, sort_key: 10, values: ['yes'] }, admin)).status).toBe(200);
+      expect((await t.post('/field/bug', { name: 'cf_note', description: 'Note', type: 1, sort_key: 20 }, admin)).status).toBe(200);
     });
 
     it('take legal values (51) and free text up to 255 (104)', async () => {
@@ -332,18 +337,18 @@ describe('Create Bug (POST /rest/bug)', () => {
 
   describe('one transaction, audit and mail', () => {
     it('every field is validated before anything is written: a late error leaves nothing behind', async () => {
-      const before = await Promise.all(['bugs', 'bug_aliases', 'comments', 'bug_cc', 'mail_queue'].map(count));
+      const before = await Promise.all([Bug, BugAlias, Comment, BugCc, QueuedMail].map(count));
       expectError(await create({ alias: ['left-behind'], cc: [reporter.login], flags: [{ name: 'nosuchflag', status: '+' }] }), 51, 404);
-      expect(await Promise.all(['bugs', 'bug_aliases', 'comments', 'bug_cc', 'mail_queue'].map(count))).toEqual(before);
+      expect(await Promise.all([Bug, BugAlias, Comment, BugCc, QueuedMail].map(count))).toEqual(before);
     });
 
     it('is audited (Tracker::Bug __create__) and queues mail for the people around the bug, not the reporter', async () => {
-      const mailBefore = await count('mail_queue');
+      const mailBefore = await count(QueuedMail);
       const id = (await create({ cc: [reporter.login], summary: 'mail me' })).body.id;
-      const audit = await t.db.read.all("SELECT user_id, field, added FROM audit_log WHERE class = 'Tracker::Bug' AND object_id = ?", [id]);
-      expect(audit).toEqual([{ user_id: 1, field: '__create__', added: 'mail me' }]);
-      const mail = await t.db.read.all('SELECT to_address FROM mail_queue WHERE id > ? ORDER BY id', [mailBefore]);
-      expect(mail.map((m) => m.to_address)).toEqual([reporter.login]);
+      const audit = await t.auditOf('Tracker::Bug', id);
+      expect(audit.map(({ userId, field, added }) => ({ userId, field, added }))).toEqual([{ userId: 1, field: '__create__', added: 'mail me' }]);
+      const mail = await t.db.read.repository(QueuedMail).find({ where: { id: MoreThan(mailBefore) }, order: { id: 'ASC' } });
+      expect(mail.map((m) => m.toAddress)).toEqual([reporter.login]);
     });
   });
 
@@ -358,6 +363,56 @@ describe('Create Bug (POST /rest/bug)', () => {
       ]));
       expect(properties.cc).toMatchObject({ type: 'array', items: { type: 'string' } });
       expect(properties.flags.items.$ref).toMatch(/NewFlagDoc$/);
+    });
+  });
+
+  // Issue 8, "one rule, one place": Create Bug sets flags through the rule Update Bug uses, requestee checks included.
+  describe('flag requestees: the rule of Update Bug', () => {
+    let secretGroup: number;
+    beforeAll(async () => {
+      const signers = await productGroup(t, 'signers', { membercontrol: 0, othercontrol: 0 });
+      // Shown for members (the admin), NA for the others: a bug the admin puts in it is hidden from the reporter.
+      secretGroup = await productGroup(t, 'requestee-secret', { membercontrol: 1, othercontrol: 0 });
+      await sql(t, [
+        ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey, grant_group_id) VALUES ('signoff', 'signoff', '', 'bug', 1, 1, 1, 0, 0, ?)", [signers]],
+        ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey) VALUES ('look', 'look', '', 'bug', 1, 1, 1, 0, 0)"],
+        ["INSERT INTO flag_inclusions (type_id, product_id, component_id) SELECT id, NULL, NULL FROM flag_types WHERE name IN ('signoff', 'look')"],
+        ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (1, ?, 0, 0)', [secretGroup]],
+      ]);
+    });
+    afterAll(async () => {
+      await sql(t, [['DELETE FROM group_control_map WHERE group_id = ?', [secretGroup]]]);
+    });
+
+    const outcome = (res: { status: number; body: { code?: number; error?: boolean; message?: string } }) =>
+      ({ status: res.status, code: res.body?.code, error: res.body?.error, message: res.body?.message?.replace(/ on bug \d+/, '') });
+
+    it('a requestee who may not grant the flag is refused on Create as on Update — flag_requestee_needs_privs 32000', async () => {
+      const flags = [{ name: 'signoff', status: '?', requestee: reporter.login }];
+      const onCreate = await create({ flags });
+      const onUpdate = await t.put(`/bug/${await fileBug(t)}`, { flags }, { key: ADMIN_API_KEY });
+      expectError(onCreate, 32000, 400);
+      expect(onCreate.body.message).toMatch(/not allowed to grant or deny it/);
+      expect(outcome(onCreate)).toEqual(outcome(onUpdate));
+    });
+
+    it('a requestee who cannot see the bug is refused on Create as on Update — flag_requestee_unauthorized 32000', async () => {
+      const flags = [{ name: 'look', status: '?', requestee: reporter.login }];
+      const before = await count(Bug);
+      const onCreate = await create({ groups: ['requestee-secret'], flags });
+      const onUpdate = await t.put(`/bug/${await fileBug(t, { groups: ['requestee-secret'] })}`, { flags }, { key: ADMIN_API_KEY });
+      expectError(onCreate, 32000, 400);
+      expect(onCreate.body.message).toMatch(/cannot see the bug/);
+      expect(outcome(onCreate)).toEqual(outcome(onUpdate));
+      // Refused inside the write: the new bug is not stored (only the one filed for the Update side is).
+      expect(await count(Bug)).toBe(before + 1);
+    });
+
+    it('a requestee who passes joins the cc list, as on Update', async () => {
+      const id = (await create({ flags: [{ name: 'look', status: '?', requestee: reporter.login }] })).body.id;
+      const bug = await getBug(id);
+      expect(bug.flags).toMatchObject([{ name: 'look', status: '?', requestee: reporter.login }]);
+      expect(bug.cc).toContain(reporter.login);
     });
   });
 });

@@ -2,8 +2,6 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 import { expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loops refused)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -15,7 +13,7 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     const a = await fileBug(t);
     const b = await fileBug(t);
     const before = (await getBug(t, b)).last_change_time;
-    await pause(1100);
+    t.clock.advance(1);
     const res = updated(await update(t, a, { depends_on: { add: [b] } }));
     expect(res.changes).toEqual({ depends_on: { removed: '', added: String(b) } });
     expect((await getBug(t, a)).depends_on).toEqual([b]);
@@ -98,7 +96,7 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     const a = await fileBug(t);
     const b = await fileBug(t);
     await update(t, b, { depends_on: { add: [a] } });
-    await pause(1100);
+    t.clock.advance(1);
     // For a, removing a from its own depends_on is a no-op; for b it removes the dependency, which changes a's blocks.
     const res = await update(t, a, { ids: [b], depends_on: { remove: [a] } });
     expect(res.status).toBe(200);

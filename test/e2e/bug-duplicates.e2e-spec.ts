@@ -2,8 +2,6 @@ import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../suppo
 import { expectError, fileBug } from './bug-fixtures.js';
 import { commentsOf, expectUncoded, getBug, historyOf, update, updated } from './bug-update-fixtures.js';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicates")', () => {
   let t: TestApp;
   let reporter: { id: number; login: string; apiKey: string };
@@ -26,7 +24,7 @@ describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicat
     const target = await fileBug(t);
     const dupe = await fileBug(t, {}, reporter.apiKey);
     const targetBefore = (await getBug(t, target)).last_change_time;
-    await pause(1100);
+    t.clock.advance(1);
     const res = updated(await update(t, dupe, { dupe_of: target, comment: { body: 'same crash' } }));
     expect(res.changes).toEqual({
       status: { removed: 'CONFIRMED', added: 'RESOLVED' },

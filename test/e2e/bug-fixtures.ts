@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { createBugGroup, ok } from '../support/catalogue-fixtures.js';
 
 /** The product, component and version of a fresh installation (defaults.md). */
 export const DEFAULT_BUG = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'A bug' };
@@ -24,20 +25,34 @@ export async function sql(t: TestApp, statements: Array<[string, unknown[]?]>): 
   });
 }
 
-/** Creates a bug group and gives the product a control on it (membercontrol/othercontrol: 0 NA … 3 Mandatory). */
-export async function productGroup(
-  t: TestApp,
-  name: string,
-  control: { product?: string; membercontrol?: number; othercontrol?: number; entry?: boolean; canedit?: boolean } = {},
-): Promise<number> {
-  return t.db.transaction(async (tx) => {
-    const groupId = await tx.insert('groups', { name, description: `${name} group`, is_bug_group: 1, user_regexp: '', is_active: 1 });
-    const product = await tx.one<{ id: number }>('SELECT id FROM products WHERE name = ?', [control.product ?? 'TestProduct']);
-    await tx.insert('group_control_map', {
-      product_id: product!.id, group_id: groupId, entry: control.entry ? 1 : 0,
-      membercontrol: control.membercontrol ?? 1, othercontrol: control.othercontrol ?? 1, canedit: control.canedit ? 1 : 0,
-      editcomponents: 0, editbugs: 0, canconfirm: 0,
-    });
-    return groupId;
-  });
+/** A product's control on a group, as Update Product's `group_controls` takes it (membercontrol/othercontrol: 0 NA … 3 Mandatory). */
+export interface ProductControl {
+  product?: string;
+  membercontrol?: number;
+  othercontrol?: number;
+  entry?: boolean;
+  canedit?: boolean;
+  editbugs?: boolean;
+}
+
+/**
+ * Sets a product's control on a group through Update Product (admin): every setting, those not given Shown/Shown and
+ * off, so that nothing of a former control stays; a control of nothing removes it.
+ */
+export async function setProductControl(t: TestApp, group: string, control: ProductControl = {}): Promise<void> {
+  const { product = 'TestProduct', ...settings } = control;
+  const full = { group, membercontrol: 1, othercontrol: 1, entry: false, canedit: false, editbugs: false, ...settings };
+  ok(await t.put(`/product/${encodeURIComponent(product)}`, { group_controls: [full] }, { key: ADMIN_API_KEY }));
+}
+
+/** Creates a bug group (Create Group) and gives the product a control on it (Update Product). */
+export async function productGroup(t: TestApp, name: string, control: ProductControl = {}): Promise<number> {
+  const groupId = await createBugGroup(t, name);
+  await setProductControl(t, name, control);
+  return groupId;
+}
+
+/** Changes a user's direct memberships through Update User (admin). */
+export async function changeGroups(t: TestApp, userId: number, change: { add?: string[]; remove?: string[] }): Promise<void> {
+  ok(await t.put(`/user/${userId}`, { groups: change }, { key: ADMIN_API_KEY }));
 }

@@ -1,6 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug, sql } from './bug-fixtures.js';
+import { ok } from '../support/catalogue-fixtures.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
+import { Tag } from '../../src/bug/entities/tag.entity.js';
+import { insertRows } from '../../src/database/sql.js';
+import { expectError, fileBug } from './bug-fixtures.js';
 
 const DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
@@ -14,11 +19,10 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     t = await startTestApp();
     await t.setParameters({ useqacontact: '1' });
     dev = await t.createUser('dev@example.com', { realName: 'Dev Eloper' });
-    await sql(t, [
-      ["INSERT INTO keywords (name, description, is_active) VALUES ('crash', 'crashes', 1), ('regression', 'regressions', 1)"],
-      ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey) VALUES ('review', 'review', '', 'bug', 1, 1, 1, 1, 0)"],
-      ['INSERT INTO flag_inclusions (type_id, product_id, component_id) VALUES (1, NULL, NULL)'],
-    ]);
+    const admin = { key: ADMIN_API_KEY };
+    ok(await t.post('/keyword', { name: 'crash', description: 'crashes' }, admin));
+    ok(await t.post('/keyword', { name: 'regression', description: 'regressions' }, admin));
+    ok(await t.post('/flag_type', { name: 'review', description: 'review', target_type: 'bug', is_requestable: true, is_requesteeble: true, is_multiplicable: true }, admin));
     plain = await fileBug(t, { summary: 'plain bug' });
     full = await fileBug(t, {
       summary: 'full bug',
@@ -145,11 +149,11 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     });
 
     it('tags is extra: returned with _extra or by name, for the caller\'s own tags', async () => {
-      await sql(t, [
-        ["INSERT INTO tags (user_id, name) VALUES (?, 'mine')", [dev.id]],
-        ["INSERT INTO tags (user_id, name) VALUES (1, 'admins')"],
-        ["INSERT INTO bug_tags (bug_id, tag_id) SELECT ?, id FROM tags", [full]],
-      ]);
+      // Personal tags have no API yet: through their entities.
+      await t.db.transaction(async (tx) => {
+        const tagIds = [await insertRows(tx.repository(Tag), [{ userId: dev.id, name: 'mine' }]), await insertRows(tx.repository(Tag), [{ userId: 1, name: 'admins' }])];
+        await insertRows(tx.repository(BugTag), tagIds.map((tagId) => ({ bugId: full, tagId })));
+      });
       const res = await t.get(`/bug/${full}`, { key: dev.apiKey, query: { include_fields: ['_default', 'tags'] } });
       expect(res.body.bugs[0].tags).toEqual(['mine']);
       expect(res.body.bugs[0].summary).toBe('full bug');
@@ -233,12 +237,13 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
   describe('custom fields', () => {
     let bugId: number;
     beforeAll(async () => {
-      await sql(t, [
-        ["INSERT INTO fielddefs (name, description, type, custom, obsolete, sortkey) VALUES ('cf_text', 'Text', 1, 1, 0, 10), ('cf_select', 'Select', 2, 1, 0, 20), ('cf_multi', 'Multi', 3, 1, 0, 30), ('cf_bug', 'Bug', 6, 1, 0, 40), ('cf_when', 'When', 5, 1, 0, 50), ('cf_count', 'Count', 10, 1, 0, 60)"],
-        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, '---', 0, 1 FROM fielddefs WHERE name IN ('cf_select', 'cf_multi')"],
-        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, 'one', 10, 1 FROM fielddefs WHERE name IN ('cf_select', 'cf_multi')"],
-        ["INSERT INTO field_values (field_id, value, sortkey, is_active) SELECT id, 'two', 20, 1 FROM fielddefs WHERE name = 'cf_multi'"],
-      ]);
+      const fields: Array<[string, string, number, string[]?]> = [
+        ['cf_text', 'Text', 1], ['cf_select', 'Select', 2, ['one']], ['cf_multi', 'Multi', 3, ['one', 'two']], ['cf_bug', 'Bug', 6],
+        ['cf_when', 'When', 5], ['cf_count', 'Count', 10],
+      ];
+      for (const [i, [name, description, type, values]] of fields.entries()) {
+        ok(await t.post('/field/bug', { name, description, type, sort_key: (i + 1) * 10, ...(values ? { values } : {}) }, { key: ADMIN_API_KEY }));
+      }
       bugId = await fileBug(t, { summary: 'custom', cf_text: 'hello', cf_select: 'one', cf_multi: ['two', 'one'], cf_bug: plain, cf_when: '2031-02-03 04:05:06', cf_count: '42' });
     });
 
@@ -266,7 +271,7 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       const counts: number[] = [];
       for (let run = 0; run < 3; run++) {
         // Any audit row makes every kept bug stale (LoadedBugCache): the run then loads from the database.
-        if (options.cold) await sql(t, [["INSERT INTO audit_log (user_id, class, object_id, field, at_time) VALUES (1, 'Test', 0, 'cold', '2020-01-01 00:00:00')"]]);
+        if (options.cold) await t.moveAuditMark();
         counts.push(await countQueries(work));
       }
       return Math.min(...counts);
@@ -302,10 +307,11 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     });
 
     it('a page larger than one chunk (500 bugs) is loaded in slices, still not per bug', async () => {
-      const columns = 'summary, status, resolution, product_id, component_id, version, target_milestone, op_sys, platform, priority, severity, reporter_id, assigned_to_id, url, whiteboard, is_confirmed, is_creator_accessible, is_cc_accessible, estimated_time, remaining_time, creation_time, last_change_time';
-      const copy = `INSERT INTO bugs (${columns}) SELECT ${columns.replace('summary', "'copy'")} FROM bugs`;
-      while (Number((await t.db.read.one('SELECT COUNT(*) AS n FROM bugs'))!.n) < 1100) await sql(t, [[copy]]);
-      const total = Number((await t.db.read.one('SELECT COUNT(*) AS n FROM bugs'))!.n);
+      const bugs = t.db.read.repository(Bug);
+      const { id: _plainId, ...copy } = await bugs.findOneByOrFail({ id: plain });
+      const missing = 1100 - (await bugs.count());
+      await t.db.transaction((tx) => insertRows(tx.repository(Bug), Array.from({ length: missing }, () => ({ ...copy, summary: 'copy' }))));
+      const total = await bugs.count();
       let res: any;
       const count = await queries(async () => { res = await t.get('/bug', { query: { product: 'TestProduct', include_fields: 'id,cc' } }); }, cold);
       expect(res.body.bugs).toHaveLength(total);

@@ -22,7 +22,7 @@ describe('Update Bug through the npm bugzilla client', () => {
     const id = await api.createBug({
       product: 'TestProduct', component: 'TestComponent', summary: 'Filed by the client', version: 'unspecified',
       op_sys: 'All', platform: 'All', priority: 'Normal', severity: 'normal', description: 'from npm',
-    } as never);
+    });
 
     const [taken] = await api.updateBug(id, {
       id_or_alias: id, ids: [id], status: 'IN_PROGRESS', cc: { add: ['client-cc@example.com'] },
@@ -30,12 +30,12 @@ describe('Update Bug through the npm bugzilla client', () => {
     });
     expect(taken.id).toBe(id);
     expect(taken.alias).toEqual([]);
-    expect(taken.changes.get('status' as never)).toEqual({ removed: 'CONFIRMED', added: 'IN_PROGRESS' });
-    expect(taken.changes.get('cc' as never)).toEqual({ removed: '', added: 'client-cc@example.com' });
+    expect(taken.changes.get('status')).toEqual({ removed: 'CONFIRMED', added: 'IN_PROGRESS' });
+    expect(taken.changes.get('cc')).toEqual({ removed: '', added: 'client-cc@example.com' });
     expect((await commentsOf(t, id)).map((c) => c.text)).toEqual(['from npm', 'working on it']);
 
-    const [resolved] = await api.updateBug(id, { id_or_alias: id, ids: [id], status: 'RESOLVED', resolution: 'FIXED' } as never);
-    expect(resolved.changes.get('resolution' as never)).toEqual({ removed: '', added: 'FIXED' });
+    const [resolved] = await api.updateBug(id, { id_or_alias: id, ids: [id], status: 'RESOLVED', resolution: 'FIXED' });
+    expect(resolved.changes.get('resolution')).toEqual({ removed: '', added: 'FIXED' });
 
     const history = await api.bugHistory(id);
     const fields = history.flatMap((h) => h.changes.map((c) => c.field_name));
@@ -44,6 +44,6 @@ describe('Update Bug through the npm bugzilla client', () => {
 
   it('an update error reaches the client as a rejection carrying the message', async () => {
     const api = new BugzillaAPI(t.baseUrl, ADMIN_API_KEY);
-    await expect(api.updateBug(999999, { id_or_alias: 999999, ids: [999999], summary: 'x' } as never)).rejects.toThrow(/404/);
+    await expect(api.updateBug(999999, { id_or_alias: 999999, ids: [999999], summary: 'x' })).rejects.toThrow(/404/);
   });
 });

@@ -1,5 +1,6 @@
-import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug, productGroup, sql } from './bug-fixtures.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { BugUpdateRepository, type BugColumns } from '../../src/bug/update/bug-update.repository.js';
+import { changeGroups, expectError, fileBug, productGroup } from './bug-fixtures.js';
 
 /**
  * The one visibility rule (design.md): a bug in groups is visible to members of all of them (any, with or_groups),
@@ -10,10 +11,11 @@ describe('bug visibility', () => {
   let t: TestApp;
   type User = { id: number; login: string; apiKey: string };
   let member: User, both: User, outsider: User, reporter: User, ccUser: User, assignee: User, qa: User;
-  let red: number, blue: number;
   let secret: number, twoGroups: number, open: number;
 
   const ids = (res: { body: any }) => res.body.bugs.map((b: any) => b.id);
+  /** Sets columns of a bug directly (no history): the rule reads them, however they were set. */
+  const updateBug = (id: number, columns: BugColumns) => t.db.transaction((tx) => t.app.get(BugUpdateRepository).updateBug(tx, id, columns));
   const sees = async (user: User | null, bug: number) => {
     const res = await t.get(`/bug/${bug}`, user ? { key: user.apiKey } : {});
     return res.status === 200;
@@ -21,8 +23,8 @@ describe('bug visibility', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    red = await productGroup(t, 'red', { membercontrol: 1, othercontrol: 1 });
-    blue = await productGroup(t, 'blue', { membercontrol: 1, othercontrol: 1 });
+    await productGroup(t, 'red', { membercontrol: 1, othercontrol: 1 });
+    await productGroup(t, 'blue', { membercontrol: 1, othercontrol: 1 });
     member = await t.createUser('member@example.com');
     both = await t.createUser('both@example.com');
     outsider = await t.createUser('outsider@example.com');
@@ -30,11 +32,8 @@ describe('bug visibility', () => {
     ccUser = await t.createUser('cc@example.com');
     assignee = await t.createUser('assignee@example.com');
     qa = await t.createUser('qa@example.com');
-    await sql(t, [
-      ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [member.id, red]],
-      ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [both.id, red]],
-      ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (?, ?, 0, 0)', [both.id, blue]],
-    ]);
+    await changeGroups(t, member.id, { add: ['red'] });
+    await changeGroups(t, both.id, { add: ['red', 'blue'] });
     open = await fileBug(t, { summary: 'open' });
     secret = await fileBug(t, { summary: 'secret', groups: ['red'], cc: [ccUser.login], assigned_to: assignee.login }, reporter.apiKey);
     twoGroups = await fileBug(t, { summary: 'two groups', groups: ['red', 'blue'] });
@@ -73,18 +72,18 @@ describe('bug visibility', () => {
   it('the reporter sees it while is_creator_accessible is set, the cc while is_cc_accessible is set', async () => {
     expect(await sees(reporter, secret)).toBe(true);
     expect(await sees(ccUser, secret)).toBe(true);
-    await sql(t, [['UPDATE bugs SET is_creator_accessible = 0, is_cc_accessible = 0 WHERE id = ?', [secret]]]);
+    await updateBug(secret, { isCreatorAccessible: false, isCcAccessible: false });
     try {
       expect(await sees(reporter, secret)).toBe(false);
       expect(await sees(ccUser, secret)).toBe(false);
     } finally {
-      await sql(t, [['UPDATE bugs SET is_creator_accessible = 1, is_cc_accessible = 1 WHERE id = ?', [secret]]]);
+      await updateBug(secret, { isCreatorAccessible: true, isCcAccessible: true });
     }
   });
 
   it('the assignee always sees it; the QA contact while useqacontact is on', async () => {
     expect(await sees(assignee, secret)).toBe(true);
-    await sql(t, [['UPDATE bugs SET qa_contact_id = ? WHERE id = ?', [qa.id, secret]]]);
+    await updateBug(secret, { qaContactId: qa.id });
     expect(await sees(qa, secret)).toBe(false);
     await t.setParameters({ useqacontact: '1' });
     try {

@@ -1,9 +1,18 @@
 import type { AddressInfo } from 'node:net';
-import { DataSource } from 'typeorm';
+import { Like, type DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { runCli, EXIT_ERROR, EXIT_OK, EXIT_USAGE } from '../../src/cli/cli.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
+import { openDataSource } from '../../src/database/open-data-source.js';
+import { ENTITIES } from '../../src/entities.js';
+import { User } from '../../src/user/entities/user.entity.js';
+import { Membership } from '../../src/group/entities/membership.entity.js';
+import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
+import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
+import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
+import { FieldValue } from '../../src/field/entities/field-value.entity.js';
+import { Parameter } from '../../src/params/entities/parameter.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { ADMIN_LOGIN, ADMIN_PASSWORD } from '../support/test-app.js';
 
@@ -22,9 +31,11 @@ describe('admin command line (npm run tracker -- …)', () => {
 
   /** A connection of the test's own, to see what the commands wrote. */
   async function db(): Promise<DataSource> {
-    check ??= await new DataSource(dataSourceOptions(database.url)).initialize();
+    check ??= await openDataSource(dataSourceOptions(database.url, [], ENTITIES));
     return check;
   }
+
+  const parameterValue = async (name: string) => (await (await db()).getRepository(Parameter).findOneByOrFail({ name })).value;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -39,8 +50,12 @@ describe('admin command line (npm run tracker -- …)', () => {
     it('applies the pending migrations on a fresh database, then has nothing left to do', async () => {
       expect(await tracker('migrate')).toEqual({ code: EXIT_OK, out: 'Applied InitialSchema1763700000000\n', err: '' });
       expect(await tracker('migrate')).toEqual({ code: EXIT_OK, out: 'No pending migrations.\n', err: '' });
-      const tables = await (await db()).query(database.dialect === 'mysql' ? 'SHOW TABLES' : "SELECT name FROM sqlite_master WHERE type = 'table'");
-      expect(tables.map((row: Record<string, string>) => Object.values(row)[0])).toEqual(expect.arrayContaining(['bugs', 'mail_queue', 'parameters']));
+      const runner = (await db()).createQueryRunner();
+      try {
+        for (const table of ['bugs', 'mail_queue', 'parameters']) expect(await runner.hasTable(table)).toBe(true);
+      } finally {
+        await runner.release();
+      }
     });
   });
 
@@ -50,20 +65,20 @@ describe('admin command line (npm run tracker -- …)', () => {
       expect(res).toMatchObject({ code: EXIT_OK, err: '' });
       expect(res.out).toMatch(/^\d+\n$/);
       const id = Number(res.out);
-      const [user] = await (await db()).query('SELECT login_name, email, realname, cryptpassword FROM users WHERE id = ?', [id]);
-      expect(user).toMatchObject({ login_name: 'alice@example.com', email: 'alice@example.com', realname: 'Alice Example' });
+      const user = await (await db()).getRepository(User).findOneByOrFail({ id });
+      expect(user).toMatchObject({ loginName: 'alice@example.com', email: 'alice@example.com', realname: 'Alice Example' });
       expect(user.cryptpassword).not.toContain('secret-pass');
-      const groups = await (await db()).query('SELECT g.name FROM user_group_map m JOIN groups g ON g.id = m.group_id WHERE m.user_id = ?', [id]);
-      expect(groups.map((g: { name: string }) => g.name)).toContain('editbugs');
-      const [audit] = await (await db()).query("SELECT user_id, added FROM audit_log WHERE object_id = ? AND field = '__create__' AND class LIKE '%User'", [id]);
-      expect(audit).toMatchObject({ user_id: null, added: 'alice@example.com' });
+      const memberships = await (await db()).getRepository(Membership).find({ where: { userId: id }, relations: { group: true } });
+      expect(memberships.map((m) => m.group!.name)).toContain('editbugs');
+      const audit = await (await db()).getRepository(AuditLogEntry).findOneBy({ objectId: id, field: '__create__', class: Like('%User') });
+      expect(audit).toMatchObject({ userId: null, added: 'alice@example.com' });
     });
 
     it('without --password the account exists but cannot log in with a password', async () => {
       const res = await tracker('user', 'create', 'nopass@example.com');
       expect(res.code).toBe(EXIT_OK);
-      const [user] = await (await db()).query('SELECT realname, cryptpassword FROM users WHERE id = ?', [Number(res.out)]);
-      expect(user).toEqual({ realname: '', cryptpassword: null });
+      const user = await (await db()).getRepository(User).findOneByOrFail({ id: Number(res.out) });
+      expect(user).toMatchObject({ realname: '', cryptpassword: null });
     });
 
     it('a login already taken is account_exists (500), exit 1', async () => {
@@ -84,11 +99,9 @@ describe('admin command line (npm run tracker -- …)', () => {
       expect(res).toMatchObject({ code: EXIT_OK, err: '' });
       const key = res.out.trim();
       expect(key).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-      const [row] = await (await db()).query(
-        "SELECT k.description, k.key_hash, k.revoked FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.login_name = 'alice@example.com'",
-      );
-      expect(row).toMatchObject({ description: 'CI bot', revoked: 0 });
-      expect(row.key_hash).not.toBe(key);
+      const row = await (await db()).getRepository(ApiKey).findOneByOrFail({ user: { loginName: 'alice@example.com' } });
+      expect(row).toMatchObject({ description: 'CI bot', revoked: false });
+      expect(row.keyHash).not.toBe(key);
       const app = await createApp(loadConfig(env), { logger: ['error'], openApiUi: false });
       try {
         await app.listen(0, '127.0.0.1');
@@ -117,10 +130,10 @@ describe('admin command line (npm run tracker -- …)', () => {
       const res = await tracker('field', 'create', 'colour', '--type', 'SINGLE_SELECT', '--description', 'Colour', '--value', 'red', '--value', 'green', '--on-bug-entry');
       expect(res).toMatchObject({ code: EXIT_OK, err: '' });
       const id = Number(res.out);
-      const [field] = await (await db()).query('SELECT name, description, type, custom, enter_bug, is_mandatory FROM fielddefs WHERE id = ?', [id]);
-      expect(field).toEqual({ name: 'cf_colour', description: 'Colour', type: 2, custom: 1, enter_bug: 1, is_mandatory: 0 });
-      const values = await (await db()).query('SELECT value FROM field_values WHERE field_id = ? ORDER BY sortkey', [id]);
-      expect(values.map((v: { value: string }) => v.value)).toEqual(['---', 'red', 'green']);
+      const field = await (await db()).getRepository(FieldDefinition).findOneByOrFail({ id });
+      expect(field).toMatchObject({ name: 'cf_colour', description: 'Colour', type: 2, custom: true, enterBug: true, isMandatory: false });
+      const values = await (await db()).getRepository(FieldValue).find({ where: { fieldId: id }, order: { sortkey: 'ASC' } });
+      expect(values.map((v) => v.value)).toEqual(['---', 'red', 'green']);
     });
 
     it('a name already taken is field_already_exists (32000), exit 1', async () => {
@@ -140,10 +153,9 @@ describe('admin command line (npm run tracker -- …)', () => {
   describe('param set', () => {
     it('sets a parameter through the same validation as PUT /rest/parameters, audited as nobody (user 0)', async () => {
       expect(await tracker('param', 'set', 'mailfrom', 'tracker@example.com')).toEqual({ code: EXIT_OK, out: 'mailfrom = tracker@example.com\n', err: '' });
-      const [row] = await (await db()).query("SELECT value FROM parameters WHERE name = 'mailfrom'");
-      expect(row.value).toBe('tracker@example.com');
-      const [audit] = await (await db()).query("SELECT user_id, class, removed, added FROM audit_log WHERE field = 'mailfrom'");
-      expect(audit).toMatchObject({ user_id: 0, class: 'Tracker::Config', removed: 'bugzilla-daemon', added: 'tracker@example.com' });
+      expect(await parameterValue('mailfrom')).toBe('tracker@example.com');
+      const audit = await (await db()).getRepository(AuditLogEntry).findOneBy({ field: 'mailfrom' });
+      expect(audit).toMatchObject({ userId: 0, class: 'Tracker::Config', removed: 'bugzilla-daemon', added: 'tracker@example.com' });
     });
 
     it('normalises booleans and says when nothing changed', async () => {
@@ -163,8 +175,7 @@ describe('admin command line (npm run tracker -- …)', () => {
       const res = await tracker('param', 'set', 'insidergroup', 'no-such-group');
       expect(res).toMatchObject({ code: EXIT_ERROR, out: '' });
       expect(res.err).toBe("error 32000: The value of parameter 'insidergroup' is invalid: there is no group named 'no-such-group'\n");
-      const [row] = await (await db()).query("SELECT value FROM parameters WHERE name = 'insidergroup'");
-      expect(row.value).toBe('editbugs');
+      expect(await parameterValue('insidergroup')).toBe('editbugs');
     });
   });
 

@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { fileBug } from './bug-fixtures.js';
 
 describe('Components: create, update, delete (admin-routes.md)', () => {
   let t: TestApp;
@@ -152,7 +153,7 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
   describe('delete', () => {
     it('a component that still has bugs is not deleted (1202)', async () => {
       const motor = await component('Alpha', 'Motor');
-      await insertBug(t, alpha, motor.id);
+      await fileBug(t, { product: 'Alpha', component: motor.name, version: '1.0' });
       expectCodedError(await t.request('DELETE', '/component/Alpha/Motor', { key: editor.apiKey }), 1202, 400);
       expect(await component('Alpha', 'Motor')).toBeDefined();
     });
@@ -163,11 +164,9 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
 
     it('deletes a component without bugs, with its cc and flag type inclusions', async () => {
       const wheels = await component('Alpha', 'Wheels');
-      await t.db.transaction(async (tx) => {
-        await tx.insert('component_cc', { component_id: wheels.id, user_id: 1 });
-        const type = await tx.insert('flag_types', { name: 'review', description: 'r', cc_list: '', target_type: 'bug', is_active: 1, is_requestable: 1, is_requesteeble: 1, is_multiplicable: 1, sortkey: 0 });
-        await tx.insert('flag_inclusions', { type_id: type, product_id: alpha, component_id: wheels.id });
-      });
+      ok(await t.put(`/component/${wheels.id}`, { default_cc: [ADMIN_LOGIN] }, { key: ADMIN_API_KEY }));
+      ok(await t.post('/flag_type', { name: 'review', description: 'r', inclusions: { Alpha: ['Wheels'] } }, { key: ADMIN_API_KEY }));
+      expect(await t.db.read.all('SELECT product_id FROM flag_inclusions WHERE component_id = ?', [wheels.id])).toEqual([{ product_id: alpha }]);
       const res = ok(await t.request('DELETE', `/component/${wheels.id}`, { key: editor.apiKey }));
       expect(res).toEqual({ components: [{ id: wheels.id }] });
       expect(await component('Alpha', 'Wheels')).toBeUndefined();

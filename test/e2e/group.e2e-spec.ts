@@ -1,4 +1,7 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { GroupService } from '../../src/group/group.service.js';
+import { GroupGrant } from '../../src/group/entities/group-grant.entity.js';
+import { ParametersService } from '../../src/params/parameters.service.js';
 
 /** Groups (seed "Groups", routes.md "Get Group facts", updates.md "Update Group", defaults.md). */
 describe('groups', () => {
@@ -13,10 +16,11 @@ describe('groups', () => {
     expect(res.body).toMatchObject({ error: true, code });
     expect(res.status).toBe(status);
   };
-  const groupId = async (name: string) => Number((await t.db.read.one('SELECT id FROM groups WHERE name = ?', [name]))!.id);
+  const groups = () => t.app.get(GroupService);
+  const groupNamed = async (name: string) => (await groups().findByNames([name])).get(name);
   const grantBless = async (userId: number, groupName: string) => {
-    const id = await groupId(groupName);
-    await t.db.transaction((tx) => tx.insert('user_group_map', { user_id: userId, group_id: id, is_bless: 1, grant_type: 0 }));
+    const [group] = await groups().requireByNames([groupName]);
+    await t.db.transaction((tx) => groups().changeDirectGroups(tx, userId, true, { add: [group.id], remove: [] }));
   };
 
   beforeAll(async () => {
@@ -40,9 +44,9 @@ describe('groups', () => {
       const [group] = (await t.get(`/group/${res.body.id}`, { key: creategroups.apiKey })).body.groups;
       expect(group).toMatchObject({ name: 'sleepers', description: 'Inactive by default', is_active: false, is_bug_group: true, user_regexp: '' });
       // defaults.md: every new group makes admin a member, blesser and viewer of it.
-      const grants = await t.db.read.all('SELECT grant_type FROM group_group_map WHERE member_id = 1 AND grantor_id = ? ORDER BY grant_type', [res.body.id]);
-      expect(grants.map((g) => Number(g.grant_type))).toEqual([0, 1, 2]);
-      const audit = await t.db.read.one("SELECT added FROM audit_log WHERE class = 'Tracker::Group' AND object_id = ? AND field = '__create__'", [res.body.id]);
+      const grants = await t.db.read.repository(GroupGrant).find({ where: { memberId: 1, grantorId: res.body.id }, order: { grantType: 'ASC' } });
+      expect(grants.map((g) => g.grantType)).toEqual([0, 1, 2]);
+      const audit = (await t.auditOf('Tracker::Group', res.body.id)).find((a) => a.field === '__create__');
       expect(audit?.added).toBe('sleepers');
     });
 
@@ -57,7 +61,7 @@ describe('groups', () => {
       expectError(await t.post('/group', { name: 'fresh' }, { key: ADMIN_API_KEY }), 802, 400);
       expectError(await t.post('/group', { name: 'fresh', description: 'd', user_regexp: '(' }, { key: ADMIN_API_KEY }), 803, 400);
       expectError(await t.post('/group', { name: { x: 1 }, description: 'd' }, { key: ADMIN_API_KEY }), 53, 400);
-      expect(await t.db.read.one("SELECT id FROM groups WHERE name = 'fresh'")).toBeUndefined();
+      expect(await groupNamed('fresh')).toBeUndefined();
     });
   });
 
@@ -106,7 +110,7 @@ describe('groups', () => {
     beforeAll(async () => {
       parentId = (await t.post('/group', { name: 'parent', description: 'Contains qa-team', is_active: true }, { key: ADMIN_API_KEY })).body.id;
       // qa-team's members are members of parent (group_group_map grant 0): inherited membership.
-      await t.db.transaction((tx) => tx.insert('group_group_map', { member_id: qaGroupId, grantor_id: parentId, grant_type: 0 }));
+      await t.db.transaction((tx) => tx.repository(GroupGrant).insert({ memberId: qaGroupId, grantorId: parentId, grantType: 0 }));
       await t.createUser('qa-one@example.com', { groups: ['qa-team'], realName: 'QA One' });
       await t.createUser('qa-off@example.com', { groups: ['qa-team'], disabled: 'Left the company.' });
     });
@@ -154,8 +158,8 @@ describe('groups', () => {
           },
         }],
       });
-      const audit = await t.db.read.all("SELECT field FROM audit_log WHERE class = 'Tracker::Group' AND object_id = ? AND field <> '__create__' ORDER BY field", [id]);
-      expect(audit.map((a) => a.field)).toEqual(['description', 'icon_url', 'is_active', 'name']);
+      const audit = (await t.auditOf('Tracker::Group', id)).filter((a) => a.field !== '__create__');
+      expect(audit.map((a) => a.field).sort()).toEqual(['description', 'icon_url', 'is_active', 'name']);
     });
 
     it('an unchanged value reports no change', async () => {
@@ -174,7 +178,7 @@ describe('groups', () => {
     it('setting name for several groups is 801 and changes nothing', async () => {
       const res = await t.put('/group/multi-a', { names: ['multi-b'], name: 'single', description: 'changed?' }, { key: ADMIN_API_KEY });
       expectError(res, 801, 400);
-      expect((await t.db.read.one("SELECT description FROM groups WHERE name = 'multi-a'"))?.description).toBe('Both');
+      expect((await groupNamed('multi-a'))?.description).toBe('Both');
     });
 
     it('a name taken by another group is 801; an empty one 800; a bad regexp 803; an empty description 802', async () => {
@@ -194,7 +198,7 @@ describe('groups', () => {
       await t.post('/group', { name: 'insiders', description: 'Insiders', is_active: true }, { key: ADMIN_API_KEY });
       await t.setParameters({ insidergroup: 'insiders' });
       await t.put('/group/insiders', { name: 'trusted' }, { key: ADMIN_API_KEY });
-      expect((await t.db.read.one("SELECT value FROM parameters WHERE name = 'insidergroup'"))?.value).toBe('trusted');
+      expect((await t.app.get(ParametersService).load()).get('insidergroup')).toBe('trusted');
     });
 
     it('unknown groups are 51; anonymous 410; outside creategroups 304', async () => {

@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { documentedParameters, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+import { documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { fileBug } from './bug-fixtures.js';
 
 describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on its bugs', () => {
   let t: TestApp;
@@ -55,8 +56,7 @@ describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on
   });
 
   it('renaming and disabling a keyword in use keeps it on its bugs, with changes', async () => {
-    bug = await insertBug(t, 1, 1);
-    await t.db.transaction((tx) => tx.insert('bug_keywords', { bug_id: bug, keyword_id: crash }));
+    bug = await fileBug(t, { keywords: ['crash'] });
     const res = ok(await t.put('/keyword/crash', { name: 'crasher', description: 'Falls over', is_active: false }, { key: keyworder.apiKey }));
     expect(res).toEqual({
       keywords: [{

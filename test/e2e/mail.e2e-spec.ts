@@ -3,12 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { Like } from 'typeorm';
 import { countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { BugMailService } from '../../src/mail/bug-mail.service.js';
 import { MAIL_POLL_INTERVAL_MS, MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
 import { MailQueueService } from '../../src/mail/mail-queue.service.js';
-import type { BugMailEvent } from '../../src/mail/bug-mail.types.js';
+import type { BugMailEvent } from '../../src/bug/bug-mailer.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
+import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
+import { User } from '../../src/user/entities/user.entity.js';
+import { Group } from '../../src/group/entities/group.entity.js';
+import { Membership } from '../../src/group/entities/membership.entity.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugGroup } from '../../src/bug/entities/bug-group.entity.js';
 
 /** Tests that boot an app of their own get more than Jest's default 5 s (MariaDB migrations take a moment). */
 const APP_TEST_TIMEOUT_MS = 30_000;
@@ -93,10 +100,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
 
   const notify = (event: BugMailEvent) => t.db.transaction((tx) => mailer.notify(tx, event));
   const queuedFor = (bugId: number) =>
-    t.db.read.all<{ id: number; to_address: string; subject: string; body: string; attempts: number; last_error: string | null; sent_at: string | null; next_attempt_at: string }>(
-      'SELECT id, to_address, subject, body, attempts, last_error, sent_at, next_attempt_at FROM mail_queue WHERE subject LIKE ? ORDER BY id',
-      [`[Bug ${bugId}]%`],
-    );
+    t.db.read.repository(QueuedMail).find({ where: { subject: Like(`[Bug ${bugId}]%`) }, order: { id: 'ASC' } });
 
   beforeAll(async () => {
     await smtp.start();
@@ -111,7 +115,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       disabled: await t.createUser('disabled@example.com', { disabled: 'Gone fishing' }),
       insider: await t.createUser('insider@example.com', { groups: ['editusers'] }),
     };
-    await t.db.transaction((tx) => tx.update('users', { email_enabled: 0 }, { id: users.quiet.id }));
+    await t.db.transaction((tx) => tx.repository(User).update({ id: users.quiet.id }, { emailEnabled: false }));
   }, APP_TEST_TIMEOUT_MS);
   afterAll(async () => {
     await t.close();
@@ -132,7 +136,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       expect(toAssignee.raw).toContain('It falls over on Tuesdays.');
       expect(toAssignee.raw).toContain('X-Tracker-Type: new');
       await waitFor('the new-bug mail to the CC', () => mailsAbout(bugId, cc.login).length);
-      expect((await queuedFor(bugId)).map((r) => r.to_address).sort()).toEqual(['api-cc@example.com', 'assignee@example.com']);
+      expect((await queuedFor(bugId)).map((r) => r.toAddress).sort()).toEqual(['api-cc@example.com', 'assignee@example.com']);
     });
 
     it('updating a bug mails the change table and the comment to everyone but the changer; a removed assignee hears of it', async () => {
@@ -168,15 +172,15 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       // Restricted to a group the reporter is not in, and the reporter no longer let in by being the reporter.
       // The changer is in the group; the assignee sees it as assignee.
       await t.db.transaction(async (tx) => {
-        const group = await tx.insert('groups', { name: 'mail-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
-        await tx.insert('bug_groups', { bug_id: bugId, group_id: group });
-        await tx.update('bugs', { is_creator_accessible: 0 }, { id: bugId });
-        await tx.insert('user_group_map', { user_id: users.changer.id, group_id: group, is_bless: 0, grant_type: 0 });
+        const { identifiers: [group] } = await tx.repository(Group).insert({ name: 'mail-secret', description: 'secret', isBugGroup: true, userRegexp: '', isActive: true });
+        await tx.repository(BugGroup).insert({ bugId, groupId: group.id });
+        await tx.repository(Bug).update({ id: bugId }, { isCreatorAccessible: false });
+        await tx.repository(Membership).insert({ userId: users.changer.id, groupId: group.id, isBless: 0, grantType: 0 });
       });
       const changerKey = (await apiUser('changer@example.com')).apiKey;
       expect((await t.put(`/bug/${bugId}`, { comment: { body: 'Only for those who may see it.' } }, { key: changerKey })).status).toBe(200);
       await waitFor('the change mail to the assignee', () => mailsAbout(bugId, 'assignee@example.com').length === 2);
-      expect((await queuedFor(bugId)).filter((r) => r.body.includes('Only for those who may see it.')).map((r) => r.to_address)).toEqual(['assignee@example.com']);
+      expect((await queuedFor(bugId)).filter((r) => r.body.includes('Only for those who may see it.')).map((r) => r.toAddress)).toEqual(['assignee@example.com']);
       expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
     });
   });
@@ -199,17 +203,17 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     await waitFor('the mail to the reporter', () => mailsAbout(event.bugId, 'reporter@example.com').length);
     const rows = await waitFor('both rows sent', async () => {
       const r = await queuedFor(event.bugId);
-      return r.every((row) => row.sent_at) && r;
+      return r.every((row) => row.sentAt) && r;
     });
-    expect(rows.map((r) => r.to_address).sort()).toEqual(['assignee@example.com', 'reporter@example.com']);
-    expect(rows.every((r) => r.attempts === 0 && r.last_error === null)).toBe(true);
+    expect(rows.map((r) => r.toAddress).sort()).toEqual(['assignee@example.com', 'reporter@example.com']);
+    expect(rows.every((r) => r.attempts === 0 && r.lastError === null)).toBe(true);
   });
 
   it('the changer gets no mail about their own change, even as reporter and CC', async () => {
     const event = changeEvent(users.changer.id, { reporterId: users.changer.id, assigneeId: users.assignee.id, ccIds: [users.changer.id] });
     await notify(event);
     const rows = await queuedFor(event.bugId);
-    expect(rows.map((r) => r.to_address)).toEqual(['assignee@example.com']);
+    expect(rows.map((r) => r.toAddress)).toEqual(['assignee@example.com']);
     await waitFor('the assignee mail', () => smtp.received.some((m) => m.raw.includes(`[Bug ${event.bugId}]`)));
     expect(smtp.to('changer@example.com')).toEqual([]);
   });
@@ -217,7 +221,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
   it('users with email_enabled=false and disabled accounts get none', async () => {
     const event = changeEvent(users.changer.id, { reporterId: users.quiet.id, assigneeId: users.disabled.id, ccIds: [users.reporter.id] });
     await notify(event);
-    expect((await queuedFor(event.bugId)).map((r) => r.to_address)).toEqual(['reporter@example.com']);
+    expect((await queuedFor(event.bugId)).map((r) => r.toAddress)).toEqual(['reporter@example.com']);
   });
 
   it('a private comment reaches the insider group only', async () => {
@@ -227,8 +231,8 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     });
     await notify(event);
     const rows = await queuedFor(event.bugId);
-    expect(rows.find((r) => r.to_address === 'insider@example.com')!.body).toContain('Only for insiders.');
-    const outsider = rows.find((r) => r.to_address === 'reporter@example.com')!;
+    expect(rows.find((r) => r.toAddress === 'insider@example.com')!.body).toContain('Only for insiders.');
+    const outsider = rows.find((r) => r.toAddress === 'reporter@example.com')!;
     expect(outsider.body).toContain('           Priority|---                         |P1');
     expect(outsider.body).not.toContain('Only for insiders.');
   });
@@ -254,32 +258,32 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       const rows = await queuedFor(event.bugId);
       return rows.length === 1 && rows[0].attempts === 1 && rows;
     });
-    expect(failed.sent_at).toBeNull();
-    expect(failed.last_error).toMatch(/ECONNREFUSED|connect/i);
-    expect(failed.next_attempt_at > before).toBe(true);
+    expect(failed.sentAt).toBeNull();
+    expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i);
+    expect(failed.nextAttemptAt > before).toBe(true);
 
     await smtp.start(port);
     // Let the backoff elapse (instead of waiting 10 s), then wake the worker as a poll would.
-    await t.db.transaction((tx) => tx.update('mail_queue', { next_attempt_at: toDbDateTime(new Date(Date.now() - 1000)) }, { id: failed.id }));
+    await t.db.transaction((tx) => tx.repository(QueuedMail).update({ id: failed.id }, { nextAttemptAt: toDbDateTime(new Date(Date.now() - 1000)) }));
     t.app.get(MailDeliveryService).wake();
     await waitFor('the retried mail', () => smtp.received.some((m) => m.raw.includes(`[Bug ${event.bugId}]`)));
     const [sent] = await waitFor('the row marked sent', async () => {
       const rows = await queuedFor(event.bugId);
-      return rows[0].sent_at && rows;
+      return rows[0].sentAt && rows;
     });
-    expect(sent).toMatchObject({ attempts: 1, last_error: null });
+    expect(sent).toMatchObject({ attempts: 1, lastError: null });
   });
 
   it('rows sent before the retention limit are purged; recent and unsent rows stay', async () => {
     const queue = t.app.get(MailQueueService);
     const daysAgo = (days: number) => toDbDateTime(new Date(Date.now() - days * 86400_000));
     const row = (subject: string, sentAt: string | null) => ({
-      created_at: daysAgo(9), to_address: 'x@example.com', subject, body: '', headers: '{}', attempts: sentAt ? 0 : 10,
-      next_attempt_at: daysAgo(9), last_error: sentAt ? null : 'gave up', sent_at: sentAt,
+      createdAt: daysAgo(9), toAddress: 'x@example.com', subject, body: '', headers: '{}', attempts: sentAt ? 0 : 10,
+      nextAttemptAt: daysAgo(9), lastError: sentAt ? null : 'gave up', sentAt,
     });
-    await t.db.transaction((tx) => tx.insertMany('mail_queue', [row('purge-old', daysAgo(8)), row('purge-recent', daysAgo(1)), row('purge-unsent', null)]));
+    await t.db.transaction((tx) => tx.repository(QueuedMail).insert([row('purge-old', daysAgo(8)), row('purge-recent', daysAgo(1)), row('purge-unsent', null)]));
     expect(await queue.purgeSent(new Date(Date.now() - 7 * 86400_000))).toBe(1);
-    const left = await t.db.read.all<{ subject: string }>("SELECT subject FROM mail_queue WHERE subject LIKE 'purge-%' ORDER BY subject");
+    const left = await t.db.read.repository(QueuedMail).find({ where: { subject: Like('purge-%') }, order: { subject: 'ASC' } });
     expect(left.map((r) => r.subject)).toEqual(['purge-recent', 'purge-unsent']);
   });
 
@@ -334,8 +338,8 @@ describe('bug mail as .eml files (TRACKER_MAIL_URL unset) and dropped (off)', ()
       const changer = await t.createUser('off-changer@example.com');
       const event = changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id });
       await t.db.transaction((tx) => t.app.get(BugMailService).notify(tx, event));
-      const [row] = await t.db.read.all('SELECT sent_at, attempts FROM mail_queue');
-      expect(row).toMatchObject({ sent_at: event.at, attempts: 0 });
+      const [row] = await t.db.read.repository(QueuedMail).find();
+      expect(row).toMatchObject({ sentAt: event.at, attempts: 0 });
       // Idle for longer than the SMTP worker's poll interval: not one statement (query-counting tests rely on it).
       expect(await countQueries(() => new Promise((resolve) => setTimeout(resolve, MAIL_POLL_INTERVAL_MS * 2.5)))).toBe(0);
       expect(fs.existsSync(path.join(dataDir, 'mail'))).toBe(false);
@@ -345,11 +349,11 @@ describe('bug mail as .eml files (TRACKER_MAIL_URL unset) and dropped (off)', ()
     withApp('off', async (t) => {
       const at = toDbDateTime(new Date());
       const row = (subject: string, attempts: number) => ({
-        created_at: at, to_address: 'x@example.com', subject, body: '', headers: '{}', attempts, next_attempt_at: at, last_error: null, sent_at: null,
+        createdAt: at, toAddress: 'x@example.com', subject, body: '', headers: '{}', attempts, nextAttemptAt: at, lastError: null, sentAt: null,
       });
-      await t.db.transaction((tx) => tx.insertMany('mail_queue', [row('pending', 2), row('given up', 10)]));
+      await t.db.transaction((tx) => tx.repository(QueuedMail).insert([row('pending', 2), row('given up', 10)]));
       expect(await t.app.get(MailQueueService).dropPending(new Date())).toBe(1);
-      const rows = await t.db.read.all<{ subject: string; sent_at: string | null }>('SELECT subject, sent_at FROM mail_queue ORDER BY id');
-      expect(rows.map((r) => [r.subject, r.sent_at !== null])).toEqual([['pending', true], ['given up', false]]);
+      const rows = await t.db.read.repository(QueuedMail).find({ order: { id: 'ASC' } });
+      expect(rows.map((r) => [r.subject, r.sentAt !== null])).toEqual([['pending', true], ['given up', false]]);
     }), APP_TEST_TIMEOUT_MS);
 });

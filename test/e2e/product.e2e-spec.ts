@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, insertBug, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { fileBug } from './bug-fixtures.js';
 
 describe('Products: lists, Get, Create, Update, group controls, versions and milestones', () => {
   let t: TestApp;
@@ -285,8 +286,7 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
     });
 
     it('renames a version and a milestone, carrying bugs and the default milestone along', async () => {
-      const component = await t.db.read.one<{ id: number }>('SELECT id FROM components WHERE product_id = ?', [ids.Public]);
-      const bug = await insertBug(t, ids.Public, Number(component!.id), { version: '0.9', target_milestone: '2.0' });
+      const bug = await fileBug(t, { product: 'Public', component: 'General', version: '0.9', target_milestone: '2.0' });
       const res = ok(await t.put('/product/Public/version/0.9', { name: '0.9.1', is_active: false }, { key: editor.apiKey }));
       expect(res.versions[0].changes).toEqual({ name: { removed: '0.9', added: '0.9.1' }, is_active: { removed: '1', added: '0' } });
       const renamed = ok(await t.put('/product/Public/milestone/2.0', { name: '2.0-final', sort_key: 7 }, { key: editor.apiKey }));
@@ -353,7 +353,7 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
     it('Get Product loads a page with one query per relation, whatever the number of products and components', async () => {
       // Both counts start from a moved audit mark, so neither finds the caller's parameters and memberships kept.
       const page = async () => {
-        await t.db.transaction(async () => undefined);
+        await t.moveAuditMark();
         return countQueries(() => t.get('/product', { key: ADMIN_API_KEY, query: { type: 'accessible' } }));
       };
       const before = await page();

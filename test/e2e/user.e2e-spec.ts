@@ -1,4 +1,9 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { GroupService, UserGrant } from '../../src/group/group.service.js';
+import { UserService } from '../../src/user/user.service.js';
+import { Membership } from '../../src/group/entities/membership.entity.js';
+import { SavedSearch } from '../../src/user/entities/saved-search.entity.js';
+import { SavedReport } from '../../src/user/entities/saved-report.entity.js';
 
 /** Users (seed "User", "Users and login"; updates.md "Update User"; errors.md users rows). */
 describe('users', () => {
@@ -13,12 +18,10 @@ describe('users', () => {
     expect(res.body).toMatchObject({ error: true, code });
     expect(res.status).toBe(status);
   };
-  const groupId = async (name: string) => Number((await t.db.read.one('SELECT id FROM groups WHERE name = ?', [name]))!.id);
-  const directGroups = async (userId: number, isBless = 0) =>
-    (await t.db.read.all(
-      'SELECT g.name FROM user_group_map m JOIN groups g ON g.id = m.group_id WHERE m.user_id = ? AND m.is_bless = ? AND m.grant_type = 0 ORDER BY g.name',
-      [userId, isBless],
-    )).map((r) => r.name);
+  const groups = () => t.app.get(GroupService);
+  const users = () => t.app.get(UserService);
+  const groupNames = async (ids: number[]) => (await groups().findByIds(ids)).map((g) => g.name);
+  const directGroups = async (userId: number, bless = false) => groupNames(await groups().directGroupIds(userId, bless));
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -28,10 +31,10 @@ describe('users', () => {
     editor = await t.createUser('editor@example.com', { groups: ['editusers'], realName: 'Edith Editor' });
     target = await t.createUser('target@example.com', { groups: ['qa-team', 'secret'], realName: 'Tara Target' });
     await t.db.transaction(async (tx) => {
-      await tx.insert('saved_searches', { user_id: target.id, name: 'My bugs', query: 'assigned_to=target%40example.com' });
-      await tx.insert('saved_reports', { user_id: target.id, name: 'Weekly', query: 'x_axis_field=status' });
+      await tx.repository(SavedSearch).insert({ userId: target.id, name: 'My bugs', query: 'assigned_to=target%40example.com' });
+      await tx.repository(SavedReport).insert({ userId: target.id, name: 'Weekly', query: 'x_axis_field=status' });
       // plain may bless qa-team (but not secret)
-      await tx.insert('user_group_map', { user_id: plain.id, group_id: qaTeam, is_bless: 1, grant_type: 0 });
+      await groups().changeDirectGroups(tx, plain.id, true, { add: [qaTeam], remove: [] });
     });
   });
   afterAll(() => t.close());
@@ -41,12 +44,11 @@ describe('users', () => {
       const res = await t.post('/user', { email: '  new@example.com ', full_name: 'New Person', password: '  secret-pass  ' }, { key: ADMIN_API_KEY });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: expect.any(Number) });
-      const row = await t.db.read.one('SELECT login_name, email, realname, login_denied_text FROM users WHERE id = ?', [res.body.id]);
-      expect(row).toEqual({ login_name: 'new@example.com', email: 'new@example.com', realname: 'New Person', login_denied_text: '' });
-      const regexp = await t.db.read.all('SELECT g.name FROM user_group_map m JOIN groups g ON g.id = m.group_id WHERE m.user_id = ? AND m.grant_type = 2', [res.body.id]);
-      expect(regexp.map((r) => r.name)).toEqual(['editbugs']);
+      expect(await users().findById(res.body.id)).toMatchObject({ login: 'new@example.com', email: 'new@example.com', realName: 'New Person', loginDeniedText: '' });
+      const regexp = await t.db.read.repository(Membership).findBy({ userId: res.body.id, grantType: UserGrant.REGEXP });
+      expect(await groupNames(regexp.map((m) => m.groupId))).toEqual(['editbugs']);
       expect((await t.get('/login', { query: { login: 'new@example.com', password: 'secret-pass' } })).status).toBe(200);
-      const audit = await t.db.read.one("SELECT added FROM audit_log WHERE class = 'Tracker::User' AND object_id = ? AND field = '__create__'", [res.body.id]);
+      const audit = (await t.auditOf('Tracker::User', res.body.id)).find((a) => a.field === '__create__');
       expect(audit?.added).toBe('new@example.com');
     });
 
@@ -70,7 +72,7 @@ describe('users', () => {
       expectError(await t.post('/user', { email: 'weak@example.com', password: 'alllowercase' }, { key: ADMIN_API_KEY }), 305, 400);
       expect((await t.post('/user', { email: 'strong@example.com', password: 'Str0ngPass' }, { key: ADMIN_API_KEY })).status).toBe(200);
       await t.setParameters({ password_complexity: 'no_constraints' });
-      expect(await t.db.read.one("SELECT id FROM users WHERE login_name IN ('weak@example.com', 'short@example.com')")).toBeUndefined();
+      expect((await users().findByLogins(['weak@example.com', 'short@example.com'])).size).toBe(0);
     });
 
     it('ignores unknown keys (name instead of full_name)', async () => {
@@ -249,7 +251,7 @@ describe('users', () => {
       const back = await t.put(`/user/${u.id}`, { login_denied_text: '' }, { key: editor.apiKey });
       expect(back.body.users[0].changes.is_enabled).toEqual({ removed: '0', added: '1' });
       expect((await t.get('/user/1', { key: u.apiKey })).status).toBe(200);
-      const audit = await t.db.read.all("SELECT field FROM audit_log WHERE class = 'Tracker::User' AND object_id = ? AND field <> '__create__'", [u.id]);
+      const audit = (await t.auditOf('Tracker::User', u.id)).filter((a) => a.field !== '__create__');
       expect(audit.map((a) => a.field).sort()).toEqual(['disable_mail', 'full_name', 'is_enabled', 'is_enabled', 'login_denied_text', 'login_denied_text']);
     });
 
@@ -268,7 +270,7 @@ describe('users', () => {
     it('email for several users is 500 and changes nothing; a taken email is 500; a bad one 501', async () => {
       const res = await t.put(`/user/${plain.id}`, { ids: [target.id], email: 'both@example.com', full_name: 'Both' }, { key: ADMIN_API_KEY });
       expectError(res, 500, 400);
-      expect((await t.db.read.one('SELECT realname FROM users WHERE id = ?', [plain.id]))?.realname).toBe('Plain Person');
+      expect((await users().findById(plain.id))?.realName).toBe('Plain Person');
       expectError(await t.put(`/user/${plain.id}`, { email: 'TARGET@example.com' }, { key: ADMIN_API_KEY }), 500, 400);
       expectError(await t.put(`/user/${plain.id}`, { email: 'bad address' }, { key: ADMIN_API_KEY }), 501, 400);
     });
@@ -282,8 +284,8 @@ describe('users', () => {
       expectError(await t.get('/user/1', { query: { token } }), 32000, 400);
       expectError(await t.get('/login', { query: { login: 'pw@example.com', password: 'old-password' } }), 300, 401);
       expect((await t.get('/login', { query: { login: 'pw@example.com', password: 'new-password' } })).status).toBe(200);
-      const audit = await t.db.read.one("SELECT removed, added FROM audit_log WHERE class = 'Tracker::User' AND object_id = ? AND field = 'password'", [u.id]);
-      expect(audit).toEqual({ removed: '', added: '' });
+      const audit = (await t.auditOf('Tracker::User', u.id)).find((a) => a.field === 'password');
+      expect(audit).toMatchObject({ removed: '', added: '' });
     });
 
     it('several users by path, ids and names (clients send PUT /rest/user/LOGIN with names)', async () => {
@@ -347,12 +349,12 @@ describe('users', () => {
       expectError(await t.put(`/user/${member.id}`, { groups: { remove: ['qa-team'] } }, { key: editor.apiKey }), 304, 401);
       expectError(await t.put(`/user/${member.id}`, { groups: { set: ['qa-team'] } }, { key: editor.apiKey }), 304, 401);
       expectError(await t.put(`/user/${member.id}`, { full_name: 'Rolled back', bless_groups: { add: ['qa-team'] } }, { key: editor.apiKey }), 304, 401);
-      expect((await t.db.read.one('SELECT realname FROM users WHERE id = ?', [member.id]))?.realname).toBe('');
+      expect((await users().findById(member.id))?.realName).toBe('');
     });
 
     it('an editusers member blessing one group may change that group and set keeps the groups it cannot bless', async () => {
       const blesser = await t.createUser('partial-blesser@example.com', { groups: ['editusers'] });
-      await t.db.transaction((tx) => tx.insert('user_group_map', { user_id: blesser.id, group_id: qaTeam, is_bless: 1, grant_type: 0 }));
+      await t.db.transaction((tx) => groups().changeDirectGroups(tx, blesser.id, true, { add: [qaTeam], remove: [] }));
       await t.put(`/user/${member.id}`, { groups: { add: ['secret'] } }, { key: ADMIN_API_KEY });
       expectError(await t.put(`/user/${member.id}`, { groups: { add: ['secret'] } }, { key: blesser.apiKey }), 304, 401);
       const res = await t.put(`/user/${member.id}`, { groups: { set: ['qa-team'] } }, { key: blesser.apiKey });
@@ -363,7 +365,7 @@ describe('users', () => {
     it('bless_groups grants and takes direct bless rights (set: [] empties them)', async () => {
       const res = await t.put(`/user/${member.id}`, { bless_groups: { add: ['qa-team'] } }, { key: ADMIN_API_KEY });
       expect(res.body.users[0].changes).toEqual({ bless_groups: { removed: '', added: 'qa-team' } });
-      expect(await directGroups(member.id, 1)).toEqual(['qa-team']);
+      expect(await directGroups(member.id, true)).toEqual(['qa-team']);
       const removed = await t.put(`/user/${member.id}`, { bless_groups: { set: [] } }, { key: ADMIN_API_KEY });
       expect(removed.body.users[0].changes).toEqual({ bless_groups: { removed: 'qa-team', added: '' } });
     });

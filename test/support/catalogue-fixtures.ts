@@ -34,17 +34,6 @@ export async function createProduct(
   return id;
 }
 
-/** Inserts a bug row straight into the database (the catalogue tests need bugs without the bug module's rules). */
-export async function insertBug(t: TestApp, productId: number, componentId: number, fields: Record<string, string | number> = {}): Promise<number> {
-  const now = '2024-01-01 00:00:00';
-  return t.db.transaction((tx) => tx.insert('bugs', {
-    summary: 'catalogue test bug', status: 'CONFIRMED', resolution: '', product_id: productId, component_id: componentId,
-    version: 'unspecified', target_milestone: '---', op_sys: 'All', platform: 'All', priority: '---', severity: 'normal',
-    reporter_id: 1, assigned_to_id: 1, url: '', whiteboard: '', is_confirmed: 1, is_creator_accessible: 1,
-    is_cc_accessible: 1, estimated_time: 0, remaining_time: 0, creation_time: now, last_change_time: now, ...fields,
-  }));
-}
-
 /**
  * The parameters the OpenAPI document gives a route: the names of its query parameters and of its JSON body's
  * properties (through the body's schema).

@@ -10,6 +10,8 @@ import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam } from '../../common/http/dto.js';
 
 const isPlain = (value: unknown) => value === null || typeof value !== 'object';
+/** A repeated key's values, or the one value as a list of one. */
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : [value]);
 
 /**
  * A text field (Create/Update Bug): an array gives its first element (as Bugzilla does), a number or boolean its
@@ -18,9 +20,9 @@ const isPlain = (value: unknown) => value === null || typeof value !== 'object';
  * for `@IsString` to refuse (53).
  */
 export const BugTextParam = (options: { keepNull?: boolean } = {}) =>
-  Transform(({ value }) => {
+  Transform(({ value }: { value: unknown }) => {
     if (value === undefined || (value === null && options.keepNull)) return value;
-    const first = Array.isArray(value) ? value[0] : value;
+    const first = listOf(value)[0];
     if (first === null || first === undefined) return '';
     return typeof first === 'number' || typeof first === 'boolean' ? String(first) : first;
   });
@@ -31,10 +33,10 @@ export const BugTextParam = (options: { keepNull?: boolean } = {}) =>
  * list. An object item stays for `@IsString({ each: true })` to refuse (53, naming the field).
  */
 export const BugListParam = (options: { commas?: boolean } = {}) =>
-  Transform(({ value }) => {
+  Transform(({ value }: { value: unknown }) => {
     if (value === undefined) return value;
     if (value === null) return [];
-    return (Array.isArray(value) ? value : [value]).flatMap((item) => {
+    return listOf(value).flatMap((item) => {
       if (!isPlain(item)) return [item];
       const text = String(item);
       return (options.commas ? text.split(',') : [text]).map((s) => s.trim()).filter((s) => s !== '');
@@ -45,8 +47,8 @@ const INTEGER = /^-?\d+$/;
 
 /** One integer (`limit=10`): a repeated key gives its first value, blank is "not given"; anything else is left for @IsInt (52). */
 export const IntParam = () =>
-  Transform(({ value }) => {
-    const first = Array.isArray(value) ? value[0] : value;
+  Transform(({ value }: { value: unknown }) => {
+    const first = listOf(value)[0];
     if (typeof first !== 'string') return first;
     const text = first.trim();
     if (text === '') return undefined;
@@ -55,9 +57,9 @@ export const IntParam = () =>
 
 /** Bug ids (`id=1,2&id=3`): repeated or comma lists; an item that is not digits is left for @IsInt (52). */
 export const IdListParam = () =>
-  Transform(({ value }) => {
+  Transform(({ value }: { value: unknown }) => {
     if (value === undefined || value === null) return value;
-    return (Array.isArray(value) ? value : [value])
+    return listOf(value)
       .flatMap((item) => (typeof item === 'string' ? item.split(',').map((s) => s.trim()).filter((s) => s !== '') : [item]))
       .map((item) => (typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : item));
   });

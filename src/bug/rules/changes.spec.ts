@@ -11,6 +11,7 @@ import {
   formatTimeRemoved,
   formatWorkTime,
   internalFieldName,
+  mirroredDependencyChanges,
 } from './changes.js';
 
 describe('apiFieldName — updates.md internal → changes key table', () => {
@@ -173,5 +174,20 @@ describe('ChangeSet', () => {
     expect(new ChangeSet().record('flagtypes.name', diff.removed, diff.added).toChanges()).toEqual({
       'flagtypes.name': { removed: '', added: 'review?(d@x)' },
     });
+  });
+});
+
+describe('mirroredDependencyChanges — the other end of a dependency, on Create and Update Bug', () => {
+  it('a bug added to depends_on gets this bug in its blocks, and the reverse; removals likewise', () => {
+    expect(mirroredDependencyChanges(7, { added: [1], removed: [2] }, { added: [3], removed: [4] })).toEqual([
+      { bugId: 1, field: 'blocks', removed: '', added: '7' },
+      { bugId: 2, field: 'blocks', removed: '7', added: '' },
+      { bugId: 3, field: 'depends_on', removed: '', added: '7' },
+      { bugId: 4, field: 'depends_on', removed: '7', added: '' },
+    ]);
+  });
+
+  it('nothing changed, nothing recorded', () => {
+    expect(mirroredDependencyChanges(7, { added: [], removed: [] }, { added: [], removed: [] })).toEqual([]);
   });
 });

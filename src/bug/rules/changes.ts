@@ -123,6 +123,30 @@ export function diffFlags(before: readonly FlagSnapshot[], after: readonly FlagS
   return { removed: removed.map(flagSummary).join(', '), added: added.map(flagSummary).join(', ') };
 }
 
+// ---- The other end of a dependency ------------------------------------------------------------------------
+
+/** A change recorded on another bug than the one changed (or created). */
+export interface OtherBugChange extends ChangeEntry {
+  bugId: number;
+}
+
+type ListChange = { added: readonly number[]; removed: readonly number[] };
+
+/**
+ * The history of the bugs at the other end of a bug's changed dependencies, for Create and Update Bug alike: the
+ * lists stay mirror images, so a bug added to (removed from) X's depends_on gets X added to (removed from) its
+ * blocks, and the reverse. One entry per bug and edge.
+ */
+export function mirroredDependencyChanges(bugId: number, dependsOn: ListChange, blocks: ListChange): OtherBugChange[] {
+  const self = String(bugId);
+  return [
+    ...dependsOn.added.map((other) => ({ bugId: other, field: 'blocks', removed: '', added: self })),
+    ...dependsOn.removed.map((other) => ({ bugId: other, field: 'blocks', removed: self, added: '' })),
+    ...blocks.added.map((other) => ({ bugId: other, field: 'depends_on', removed: '', added: self })),
+    ...blocks.removed.map((other) => ({ bugId: other, field: 'depends_on', removed: self, added: '' })),
+  ];
+}
+
 // ---- ChangeSet --------------------------------------------------------------------------------------------
 
 export interface ChangeEntry {

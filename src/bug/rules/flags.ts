@@ -194,7 +194,7 @@ function createNew(change: FlagChangeInput, typeId: number | null, ctx: FlagCont
 export function resolveFlagChanges(changes: readonly FlagChangeInput[], ctx: FlagContext): FlagAction[] {
   const targets = changes.map((c) => resolveTarget(c, ctx));
   const draft = new FlagDraft(ctx);
-  const results: FlagAction[] = new Array(changes.length);
+  const results = new Array<FlagAction>(changes.length);
   targets.forEach((t, i) => {
     if (t.kind === 'existing') results[i] = updateExisting(changes[i], t.flag, ctx, draft);
   });

@@ -1,8 +1,7 @@
 import { caughtError } from '../../common/errors/testing.js';
+import type { StatusDef, Transition } from '../../field/field.types.js';
 import {
   PlanStatusChangeInput,
-  StatusDef,
-  Transition,
   allowedTransitions,
   checkTransition,
   chooseInitialStatus,

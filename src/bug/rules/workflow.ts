@@ -4,20 +4,7 @@
  * so an administrator's changes to those tables are honoured without code changes.
  */
 import { Errors, TrackerError } from '../../common/errors/index.js';
-
-export interface StatusDef {
-  name: string;
-  isOpen: boolean;
-  isActive: boolean;
-  sortKey: number;
-}
-
-/** One row of status_workflow; `from` null is the "(new bug)" pseudo-status. */
-export interface Transition {
-  from: string | null;
-  to: string;
-  requireComment: boolean;
-}
+import type { StatusDef, Transition } from '../../field/field.types.js';
 
 export const UNCONFIRMED = 'UNCONFIRMED';
 export const DUPLICATE = 'DUPLICATE';

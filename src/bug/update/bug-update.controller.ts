@@ -1,7 +1,7 @@
 import { Controller, Param, Put } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Ctx, type RequestContext } from '../../common/http/request-context.js';
-import { toDto } from '../../common/http/dto.js';
+import { InputReader } from '../../common/http/input.decorator.js';
 import { RequireLogin } from '../../common/guards/access.decorators.js';
 import { BugUpdateService } from './bug-update.service.js';
 import { customFieldsOf } from './update-request.js';
@@ -22,8 +22,12 @@ export class BugUpdateController {
   @ApiOperation({ summary: 'Update Bug: change one bug, or several through `ids` (all or nothing); answers {bugs: [{id, alias, last_change_time, changes}]}.' })
   @ApiBugIdsQuery()
   @ApiBody({ type: BugUpdateInput })
-  update(@Param('id_or_alias') idOrAlias: string, @Ctx() ctx: RequestContext) {
-    const readBody = () => ({ input: toDto(BugUpdateInput, ctx.params, 'Bug.update'), custom: customFieldsOf(ctx.params.data()) });
+  update(
+    @Param('id_or_alias') idOrAlias: string,
+    @InputReader(BugUpdateInput, 'Bug.update') readInput: () => BugUpdateInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    const readBody = () => ({ input: readInput(), custom: customFieldsOf(ctx.params.data()) });
     return this.updates.update(ctx, ctx.params.listWithPath('ids', [idOrAlias]), readBody);
   }
 }

@@ -13,15 +13,16 @@ import { RelationSteps } from './update-relations.js';
 import { WorkflowSteps } from './update-workflow.js';
 import { CommentSteps } from './update-comments.js';
 import { FlagSteps } from './update-flags.js';
+import { BugUpdateRepository } from './bug-update.repository.js';
 
 /**
  * Update Bug. A module of its own on top of BugModule (whose visibility rule, loader, change recorder and comment
  * service it uses), so that the bug core and the update evolve without editing each other's module. The mailer
- * (BUG_MAILER) comes from the global MailModule.
+ * (BUG_MAILER, bug-mailer.ts) is supplied at the composition root by MailModule.forBug().
  */
 @Module({
   imports: [BugModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule],
   controllers: [BugUpdateController],
-  providers: [BugUpdateService, UpdateStateLoader, FieldSteps, RelationSteps, WorkflowSteps, CommentSteps, FlagSteps],
+  providers: [BugUpdateService, BugUpdateRepository, UpdateStateLoader, FieldSteps, RelationSteps, WorkflowSteps, CommentSteps, FlagSteps],
 })
 export class BugUpdateModule {}

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../../common/time/datetime.js';
 import { ProductService, type ProductRecord } from '../../product/product.service.js';
 import { UserService, type UserRecord } from '../../user/user.service.js';
-import { BUG_MAILER, type BugMailer } from '../../mail/bug-mail.types.js';
+import { BUG_MAILER, type BugMailer } from '../bug-mailer.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
@@ -21,6 +21,8 @@ import { RelationSteps } from './update-relations.js';
 import { WorkflowSteps } from './update-workflow.js';
 import { CommentSteps } from './update-comments.js';
 import { FlagSteps } from './update-flags.js';
+import { BugRepository } from '../bug.repository.js';
+import { BugUpdateRepository } from './bug-update.repository.js';
 
 /** One element of the Update Bug response (updates.md "Update Bug: response"). */
 export interface UpdatedBug {
@@ -72,6 +74,8 @@ export class BugUpdateService {
     private readonly workflowSteps: WorkflowSteps,
     private readonly commentSteps: CommentSteps,
     private readonly flagSteps: FlagSteps,
+    private readonly bugs: BugRepository,
+    private readonly updates: BugUpdateRepository,
     @Inject(BUG_MAILER) private readonly mailer: BugMailer,
   ) {}
 
@@ -211,8 +215,8 @@ export class BugUpdateService {
     const { run } = w;
     if (!w.changes.isEmpty) w.changed = true;
     if (w.changed) {
-      w.columns.last_change_time = run.at;
-      await run.tx.update('bugs', w.columns, { id: w.id });
+      w.columns.lastChangeTime = run.at;
+      await this.updates.updateBug(run.tx, w.id, w.columns);
       const history: ActivityEntry[] = [
         ...w.changes.entries().map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added })),
         ...w.quiet.map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added, commentId: e.commentId ?? null })),
@@ -220,7 +224,7 @@ export class BugUpdateService {
       await this.recorder.record(run.tx, history);
       await this.mailer.notify(run.tx, {
         bugId: w.id,
-        summary: String(w.columns.summary ?? w.bug.row.summary),
+        summary: w.columns.summary ?? w.bug.row.summary,
         product: w.product.name,
         component: w.componentName,
         changerId: run.caller.id,
@@ -260,7 +264,7 @@ export class BugUpdateService {
     const ids = [...run.bumped];
     if (!ids.length) return;
     const { tx } = run;
-    await tx.run(`UPDATE bugs SET last_change_time = ? WHERE id IN ${tx.in(ids)}`, [run.at, ...ids]);
+    await this.bugs.touch(tx, ids, run.at);
     const entries = [...run.others].flatMap(([bugId, list]) =>
       list.map((e) => ({ bugId, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added })));
     await this.recorder.record(tx, entries);

@@ -4,19 +4,19 @@
  * one transaction, so a later error still rolls everything back — while the bug's own columns, its change set and
  * its history are collected here and written once at the end of the bug.
  */
-import type { Sql, SqlValue } from '../../database/sql.js';
-import { Caller } from '../../common/caller.js';
-import { Errors, TrackerError } from '../../common/errors/index.js';
-import type { GroupService } from '../../group/group.service.js';
-import type { Parameters } from '../../params/parameters.service.js';
+import type { Sql } from '../../database/sql.js';
+import type { Caller } from '../../common/caller.js';
+import type { ParameterSnapshot as Parameters } from '../../common/caller.js';
 import type { ProductRecord, ComponentRecord } from '../../product/product.service.js';
 import type { CustomFieldRecord } from '../../field/field.service.js';
 import type { UserRecord } from '../../user/user.service.js';
-import type { StatusDef, Transition } from '../rules/workflow.js';
+import type { StatusDef, Transition } from '../../field/field.types.js';
 import { ChangeSet, type ChangeEntry } from '../rules/changes.js';
 import { assertCanChangeField, type FieldCaller } from '../rules/field-permissions.js';
+import { userByLogin } from '../rules/bug-flags.service.js';
 import type { UpdateRequest } from './update-request.js';
 import type { BugState } from './update-state.js';
+import type { BugColumns } from './bug-update.repository.js';
 
 export interface Workflow {
   statuses: StatusDef[];
@@ -55,8 +55,8 @@ export interface UpdateRun {
 export class BugWork {
   readonly changes = new ChangeSet();
   readonly quiet: QuietEntry[] = [];
-  /** Columns of the bugs row to write (column → value). */
-  readonly columns: Record<string, SqlValue> = {};
+  /** Columns of the bugs row to write. */
+  readonly columns: BugColumns = {};
   /** Anything stored for this bug at all (a comment or a privacy flip counts, though `changes` does not show it). */
   changed = false;
   product: ProductRecord;
@@ -128,16 +128,13 @@ export class BugWork {
   }
 
   /** Sets a column of the bugs row and records the change under its API name. */
-  set(column: string, field: string, removed: unknown, added: unknown, stored: SqlValue = added as SqlValue): void {
+  set<K extends keyof BugColumns>(column: K, field: string, removed: unknown, added: unknown, stored: BugColumns[K] = added as BugColumns[K]): void {
     this.columns[column] = stored;
     this.changes.record(field, removed, added);
   }
 
-  /** Adds and removes cc rows; the one `cc` change of the bug is recorded from all of them at the end. */
-  async changeCc(added: ReadonlyArray<{ id: number; login: string }>, removed: ReadonlyArray<{ id: number; login: string }>): Promise<void> {
-    const { tx } = this.run;
-    if (removed.length) await tx.run(`DELETE FROM bug_cc WHERE bug_id = ? AND user_id IN ${tx.in(removed)}`, [this.id, ...removed.map((u) => u.id)]);
-    await tx.insertMany('bug_cc', added.map((u) => ({ bug_id: this.id, user_id: u.id })));
+  /** Notes cc rows added and removed; the one `cc` change of the bug is recorded from all of them at the end. */
+  noteCcChange(added: ReadonlyArray<{ id: number; login: string }>, removed: ReadonlyArray<{ id: number; login: string }>): void {
     this.ccIds = [...this.ccIds.filter((id) => !removed.some((u) => u.id === id)), ...added.map((u) => u.id)];
     this.ccAdded.push(...added.map((u) => u.login));
     this.ccRemoved.push(...removed.map((u) => u.login));
@@ -155,13 +152,5 @@ export class BugWork {
 
 /** A user the request names by login (loaded with the others in one query); unknown is 51. */
 export function userNamed(run: UpdateRun, login: string): UserRecord {
-  const user = run.namedUsers.get(login.trim().toLowerCase());
-  if (!user) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'user', name: login.trim() });
-  return user;
-}
-
-/** Another user as a Caller, to ask the visibility rule whether they may see a bug (requestees, a duplicate's reporter). */
-export async function callerFor(groups: GroupService, run: UpdateRun, user: UserRecord): Promise<Caller> {
-  const memberships = await groups.membershipsOf(user.id, run.tx);
-  return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, memberships, run.params);
+  return userByLogin(run.namedUsers, login);
 }

@@ -6,7 +6,10 @@ import { CommentService, CommentType } from '../../comment/comment.service.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
 import { formatWorkTime } from '../rules/changes.js';
-import { BugWork, callerFor } from './bug-work.js';
+import { BugWork } from './bug-work.js';
+import { callerAs } from '../rules/bug-flags.service.js';
+import { BugRepository } from '../bug.repository.js';
+import { BugUpdateRepository } from './bug-update.repository.js';
 import { roundHours } from './update-request.js';
 
 /**
@@ -22,6 +25,8 @@ export class CommentSteps {
     private readonly visibility: BugVisibilityService,
     private readonly users: UserService,
     private readonly groups: GroupService,
+    private readonly bugs: BugRepository,
+    private readonly updates: BugUpdateRepository,
   ) {}
 
   // ---- Comment (validated early, written after the workflow decided its type) ----------------------------
@@ -98,13 +103,12 @@ export class CommentSteps {
     const [target] = [...(await this.loader.details([targetId], { sql: run.tx })).values()];
     const reporterId = bug.row.reporterId;
     if (!target || target.row.reporterId === reporterId) return;
-    const onCc = await run.tx.one('SELECT 1 AS x FROM bug_cc WHERE bug_id = ? AND user_id = ?', [targetId, reporterId]);
-    if (onCc) return;
+    if (await this.updates.isOnCc(run.tx, targetId, reporterId)) return;
     const reporter = await this.users.findById(reporterId, run.tx);
     if (!reporter) return;
-    const sees = await this.visibility.visibleIds(await callerFor(this.groups, run, reporter), [targetId], run.tx);
+    const sees = await this.visibility.visibleIds(await callerAs(this.groups, reporter, run.params, run.tx), [targetId], run.tx);
     if (!sees.has(targetId)) return;
-    await run.tx.insert('bug_cc', { bug_id: targetId, user_id: reporterId });
+    await this.bugs.addCc(run.tx, targetId, [reporterId]);
     w.other(targetId, 'cc', '', reporter.login);
   }
 }

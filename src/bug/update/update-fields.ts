@@ -8,18 +8,15 @@ import { roundHours } from './update-request.js';
 
 const MAX_SUMMARY = 255;
 
-/** The select fields of the bugs row: API name → internal field name (FieldService) and column. */
+/** The select fields of the bugs row: its property, the API name and the internal field name (FieldService). */
 const SELECT_FIELDS = [
-  { key: 'opSys', field: 'op_sys', legal: 'op_sys', column: 'op_sys' },
-  { key: 'platform', field: 'platform', legal: 'rep_platform', column: 'platform' },
-  { key: 'priority', field: 'priority', legal: 'priority', column: 'priority' },
-  { key: 'severity', field: 'severity', legal: 'bug_severity', column: 'severity' },
+  { key: 'opSys', field: 'op_sys', legal: 'op_sys' },
+  { key: 'platform', field: 'platform', legal: 'rep_platform' },
+  { key: 'priority', field: 'priority', legal: 'priority' },
+  { key: 'severity', field: 'severity', legal: 'bug_severity' },
 ] as const;
 
-const TEXT_FIELDS = [
-  { key: 'url', column: 'url' },
-  { key: 'whiteboard', column: 'whiteboard' },
-] as const;
+const TEXT_FIELDS = ['url', 'whiteboard'] as const;
 
 /**
  * The columns of the bugs row on Update Bug: product with component, version and milestone (rule 5's field side),
@@ -52,7 +49,7 @@ export class FieldSteps {
         w.allow('product', oldProduct.name, product.name);
         w.product = product;
         w.productChanged = true;
-        w.set('product_id', 'product', oldProduct.name, product.name, product.id);
+        w.set('productId', 'product', oldProduct.name, product.name, product.id);
       }
     }
     const product = w.product;
@@ -73,7 +70,7 @@ export class FieldSteps {
           w.allow('component', bug.component, component.name);
           w.componentId = component.id;
           w.componentName = component.name;
-          w.set('component_id', 'component', bug.component, component.name, component.id);
+          w.set('componentId', 'component', bug.component, component.name, component.id);
         }
       }
     }
@@ -114,7 +111,7 @@ export class FieldSteps {
         if (milestone.value !== bug.row.targetMilestone) {
           w.allow('target_milestone', bug.row.targetMilestone, milestone.value);
           w.targetMilestone = milestone.value;
-          w.set('target_milestone', 'target_milestone', bug.row.targetMilestone, milestone.value);
+          w.set('targetMilestone', 'target_milestone', bug.row.targetMilestone, milestone.value);
         }
       }
     }
@@ -137,7 +134,7 @@ export class FieldSteps {
     }
     if (assignee && assignee.id !== bug.row.assignedToId) {
       w.allow('assigned_to', bug.assignee.login, assignee.login);
-      w.set('assigned_to_id', 'assigned_to', bug.assignee.login, assignee.login, assignee.id);
+      w.set('assignedToId', 'assigned_to', bug.assignee.login, assignee.login, assignee.id);
       w.formerIds.push(bug.row.assignedToId);
       w.assigneeId = assignee.id;
       // The assignee being replaced keeps the assignee's rights for the rest of this update (rule 6).
@@ -154,7 +151,7 @@ export class FieldSteps {
     if (qa !== undefined && (qa?.id ?? null) !== bug.row.qaContactId) {
       const oldLogin = bug.qaContact?.login ?? '';
       w.allow('qa_contact', oldLogin, qa?.login ?? '');
-      w.set('qa_contact_id', 'qa_contact', oldLogin, qa?.login ?? '', qa?.id ?? null);
+      w.set('qaContactId', 'qa_contact', oldLogin, qa?.login ?? '', qa?.id ?? null);
       if (bug.row.qaContactId !== null) w.formerIds.push(bug.row.qaContactId);
       w.qaContactId = qa?.id ?? null;
       w.fieldCaller.isQaContact ||= qa !== null && run.caller.id === qa.id;
@@ -180,7 +177,7 @@ export class FieldSteps {
       if (legal.value === current) continue;
       if (!legal.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: f.field, value: legal.value });
       w.allow(f.field, current, legal.value);
-      w.set(f.column, f.field, current, legal.value);
+      w.set(f.key, f.field, current, legal.value);
     }
 
     if (r.summary !== undefined) {
@@ -192,13 +189,13 @@ export class FieldSteps {
         w.set('summary', 'summary', row.summary, summary);
       }
     }
-    for (const f of TEXT_FIELDS) {
-      const value = r[f.key];
+    for (const key of TEXT_FIELDS) {
+      const value = r[key];
       if (value === undefined) continue;
       const text = value.trim();
-      if (text === row[f.key]) continue;
-      w.allow(f.key, row[f.key], text);
-      w.set(f.column, f.key, row[f.key], text);
+      if (text === row[key]) continue;
+      w.allow(key, row[key], text);
+      w.set(key, key, row[key], text);
     }
 
     if (r.deadline !== undefined && (r.deadline ?? '') !== (row.deadline ?? '')) {
@@ -207,15 +204,15 @@ export class FieldSteps {
     }
     if (r.estimatedTime !== undefined && roundHours(r.estimatedTime.hours) !== row.estimatedTime) {
       w.allow('estimated_time', row.estimatedTime, r.estimatedTime.asSent);
-      w.set('estimated_time', 'estimated_time', row.estimatedTime, r.estimatedTime.asSent, roundHours(r.estimatedTime.hours));
+      w.set('estimatedTime', 'estimated_time', row.estimatedTime, r.estimatedTime.asSent, roundHours(r.estimatedTime.hours));
     }
     if (r.isCcAccessible !== undefined && r.isCcAccessible !== row.isCcAccessible) {
       w.allow('is_cc_accessible', row.isCcAccessible, r.isCcAccessible);
-      w.set('is_cc_accessible', 'is_cc_accessible', row.isCcAccessible, r.isCcAccessible, r.isCcAccessible ? 1 : 0);
+      w.set('isCcAccessible', 'is_cc_accessible', row.isCcAccessible, r.isCcAccessible);
     }
     if (r.isCreatorAccessible !== undefined && r.isCreatorAccessible !== row.isCreatorAccessible) {
       w.allow('is_creator_accessible', row.isCreatorAccessible, r.isCreatorAccessible);
-      w.set('is_creator_accessible', 'is_creator_accessible', row.isCreatorAccessible, r.isCreatorAccessible, r.isCreatorAccessible ? 1 : 0);
+      w.set('isCreatorAccessible', 'is_creator_accessible', row.isCreatorAccessible, r.isCreatorAccessible);
     }
   }
 }

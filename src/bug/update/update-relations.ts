@@ -1,18 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../../database/sql.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { ProductService } from '../../product/product.service.js';
 import { FieldService } from '../../field/field.service.js';
 import { GroupService } from '../../group/group.service.js';
-import { FieldType } from '../../database/install/install-data.js';
+import { FieldType } from '../../field/field-type.js';
 import { BugVisibilityService, parseBugReference } from '../bug-visibility.service.js';
 import { applyAddRemoveSet, mapAddRemoveSet, sameIgnoringCase, type AddRemoveSet } from '../rules/update-objects.js';
 import { validateAlias } from '../rules/alias.js';
-import { formatList } from '../rules/changes.js';
+import { formatList, mirroredDependencyChanges } from '../rules/changes.js';
 import { validateSeeAlso, sameSeeAlso } from '../rules/see-also.js';
 import { BugWork, userNamed } from './bug-work.js';
-import { applyGroupChanges } from './group-rules.js';
-import { checkDependencyLoops, type Direction } from './dependency-loops.js';
+import { applyGroupChanges } from '../rules/group-controls.js';
+import { checkStoredDependencyLoops } from '../rules/dependency-loops.js';
+import { BugRepository } from '../bug.repository.js';
+import { BugUpdateRepository } from './bug-update.repository.js';
 import { customFieldValues, NO_SELECTION } from '../custom-values.js';
 
 const byNumber = (a: number, b: number) => a - b;
@@ -30,6 +31,8 @@ export class RelationSteps {
     private readonly fields: FieldService,
     private readonly groups: GroupService,
     private readonly visibility: BugVisibilityService,
+    private readonly bugs: BugRepository,
+    private readonly updates: BugUpdateRepository,
   ) {}
 
   // ---- Groups ---------------------------------------------------------------------------------------------
@@ -52,10 +55,8 @@ export class RelationSteps {
     const added = after.filter((g) => !before.some((b) => b.id === g.id));
     const removed = before.filter((b) => !after.some((g) => g.id === b.id));
     if (!added.length && !removed.length) return;
-    if (removed.length) {
-      await run.tx.run(`DELETE FROM bug_groups WHERE bug_id = ? AND group_id IN ${run.tx.in(removed)}`, [w.id, ...removed.map((g) => g.id)]);
-    }
-    await run.tx.insertMany('bug_groups', added.map((g) => ({ bug_id: w.id, group_id: g.id })));
+    if (removed.length) await this.updates.removeGroups(run.tx, w.id, removed.map((g) => g.id));
+    await this.bugs.addGroups(run.tx, w.id, added.map((g) => g.id));
     w.changes.record('groups', removed.map((g) => g.name).sort(byText), added.map((g) => g.name).sort(byText));
   }
 
@@ -77,23 +78,18 @@ export class RelationSteps {
     if (down.added.length || down.removed.length) w.allow('depends_on', bug.dependsOn, dependsOn);
     if (up.added.length || up.removed.length) w.allow('blocks', bug.blocks, blocks);
 
-    await checkDependencyLoops(w.id, dependsOn, blocks, (ids, direction) => this.neighbours(run.tx, ids, direction));
-
     const { tx } = run;
-    for (const other of down.removed) await tx.run('DELETE FROM bug_dependencies WHERE blocked_id = ? AND depends_on_id = ?', [w.id, other]);
-    for (const other of up.removed) await tx.run('DELETE FROM bug_dependencies WHERE blocked_id = ? AND depends_on_id = ?', [other, w.id]);
-    await tx.insertMany('bug_dependencies', [
-      ...down.added.map((other) => ({ blocked_id: w.id, depends_on_id: other })),
-      ...up.added.map((other) => ({ blocked_id: other, depends_on_id: w.id })),
+    await checkStoredDependencyLoops(tx, this.bugs, w.id, dependsOn, blocks);
+
+    for (const other of down.removed) await this.updates.removeDependency(tx, w.id, other);
+    for (const other of up.removed) await this.updates.removeDependency(tx, other, w.id);
+    await this.bugs.addDependencies(tx, [
+      ...down.added.map((other) => ({ blockedId: w.id, dependsOnId: other })),
+      ...up.added.map((other) => ({ blockedId: other, dependsOnId: w.id })),
     ]);
     w.changes.record('depends_on', formatList(down.removed), formatList(down.added));
     w.changes.record('blocks', formatList(up.removed), formatList(up.added));
-    // The lists stay mirror images: the other bug's opposite list changed too, with its own history.
-    const self = String(w.id);
-    for (const other of down.added) w.other(other, 'blocks', '', self);
-    for (const other of down.removed) w.other(other, 'blocks', self, '');
-    for (const other of up.added) w.other(other, 'depends_on', '', self);
-    for (const other of up.removed) w.other(other, 'depends_on', self, '');
+    for (const e of mirroredDependencyChanges(w.id, down, up)) w.other(e.bugId, e.field, e.removed, e.added);
   }
 
   /**
@@ -120,18 +116,6 @@ export class RelationSteps {
     return applyAddRemoveSet([...current], cleaned).result;
   }
 
-  /** The stored neighbours of bugs in one direction (one query per level of the loop walk). */
-  private async neighbours(tx: Sql, ids: readonly number[], direction: Direction): Promise<Map<number, number[]>> {
-    const [from, to] = direction === 'depends_on' ? ['blocked_id', 'depends_on_id'] : ['depends_on_id', 'blocked_id'];
-    // A locking read on MySQL: it sees edges committed by a concurrent update after this transaction began, and holds
-    // them, so two updates cannot each pass the check and close a loop together (one waits, or deadlocks and retries).
-    const lock = tx.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
-    const rows = await tx.all(`SELECT ${from} AS a, ${to} AS b FROM bug_dependencies WHERE ${from} IN ${tx.in(ids)}${lock}`, [...ids]);
-    const map = new Map<number, number[]>();
-    for (const row of rows) map.set(Number(row.a), [...(map.get(Number(row.a)) ?? []), Number(row.b)]);
-    return map;
-  }
-
   // ---- Keywords -------------------------------------------------------------------------------------------
 
   async applyKeywords(w: BugWork): Promise<void> {
@@ -154,10 +138,8 @@ export class RelationSteps {
     }
     w.allow('keywords', bug.keywords, result);
     const ids = (names: string[]) => names.map((n) => known.get(n.toLowerCase())!.id);
-    if (removed.length) {
-      await run.tx.run(`DELETE FROM bug_keywords WHERE bug_id = ? AND keyword_id IN ${run.tx.in(removed)}`, [w.id, ...ids(removed)]);
-    }
-    await run.tx.insertMany('bug_keywords', ids(added).map((id) => ({ bug_id: w.id, keyword_id: id })));
+    if (removed.length) await this.updates.removeKeywords(run.tx, w.id, ids(removed));
+    await this.bugs.addKeywords(run.tx, w.id, ids(added));
     w.changes.record('keywords', removed, added);
   }
 
@@ -186,15 +168,14 @@ export class RelationSteps {
     if (localAdded.length) await this.visibility.resolveVisible(run.caller, localAdded.map(String), run.tx);
 
     const { tx } = run;
-    for (const url of removed) await tx.run('DELETE FROM bug_see_also WHERE bug_id = ? AND url = ?', [w.id, url]);
-    await tx.insertMany('bug_see_also', added.map((url) => ({ bug_id: w.id, url })));
+    for (const url of removed) await this.updates.removeSeeAlso(tx, w.id, url);
+    await this.bugs.addSeeAlso(tx, w.id, added);
     w.changes.record('see_also', removed, added);
 
     const selfUrl = `${urlBase.replace(/\/?$/, '/')}show_bug.cgi?id=${w.id}`;
     for (const other of localAdded) {
-      const exists = await tx.one('SELECT id FROM bug_see_also WHERE bug_id = ? AND url = ?', [other, selfUrl]);
-      if (exists) continue;
-      await tx.insert('bug_see_also', { bug_id: other, url: selfUrl });
+      if (await this.updates.hasSeeAlso(tx, other, selfUrl)) continue;
+      await this.bugs.addSeeAlso(tx, other, [selfUrl]);
       w.other(other, 'see_also', '', selfUrl);
     }
     for (const url of removed) {
@@ -205,8 +186,7 @@ export class RelationSteps {
         local = undefined;
       }
       if (local === undefined || local === w.id) continue;
-      const gone = await tx.run('DELETE FROM bug_see_also WHERE bug_id = ? AND url = ?', [local, selfUrl]);
-      if (gone.affected) w.other(local, 'see_also', selfUrl, '');
+      if (await this.updates.removeSeeAlso(tx, local, selfUrl)) w.other(local, 'see_also', selfUrl, '');
     }
   }
 
@@ -232,8 +212,7 @@ export class RelationSteps {
       if (same) continue;
       const shown = (list: string[]) => (field.type === FieldType.SINGLE_SELECT ? list[0] ?? NO_SELECTION : formatList(list));
       w.allow(name, field.type === FieldType.MULTI_SELECT ? current : shown(current), field.type === FieldType.MULTI_SELECT ? values : shown(values));
-      await run.tx.run('DELETE FROM bug_custom_values WHERE bug_id = ? AND field_id = ?', [w.id, field.id]);
-      await run.tx.insertMany('bug_custom_values', values.map((value) => ({ bug_id: w.id, field_id: field.id, value })));
+      await this.updates.replaceCustomValues(run.tx, w.id, field.id, values);
       w.changes.record(name, shown(current), shown(values));
     }
   }
@@ -251,7 +230,15 @@ export class RelationSteps {
     const canEditAll = w.fieldCaller.inEditbugs || w.fieldCaller.isAssignee || (run.params.bool('useqacontact') && w.fieldCaller.isQaContact);
     const other = removed.find((u) => u.id !== run.caller.id);
     if (other && !canEditAll) throw TrackerError.of(Errors.CC_REMOVE_DENIED, { login: other.login, bug_id: w.id });
-    await w.changeCc(added, removed);
+    await this.changeCc(w, added, removed);
+  }
+
+  /** Adds and removes cc rows of the bug (the cc key, new flag requestees); one `cc` change is recorded at the end. */
+  async changeCc(w: BugWork, added: ReadonlyArray<{ id: number; login: string }>, removed: ReadonlyArray<{ id: number; login: string }>): Promise<void> {
+    const { tx } = w.run;
+    if (removed.length) await this.updates.removeCc(tx, w.id, removed.map((u) => u.id));
+    await this.bugs.addCc(tx, w.id, added.map((u) => u.id));
+    w.noteCcChange(added, removed);
   }
 
   // ---- Aliases --------------------------------------------------------------------------------------------
@@ -270,8 +257,8 @@ export class RelationSteps {
       if (owner !== undefined && owner !== w.id) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias, bug_id: owner });
     }
     w.allow('alias', bug.aliases, result);
-    for (const alias of removed) await run.tx.run('DELETE FROM bug_aliases WHERE bug_id = ? AND alias = ?', [w.id, alias]);
-    await run.tx.insertMany('bug_aliases', added.map((alias) => ({ alias, bug_id: w.id })));
+    for (const alias of removed) await this.updates.removeAlias(run.tx, w.id, alias);
+    await this.bugs.addAliases(run.tx, w.id, added);
     w.changes.record('alias', removed, added);
     w.aliases = result;
   }

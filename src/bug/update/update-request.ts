@@ -78,7 +78,7 @@ const FUNCTION = 'Bug.update';
 
 /** A scalar field as text: an array gives its first element (as Bugzilla does), an object is 53. */
 export function scalarText(key: string, value: unknown): string {
-  const first = Array.isArray(value) ? value[0] : value;
+  const first: unknown = Array.isArray(value) ? value[0] : value;
   if (first === null || first === undefined) return '';
   if (typeof first === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param: key, function: FUNCTION });
   return String(first);
@@ -186,7 +186,7 @@ export function parseUpdateRequest(input: BugUpdateInput, custom: ReadonlyMap<st
   if (input.flags) request.flags = parseFlags(input.flags);
 
   if (input.deadline !== undefined) {
-    const raw = Array.isArray(input.deadline) ? input.deadline[0] : input.deadline;
+    const raw: unknown = Array.isArray(input.deadline) ? input.deadline[0] : input.deadline;
     request.deadline = parseDeadline(typeof raw === 'number' ? String(raw) : raw);
   }
   if (input.estimated_time !== undefined) request.estimatedTime = parseTimeValue('estimated_time', input.estimated_time);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../database/sql.js';
-import { BugLoaderService, type BugRelation, type LoadedBug } from '../bug-loader.service.js';
+import { BugLoaderService } from '../bug-loader.service.js';
+import type { BugRelation, LoadedBug } from '../loaded-bug.js';
 
 /**
  * What an update needs to know of one bug: the page loader's bug (row, names, people, dupe_of) with the relations

@@ -8,6 +8,7 @@ import { planStatusChange, UNCONFIRMED } from '../rules/workflow.js';
 import { canChangeField } from '../rules/field-permissions.js';
 import { BugWork, type UpdateRun, type Workflow } from './bug-work.js';
 import { roundHours } from './update-request.js';
+import { BugUpdateRepository } from './bug-update.repository.js';
 
 /**
  * Status, resolution and dupe_of on Update Bug (rules 1–3, workflow.md), the UNCONFIRMED side of rule 5, the
@@ -20,6 +21,7 @@ export class WorkflowSteps {
     private readonly fields: FieldService,
     private readonly products: ProductService,
     private readonly visibility: BugVisibilityService,
+    private readonly updates: BugUpdateRepository,
   ) {}
 
   /** Statuses, transitions and resolutions. */
@@ -100,14 +102,13 @@ export class WorkflowSteps {
     }
     if (dupeOf !== bug.dupeOf) {
       w.allow('dupe_of', bug.dupeOf ?? '', dupeOf ?? '');
-      await run.tx.run('DELETE FROM bug_duplicates WHERE dupe_id = ?', [w.id]);
-      if (dupeOf !== null) await run.tx.insert('bug_duplicates', { dupe_id: w.id, dupe_of_id: dupeOf });
+      await this.updates.setDupeOf(run.tx, w.id, dupeOf);
       w.changes.record('dupe_of', bug.dupeOf ?? '', dupeOf ?? '');
       if (dupeFromRequest && dupeOf !== null) w.newDupeOf = dupeOf;
     }
     if (isConfirmed !== undefined && isConfirmed !== row.isConfirmed) {
       w.allow('is_confirmed', row.isConfirmed, isConfirmed);
-      w.set('is_confirmed', 'is_confirmed', row.isConfirmed, isConfirmed, isConfirmed ? 1 : 0);
+      w.set('isConfirmed', 'is_confirmed', row.isConfirmed, isConfirmed);
       w.isConfirmed = isConfirmed;
     }
     w.zeroRemainingTime = zeroRemainingTime;
@@ -119,13 +120,10 @@ export class WorkflowSteps {
     const { run } = w;
     const [target] = await this.visibility.resolveVisible(run.caller, [String(reference)], run.tx);
     if (target === w.id) throw TrackerError.of(Errors.DUPE_LOOP_DETECTED, { bug_id: w.id, dupe_of: target });
-    // A locking read on MySQL, as the dependency walk: it waits for, then sees, a duplicate row another update is
-    // writing, so two concurrent updates cannot close a longer duplicate chain into a loop together.
-    const lock = run.tx.dialect === 'mysql' ? ' LOCK IN SHARE MODE' : '';
+    // Locking reads (dupeOfLocked), as the dependency walk: a concurrent update cannot close the chain meanwhile.
     const seen = new Set<number>([target]);
     for (let next: number | undefined = target; next !== undefined; ) {
-      const row: { dupe_of_id: number } | undefined = await run.tx.one(`SELECT dupe_of_id FROM bug_duplicates WHERE dupe_id = ?${lock}`, [next]);
-      next = row ? Number(row.dupe_of_id) : undefined;
+      next = await this.updates.dupeOfLocked(run.tx, next);
       if (next === w.id) throw TrackerError.of(Errors.DUPE_LOOP_DETECTED, { bug_id: w.id, dupe_of: target });
       if (next !== undefined && seen.has(next)) break;
       if (next !== undefined) seen.add(next);
@@ -136,10 +134,9 @@ export class WorkflowSteps {
   /** noresolveonopenblockers: FIXED while a bug this one depends on is still open. */
   private async refuseOpenDependencies(w: BugWork): Promise<void> {
     const { run } = w;
-    const ids = (await run.tx.all('SELECT depends_on_id FROM bug_dependencies WHERE blocked_id = ?', [w.id])).map((r) => Number(r.depends_on_id));
+    const ids = await this.updates.dependsOnIds(run.tx, w.id);
     if (!ids.length) return;
-    const statuses = await run.tx.all<{ status: string }>(`SELECT status FROM bugs WHERE id IN ${run.tx.in(ids)}`, ids);
-    const open = statuses.filter((s) => w.isOpen(s.status)).length;
+    const open = (await this.updates.statusesOf(run.tx, ids)).filter((status) => w.isOpen(status)).length;
     if (open) throw TrackerError.of(Errors.STILL_UNRESOLVED_BUGS, { bug_id: w.id, count: open });
   }
 
@@ -163,13 +160,13 @@ export class WorkflowSteps {
     if (explicit !== undefined) {
       if (roundHours(explicit.hours) === bug.row.remainingTime) return;
       w.allow('remaining_time', bug.row.remainingTime, explicit.asSent);
-      w.set('remaining_time', 'remaining_time', bug.row.remainingTime, explicit.asSent, roundHours(explicit.hours));
+      w.set('remainingTime', 'remaining_time', bug.row.remainingTime, explicit.asSent, roundHours(explicit.hours));
       return;
     }
     // Implicit changes need no right of their own: work_time was checked, and closing zeroes it for anyone.
     let remaining = bug.row.remainingTime;
     if (workTime !== 0) remaining = Math.max(roundHours(remaining - workTime), 0);
     if (w.zeroRemainingTime) remaining = 0;
-    if (remaining !== bug.row.remainingTime) w.set('remaining_time', 'remaining_time', bug.row.remainingTime, remaining, remaining);
+    if (remaining !== bug.row.remainingTime) w.set('remainingTime', 'remaining_time', bug.row.remainingTime, remaining);
   }
 }

@@ -20,7 +20,9 @@ export function httpStatusForCode(code: number): number {
 }
 
 // The parameters of each message are typed loosely on purpose: callers pass the facts they have.
-type P = Record<string, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- message facts are whatever the thrower knows
+export type ErrorFacts = Record<string, any>;
+type P = ErrorFacts;
 
 function define(name: string, code: number, message: (p: P) => string, httpStatus = httpStatusForCode(code)) {
   return { name, code, httpStatus, message } satisfies ErrorDefinition<P>;

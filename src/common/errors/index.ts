@@ -1,2 +1,2 @@
-export { Errors, httpStatusForCode, type ErrorDefinition, type ErrorName } from './error-catalogue.js';
+export { Errors, httpStatusForCode, type ErrorDefinition, type ErrorFacts, type ErrorName } from './error-catalogue.js';
 export { TrackerError } from './tracker-error.js';

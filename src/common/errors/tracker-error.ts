@@ -1,4 +1,4 @@
-import { ErrorDefinition } from './error-catalogue.js';
+import type { ErrorDefinition, ErrorFacts } from './error-catalogue.js';
 
 /** The one exception type of the service: a catalogue entry plus the facts for its message. */
 export class TrackerError extends Error {
@@ -6,14 +6,14 @@ export class TrackerError extends Error {
   readonly httpStatus: number;
   readonly errorName: string;
 
-  constructor(readonly definition: ErrorDefinition<any>, readonly params: Record<string, unknown> = {}) {
+  constructor(readonly definition: ErrorDefinition<ErrorFacts>, readonly params: Record<string, unknown> = {}) {
     super(definition.message(params));
     this.code = definition.code;
     this.httpStatus = definition.httpStatus;
     this.errorName = definition.name;
   }
 
-  static of(definition: ErrorDefinition<any>, params: Record<string, unknown> = {}): TrackerError {
+  static of(definition: ErrorDefinition<ErrorFacts>, params: Record<string, unknown> = {}): TrackerError {
     return new TrackerError(definition, params);
   }
 }

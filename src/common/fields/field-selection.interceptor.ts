@@ -15,7 +15,7 @@ export class FieldSelectionInterceptor implements NestInterceptor {
     if (!targets) return next.handle();
     const selection = requestContext(context.switchToHttp().getRequest()).selection;
     return next.handle().pipe(
-      map((response) => targets.reduce((result, target) => applyAtPath(result, target.path, selection, target.fields), response)),
+      map((response: unknown) => targets.reduce((result, target) => applyAtPath(result, target.path, selection, target.fields), response)),
     );
   }
 }

@@ -29,17 +29,17 @@ function validationError(error: ValidationError, functionName: string, path = ''
 }
 
 /** A Bugzilla boolean: JSON booleans, `1`/`0`, `true`/`false`, `True`/`False`. */
-export const BooleanParam = () => Transform(({ value }) => (value === undefined || value === null ? value : toBoolean(value)));
+export const BooleanParam = () => Transform(({ value }: { value: unknown }) => (value === undefined || value === null ? value : toBoolean(value)));
 
 /** One value where a client may repeat the key (`?name=a&name=b` → `a`); numbers become strings. */
 export const ScalarParam = () =>
-  Transform(({ value }) => {
-    const first = Array.isArray(value) ? value[0] : value;
+  Transform(({ value }: { value: unknown }) => {
+    const first: unknown = Array.isArray(value) ? value[0] : value;
     return typeof first === 'number' ? String(first) : first;
   });
 
 /** Text where a client may send a number or a boolean (`"name": 12`); a list or an object is left for @IsString (53). */
-export const TextParam = () => Transform(({ value }) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value));
+export const TextParam = () => Transform(({ value }: { value: unknown }) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value));
 
 /**
  * A list of texts as RequestParams.list reads it: one value or a list (`commas` also splits `a,b`, trimmed, blanks
@@ -47,9 +47,9 @@ export const TextParam = () => Transform(({ value }) => (typeof value === 'numbe
  * to refuse (53).
  */
 export const TextListParam = (options: { commas?: boolean } = {}) =>
-  Transform(({ value }) => {
+  Transform(({ value }: { value: unknown }) => {
     if (value === undefined || value === null) return value;
-    const items = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'number' ? String(v) : v));
+    const items = (Array.isArray(value) ? (value as unknown[]) : [value]).map((v) => (typeof v === 'number' ? String(v) : v));
     return options.commas ? items.flatMap((v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : [v])) : items;
   });
 

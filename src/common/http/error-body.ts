@@ -1,4 +1,4 @@
-import type { ErrorDefinition } from '../errors/index.js';
+import type { ErrorDefinition, ErrorFacts } from '../errors/index.js';
 import { TrackerError } from '../errors/index.js';
 
 export const DOCUMENTATION_URL = 'https://bugzilla.readthedocs.org/en/5.0/api/';
@@ -7,6 +7,6 @@ export function errorBody(error: TrackerError) {
   return { error: true, code: error.code, message: error.message, documentation: DOCUMENTATION_URL };
 }
 
-export function errorFrom(definition: ErrorDefinition<any>, params: Record<string, unknown> = {}): TrackerError {
+export function errorFrom(definition: ErrorDefinition<ErrorFacts>, params: Record<string, unknown> = {}): TrackerError {
   return TrackerError.of(definition, params);
 }

@@ -59,7 +59,7 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
   if (request.method === 'GET' && reply.statusCode === 200) {
     const etag = etagOf(body, type);
     void reply.header('ETag', etag);
-    if (etagMatches(request.headers['if-none-match'] as string | undefined, etag)) {
+    if (etagMatches(request.headers['if-none-match'], etag)) {
       void reply.status(304);
       return '';
     }

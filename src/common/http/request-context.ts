@@ -3,7 +3,7 @@ import type { Caller } from '../caller.js';
 import type { FieldSelection } from '../fields/field-selection.js';
 import type { RequestParams } from './request-params.js';
 
-/** What is known about one request once the access guard has run. */
+/** What is known about one request once the request hook has run (request-hook.ts), before any guard. */
 export interface RequestContext {
   params: RequestParams;
   caller: Caller;
@@ -14,6 +14,7 @@ export interface RequestContext {
 }
 
 const CONTEXT = Symbol('tracker.request-context');
+const REFUSAL = Symbol('tracker.credentials-refusal');
 
 export function setRequestContext(request: object, context: RequestContext): void {
   (request as Record<symbol, RequestContext>)[CONTEXT] = context;
@@ -21,8 +22,20 @@ export function setRequestContext(request: object, context: RequestContext): voi
 
 export function requestContext(request: object): RequestContext {
   const context = (request as Record<symbol, RequestContext | undefined>)[CONTEXT];
-  if (!context) throw new Error('request context read before the access guard ran');
+  if (!context) throw new Error('request context read before the request hook ran');
   return context;
+}
+
+/**
+ * Credentials the request hook could not turn into a caller: the error is kept for the access guard to throw, so
+ * that it reaches the route's own exception filters (logout and valid_login answer a dead token, DeadTokenAnswer).
+ */
+export function setCredentialsRefusal(request: object, error: unknown): void {
+  (request as Record<symbol, { error: unknown }>)[REFUSAL] = { error };
+}
+
+export function credentialsRefusal(request: object): { error: unknown } | undefined {
+  return (request as Record<symbol, { error: unknown } | undefined>)[REFUSAL];
 }
 
 export function peekRequestContext(request: object): RequestContext | undefined {

@@ -21,7 +21,7 @@ describe('RequestParams (clients.md, routes.md parameter merging)', () => {
     ['True', true], ['False', false], ['1', true], ['0', false], ['true', true], ['false', false], [true, true], [0, false], ['', false],
   ])('boolean %p is %p', (raw, expected) => {
     expect(toBoolean(raw)).toBe(expected);
-    expect(RequestParams.merge({ flag: raw as string }, undefined).bool('flag')).toBe(expected);
+    expect(RequestParams.merge({ flag: raw }, undefined).bool('flag')).toBe(expected);
   });
   it('non-numeric ints are error 52', () => {
     expect(errorCode(() => RequestParams.merge({ limit: 'ten' }, undefined).int('limit'))).toBe(52);

@@ -59,7 +59,7 @@ export class RequestParams {
   /** A scalar string; of a repeated key, the first value. */
   string(key: string): string | undefined {
     const value = this.values[key];
-    const first = Array.isArray(value) ? value[0] : value;
+    const first: unknown = Array.isArray(value) ? value[0] : value;
     if (first === undefined || first === null) return undefined;
     if (typeof first === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param: key });
     return String(first);
@@ -188,7 +188,7 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 
 /** Bugzilla's truth: 0, '0', '', false, 'false', 'False' (and an empty list) are false; anything else true. */
 export function toBoolean(value: unknown): boolean {
-  const first = Array.isArray(value) ? value[0] : value;
+  const first: unknown = Array.isArray(value) ? value[0] : value;
   if (first === undefined || first === null || first === false || first === 0) return false;
   const text = String(first).trim().toLowerCase();
   return !(text === '' || text === '0' || text === 'false' || text === 'off' || text === 'no');

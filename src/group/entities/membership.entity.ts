@@ -1,6 +1,5 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
-import type { User } from '../../user/entities/user.entity.js';
 import type { Group } from './group.entity.js';
 
 @Entity('user_group_map')
@@ -9,9 +8,8 @@ export class Membership {
   @IntColumn({ primary: true })
   userId: number;
 
-  @ManyToOne('User', { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'user_id' })
-  user?: Relation<User>;
+  // No relation to User: the group module sits below the user module (relations point only down, see
+  // docs/data-layer.md), and knows users through the AccountDirectory the user module provides.
 
   @IntColumn({ primary: true })
   groupId: number;

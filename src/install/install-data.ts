@@ -1,10 +1,15 @@
+import { FieldType } from '../field/field-type.js';
+import type { StandardField } from '../field/field.types.js';
+import type { SystemGroup } from '../group/group.service.js';
+import type { TestProduct } from '../product/product.service.js';
+
 /**
  * What a fresh installation holds (../shared/spec/defaults.md and workflow.md): groups with what each grants,
  * field values, the workflow, the default classification/product/component. Plain data, applied by InstallService.
  */
 
 /** System groups in creation order; `admin` first, so it is id 1. */
-export const SYSTEM_GROUPS: ReadonlyArray<{ name: string; description: string; userRegexp?: string }> = [
+export const SYSTEM_GROUPS: readonly SystemGroup[] = [
   { name: 'admin', description: 'Administrators' },
   { name: 'tweakparams', description: 'Can change Parameters' },
   { name: 'editusers', description: 'Can edit or disable users' },
@@ -27,33 +32,6 @@ export const SYSTEM_GROUP_INHERITANCE: ReadonlyArray<[string, string]> = [
   ['bz_canusewhineatothers', 'bz_canusewhines'],
   ['bz_sudoers', 'bz_sudo_protect'],
 ];
-
-/** Bugzilla's field type numbers. */
-export const FieldType = {
-  UNKNOWN: 0,
-  FREETEXT: 1,
-  SINGLE_SELECT: 2,
-  MULTI_SELECT: 3,
-  TEXTAREA: 4,
-  DATETIME: 5,
-  BUG_ID: 6,
-  BUG_URLS: 7,
-  KEYWORDS: 8,
-  DATE: 9,
-  INTEGER: 10,
-} as const;
-
-export interface StandardField {
-  name: string;
-  description: string;
-  type?: number;
-  mailhead?: boolean;
-  buglist?: boolean;
-  numeric?: boolean;
-  enterBug?: boolean;
-  /** Get Fields' is_mandatory: a bug cannot be filed without it (Bugzilla's DEFAULT_FIELDS). */
-  mandatory?: boolean;
-}
 
 /** Bugzilla 5.0's standard bug fields (internal names, as GET /rest/field/bug reports them). */
 export const STANDARD_FIELDS: readonly StandardField[] = [
@@ -145,3 +123,18 @@ export const WORKFLOW: ReadonlyArray<[string | null, string]> = [
   ['RESOLVED', 'UNCONFIRMED'], ['RESOLVED', 'CONFIRMED'], ['RESOLVED', 'VERIFIED'],
   ['VERIFIED', 'UNCONFIRMED'], ['VERIFIED', 'CONFIRMED'],
 ];
+
+/** The default classification with its test product, component, version and milestone. */
+export const TEST_PRODUCT: TestProduct = {
+  classification: { name: 'Unclassified', description: 'Not assigned to any classification' },
+  product: {
+    name: 'TestProduct',
+    description: 'This is a test product. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
+  },
+  component: {
+    name: 'TestComponent',
+    description: 'This is a test component in the test product database. This ought to be blown away and replaced with real stuff in a finished installation of Tracker.',
+  },
+  version: 'unspecified',
+  milestone: '---',
+};

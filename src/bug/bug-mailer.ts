@@ -27,6 +27,10 @@ export interface BugMailEvent {
   canSee: (userIds: readonly number[]) => Promise<ReadonlySet<number>>;
 }
 
+/**
+ * What the bug services need from outgoing mail. The bug module owns this port; the mail module (which sits above
+ * bug) implements it and provides BUG_MAILER, so bug never imports mail.
+ */
 export interface BugMailer {
   /** Queues the mail for this event in the caller's transaction (the outbox); delivery happens after commit. */
   notify(tx: Sql, event: BugMailEvent): Promise<void>;

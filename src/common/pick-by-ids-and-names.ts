@@ -1,4 +1,4 @@
-import { Errors, TrackerError } from '../common/errors/index.js';
+import { Errors, TrackerError } from './errors/index.js';
 
 /**
  * Bugzilla's params_to_objects over rows already loaded: the objects named by `ids`, then by `names`

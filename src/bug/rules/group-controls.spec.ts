@@ -1,4 +1,4 @@
-import { applyGroupChanges, mandatoryGroups, validGroupIds, type GroupChangeInput } from './group-rules.js';
+import { applyGroupChanges, initialGroups, mandatoryGroups, validGroupIds, type GroupChangeInput } from './group-controls.js';
 import { Control, type GroupControl } from '../../product/product.service.js';
 import { caughtError } from '../../common/errors/testing.js';
 
@@ -71,3 +71,41 @@ describe('group rules', () => {
     ]);
   });
 });
+
+describe('initial groups (Create Bug)', () => {
+  const withDefault = [...controls, control(15, 'default', Control.DEFAULT, Control.NA)];
+  const initial = (names: string[] | undefined, isMember: (id: number) => boolean = () => true) =>
+    initialGroups({ product: 'P', controls: withDefault, names, isMember }).map((g) => g.id).sort();
+
+  it('without groups: the Default ones and the mandatory ones', () => {
+    expect(initial(undefined)).toEqual([11, 15]);
+    expect(initial(undefined, () => false)).toEqual([11]);
+  });
+
+  it('named groups must be settable for the caller, whom membership does not bind (unlike add) — 120', () => {
+    expect(initial(['shown', 'other-ok'])).toEqual([10, 11, 12]);
+    expect(initial(['OTHER-OK'], () => false)).toEqual([11, 12]);
+    for (const name of ['nope', 'na', 'inactive']) {
+      expect(errorOf(() => initialGroups({ product: 'P', controls, names: [name], isMember: () => true }))).toEqual([120, 'group_restriction_not_allowed']);
+    }
+    // Shown for members only: a non-member cannot choose it.
+    expect(errorOf(() => initialGroups({ product: 'P', controls, names: ['shown'], isMember: () => false }))).toEqual([120, 'group_restriction_not_allowed']);
+  });
+
+  it('settable means the same on Create and on Update: the group a member may add is the group a member may choose', () => {
+    for (const c of withDefault) {
+      const onUpdate = caughtOrNot(() => applyGroupChanges(base({ controls: withDefault, add: [c.groupName] })));
+      const onCreate = caughtOrNot(() => initialGroups({ product: 'P', controls: withDefault, names: [c.groupName], isMember: () => true }));
+      expect([c.groupName, onCreate]).toEqual([c.groupName, onUpdate]);
+    }
+  });
+});
+
+function caughtOrNot(fn: () => unknown): string {
+  try {
+    fn();
+    return 'accepted';
+  } catch (err) {
+    return (err as { errorName: string }).errorName;
+  }
+}

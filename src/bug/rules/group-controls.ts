@@ -11,6 +11,8 @@ export interface BugGroup {
   name: string;
 }
 
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 /** The control that applies to the caller: membercontrol for members of the group, othercontrol for the rest. */
 const controlFor = (c: GroupControl, isMember: (groupId: number) => boolean) => (isMember(c.groupId) ? c.membercontrol : c.othercontrol);
 
@@ -25,13 +27,47 @@ export function mandatoryGroups(controls: readonly GroupControl[], isMember: (gr
 }
 
 /** Active bug groups the caller may put the product's bugs in (Shown or Default for them): groups_available. */
-function availableGroupIds(controls: readonly GroupControl[], isMember: (groupId: number) => boolean): Set<number> {
-  return new Set(
-    controls
-      .filter((c) => c.isBugGroup && c.groupIsActive)
-      .filter((c) => controlFor(c, isMember) === Control.SHOWN || controlFor(c, isMember) === Control.DEFAULT)
-      .map((c) => c.groupId),
-  );
+function availableGroups(controls: readonly GroupControl[], isMember: (groupId: number) => boolean): GroupControl[] {
+  return controls
+    .filter((c) => c.isBugGroup && c.groupIsActive)
+    .filter((c) => controlFor(c, isMember) === Control.SHOWN || controlFor(c, isMember) === Control.DEFAULT);
+}
+
+/** A group the caller may restrict the product's bugs to: an active bug group available or mandatory (group_is_settable). */
+function isSettable(control: GroupControl, isMember: (groupId: number) => boolean): boolean {
+  if (!control.isBugGroup || !control.groupIsActive) return false;
+  const applying = controlFor(control, isMember);
+  return applying === Control.SHOWN || applying === Control.DEFAULT || applying === Control.MANDATORY;
+}
+
+export interface InitialGroupsInput {
+  product: string;
+  controls: readonly GroupControl[];
+  /** The groups the request names; undefined when it sends none. */
+  names: readonly string[] | undefined;
+  isMember: (groupId: number) => boolean;
+}
+
+/**
+ * A new bug's groups (Bugzilla 5.0 _check_groups): each named group must be settable for the caller (120
+ * otherwise; membership is not required, unlike adding one later); without names, the groups Default for the
+ * caller; the groups mandatory for the caller always.
+ */
+export function initialGroups(input: InitialGroupsInput): BugGroup[] {
+  const { controls, isMember } = input;
+  const chosen = new Map<number, BugGroup>();
+  const choose = (c: GroupControl) => chosen.set(c.groupId, { id: c.groupId, name: c.groupName });
+  if (input.names === undefined) {
+    for (const c of availableGroups(controls, isMember)) if (controlFor(c, isMember) === Control.DEFAULT) choose(c);
+  } else {
+    for (const name of input.names) {
+      const control = controls.find((c) => sameName(c.groupName, name));
+      if (!control || !isSettable(control, isMember)) throw TrackerError.of(Errors.GROUP_RESTRICTION_NOT_ALLOWED, { name, product: input.product });
+      choose(control);
+    }
+  }
+  for (const c of mandatoryGroups(controls, isMember)) choose(c);
+  return [...chosen.values()];
 }
 
 export interface GroupChangeInput {
@@ -48,7 +84,6 @@ export interface GroupChangeInput {
   isMember: (groupId: number) => boolean;
 }
 
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * The bug's groups after the request. A product change first drops the groups that are not valid in the new
@@ -88,14 +123,12 @@ export function applyGroupChanges(input: GroupChangeInput): BugGroup[] {
     groups = groups.filter((g) => g.id !== onBug.id);
   }
 
-  const available = availableGroupIds(controls, isMember);
   for (const name of input.add) {
     const control = byName(name);
     const refuse = () => TrackerError.of(Errors.GROUP_RESTRICTION_NOT_ALLOWED, { name, product: input.product, bug_id: input.bugId });
     if (!control) throw refuse();
     if (groups.some((g) => g.id === control.groupId)) continue;
-    const settable = control.isBugGroup && control.groupIsActive && (available.has(control.groupId) || mandatory.has(control.groupId));
-    if (!settable) throw refuse();
+    if (!isSettable(control, isMember)) throw refuse();
     if (!isMember(control.groupId) && !(productChanged && control.othercontrol !== Control.NA)) throw refuse();
     groups.push({ id: control.groupId, name: control.groupName });
   }

@@ -5,6 +5,7 @@
  * edges are ignored, because the request replaces them.
  */
 import { Errors, TrackerError } from '../../common/errors/index.js';
+import type { Sql } from '../../database/sql.js';
 
 export type Direction = 'depends_on' | 'blocks';
 
@@ -37,8 +38,29 @@ export async function checkDependencyLoops(
   neighbours: NeighbourLookup,
 ): Promise<void> {
   if (dependsOn.includes(bugId) || blocks.includes(bugId)) throw TrackerError.of(Errors.DEPENDENCY_LOOP_SINGLE);
+  // A loop through the bug needs a bug both below and above it.
+  if (!dependsOn.length || !blocks.length) return;
   const below = await reachable(bugId, dependsOn, 'depends_on', neighbours);
   const above = await reachable(bugId, blocks, 'blocks', neighbours);
   const both = [...below].filter((id) => above.has(id)).sort((a, b) => a - b);
   if (both.length) throw TrackerError.of(Errors.DEPENDENCY_LOOP_MULTI, { deps: both });
+}
+
+/** The stored dependency graph, read on a handle; `lock` asks for locking reads (BugRepository implements it). */
+export interface StoredDependencyGraph {
+  dependencyNeighbours(sql: Sql, ids: readonly number[], direction: Direction, options: { lock?: boolean }): Promise<Map<number, number[]>>;
+}
+
+/**
+ * The rule over the stored graph, for Create and Update Bug alike: inside the transaction that writes the edges, with
+ * locking reads on MySQL, so that two concurrent writes cannot each pass the check and close a loop together.
+ */
+export function checkStoredDependencyLoops(
+  tx: Sql,
+  graph: StoredDependencyGraph,
+  bugId: number,
+  dependsOn: readonly number[],
+  blocks: readonly number[],
+): Promise<void> {
+  return checkDependencyLoops(bugId, dependsOn, blocks, (ids, direction) => graph.dependencyNeighbours(tx, ids, direction, { lock: true }));
 }

@@ -1,4 +1,5 @@
-import { checkDependencyLoops, type NeighbourLookup } from './dependency-loops.js';
+import { checkDependencyLoops, checkStoredDependencyLoops, type NeighbourLookup } from './dependency-loops.js';
+import type { Sql } from '../../database/sql.js';
 import { TrackerError } from '../../common/errors/index.js';
 
 /** A stored dependency graph: [blocked, dependsOn] pairs. */
@@ -13,7 +14,7 @@ function graph(edges: Array<[number, number]>): NeighbourLookup & { calls: numbe
     return map;
   };
   lookup.calls = 0;
-  return lookup as NeighbourLookup & { calls: number };
+  return lookup;
 }
 
 const codeOf = async (p: Promise<unknown>) => {
@@ -47,5 +48,29 @@ describe('checkDependencyLoops', () => {
     await expect(checkDependencyLoops(1, [2, 3], [5], lookup)).resolves.toBeUndefined();
     // One lookup per level and direction, not one per bug.
     expect(lookup.calls).toBeLessThanOrEqual(4);
+  });
+
+  it('walks nothing when the bug has no bug both below and above it', async () => {
+    const lookup = graph([[2, 3], [3, 4]]);
+    await expect(checkDependencyLoops(1, [2], [], lookup)).resolves.toBeUndefined();
+    await expect(checkDependencyLoops(1, [], [2], lookup)).resolves.toBeUndefined();
+    expect(lookup.calls).toBe(0);
+  });
+});
+
+describe('checkStoredDependencyLoops — the rule Create and Update Bug share', () => {
+  it('reads the stored graph on the write\'s handle, with locking reads', async () => {
+    const tx = { dialect: 'mysql' } as Sql;
+    const calls: unknown[][] = [];
+    const stored = graph([[2, 3]]);
+    const repository = {
+      dependencyNeighbours: (sql: Sql, ids: readonly number[], direction: 'depends_on' | 'blocks', options?: { lock?: boolean }) => {
+        calls.push([sql, options]);
+        return stored(ids, direction);
+      },
+    };
+    expect(await codeOf(checkStoredDependencyLoops(tx, repository, 1, [2], [3]))).toEqual([116, 'dependency_loop_multi']);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call).toEqual([tx, { lock: true }]);
   });
 });

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { insertRows, type Sql } from '../database/sql.js';
+import { AuditLogEntry } from './entities/audit-log-entry.entity.js';
+
+/** One audit row as the services write it. */
+export interface AuditEntry {
+  userId: number | null;
+  /** The audited class, `Tracker::Product` style (GET /rest/last_audit_time filters on it). */
+  className: string;
+  objectId: number;
+  field: string;
+  removed?: string | null;
+  added?: string | null;
+  /** The request's one timestamp, `YYYY-MM-DD hh:mm:ss` UTC. */
+  at: string;
+}
+
+/**
+ * The audit mark, as a SQL expression to read beside other columns: it moves with every committed write (a
+ * transaction that wrote no audit row of its own gets one from ChangeMarkSubscriber), so values read from the
+ * database can be kept while it stays the same (MarkedCache, LoadedBugCache). It is the newest id together with the
+ * number of rows among the newest 100 ids: a transaction that took its audit id before another one committed still
+ * moves the mark when it commits (the newest id alone would not). Only a transaction outlived by more than 100 later
+ * audit rows could go unseen — and then only until the next write, which on a database that busy comes at once.
+ * `quote` is the dialect's identifier quoting (`Sql.quote`): the expression is embedded in other modules' hand-tuned
+ * reads (caller resolution, the loaded-bug stamp).
+ */
+export function auditMarkSql(quote: (identifier: string) => string): string {
+  const [id, log] = [quote('id'), quote('audit_log')];
+  return `(SELECT COALESCE(MAX(${id}), 0) * 128 + COUNT(*) FROM ${log} WHERE ${id} > (SELECT COALESCE(MAX(${id}), 0) - 100 FROM ${log}))`;
+}
+
+/** The class of the rows that only move the audit mark (ChangeMarkSubscriber); last_audit_time leaves them out. */
+export const CHANGE_MARK_CLASS = 'Tracker::Change';
+
+/** The audit_log table: written inside each write's transaction, read for the mark and the last audit time. */
+@Injectable()
+export class AuditRepository {
+  /** Many rows in one statement. */
+  async insertMany(tx: Sql, entries: readonly AuditEntry[]): Promise<void> {
+    const rows = entries.map((entry) => ({
+      userId: entry.userId,
+      class: entry.className,
+      objectId: entry.objectId,
+      field: entry.field,
+      removed: entry.removed ?? null,
+      added: entry.added ?? null,
+      atTime: entry.at,
+    }));
+    await insertRows(tx.repository(AuditLogEntry), rows);
+  }
+
+  /** The time of the newest row of any of these classes (of any class when none is given), or null. */
+  async lastTime(sql: Sql, classes: readonly string[]): Promise<string | null> {
+    const query = sql.repository(AuditLogEntry).createQueryBuilder('audit').select('MAX(audit.atTime)', 'at');
+    if (classes.length) query.where('audit.class IN (:...classes)', { classes });
+    else query.where('audit.class <> :changeMark', { changeMark: CHANGE_MARK_CLASS });
+    const row = await query.getRawOne<{ at: string | null }>();
+    return row?.at ?? null;
+  }
+
+  /** The audit mark alone (auditMarkSql), for a request that reads nothing else it could ride on. */
+  async mark(sql: Sql): Promise<number> {
+    const row = await sql.one<{ mark: number | null }>(`SELECT ${auditMarkSql((name) => sql.quote(name))} AS ${sql.quote('mark')}`);
+    return Number(row?.mark ?? 0);
+  }
+}

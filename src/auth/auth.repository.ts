@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { LessThan, MoreThan } from 'typeorm';
+import { insertRows, type Sql } from '../database/sql.js';
+import { auditMarkSql } from '../audit/audit.service.js';
+import { ApiKey } from './entities/api-key.entity.js';
+import { LoginToken } from './entities/login-token.entity.js';
+import { LoginFailure } from './entities/login-failure.entity.js';
+
+/** A login token as the caller resolver checks it, with the audit mark read in the same statement. */
+export interface TokenCheck {
+  id: number;
+  userId: number;
+  ipAddr: string | null;
+  lastUsed: string;
+  mark: number;
+}
+
+/** An API key as the caller resolver checks it, with the audit mark read in the same statement. */
+export interface ApiKeyCheck {
+  id: number;
+  userId: number;
+  revoked: boolean;
+  lastUsed: string | null;
+  mark: number;
+}
+
+/** The columns of an API key its owner may change. */
+export type ApiKeyChanges = Partial<Pick<ApiKey, 'description' | 'revoked'>>;
+
+/**
+ * The api_keys, login_tokens and login_failures tables. Secrets are stored as digests only. The two credential
+ * reads of every request are hand-written (one statement each, carrying the audit mark), every name quoted.
+ */
+@Injectable()
+export class AuthRepository {
+  async tokenByDigest(sql: Sql, tokenHash: string): Promise<TokenCheck | undefined> {
+    const q = (name: string) => sql.quote(name);
+    const row = await sql.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; mark: number | null }>(
+      `SELECT ${q('id')}, ${q('user_id')}, ${q('ip_addr')}, ${q('last_used')}, ${auditMarkSql(q)} AS ${q('mark')}
+         FROM ${q('login_tokens')} WHERE ${q('token_hash')} = ?`,
+      [tokenHash],
+    );
+    return row && { id: Number(row.id), userId: Number(row.user_id), ipAddr: row.ip_addr, lastUsed: row.last_used, mark: Number(row.mark ?? 0) };
+  }
+
+  async apiKeyByDigest(sql: Sql, keyHash: string): Promise<ApiKeyCheck | undefined> {
+    const q = (name: string) => sql.quote(name);
+    const row = await sql.one<{ id: number; user_id: number; revoked: number; last_used: string | null; mark: number | null }>(
+      `SELECT ${q('id')}, ${q('user_id')}, ${q('revoked')}, ${q('last_used')}, ${auditMarkSql(q)} AS ${q('mark')}
+         FROM ${q('api_keys')} WHERE ${q('key_hash')} = ?`,
+      [keyHash],
+    );
+    return row && {
+      id: Number(row.id), userId: Number(row.user_id), revoked: Number(row.revoked) === 1, lastUsed: row.last_used, mark: Number(row.mark ?? 0),
+    };
+  }
+
+  async insertToken(tx: Sql, token: Pick<LoginToken, 'userId' | 'tokenHash' | 'ipAddr' | 'lastUsed'>): Promise<void> {
+    await insertRows(tx.repository(LoginToken), [token]);
+  }
+
+  async touchToken(tx: Sql, id: number, lastUsed: string): Promise<void> {
+    await tx.repository(LoginToken).update({ id }, { lastUsed });
+  }
+
+  async deleteToken(tx: Sql, id: number): Promise<void> {
+    await tx.repository(LoginToken).delete({ id });
+  }
+
+  async deleteTokensOf(tx: Sql, userId: number): Promise<void> {
+    await tx.repository(LoginToken).delete({ userId });
+  }
+
+  async deleteTokensUnusedSince(tx: Sql, lastUsed: string): Promise<void> {
+    await tx.repository(LoginToken).delete({ lastUsed: LessThan(lastUsed) });
+  }
+
+  insertApiKey(tx: Sql, key: Pick<ApiKey, 'userId' | 'keyHash' | 'description' | 'revoked' | 'creationTs'>): Promise<number> {
+    return insertRows(tx.repository(ApiKey), [key]);
+  }
+
+  /** A user's keys, oldest first. */
+  apiKeysOf(sql: Sql, userId: number): Promise<ApiKey[]> {
+    return sql.repository(ApiKey).find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  apiKeyOf(sql: Sql, userId: number, id: number): Promise<ApiKey | null> {
+    return sql.repository(ApiKey).findOneBy({ id, userId });
+  }
+
+  async updateApiKey(tx: Sql, id: number, changes: ApiKeyChanges): Promise<void> {
+    await tx.repository(ApiKey).update({ id }, changes);
+  }
+
+  async touchApiKey(tx: Sql, id: number, lastUsed: string): Promise<void> {
+    await tx.repository(ApiKey).update({ id }, { lastUsed });
+  }
+
+  /** The times of this account's failed logins from this address after `since`, oldest first. */
+  async failureTimes(sql: Sql, userId: number, ipAddr: string, since: string): Promise<string[]> {
+    const rows = await sql.repository(LoginFailure).find({
+      select: { loginTime: true }, where: { userId, ipAddr, loginTime: MoreThan(since) }, order: { loginTime: 'ASC' },
+    });
+    return rows.map((row) => row.loginTime);
+  }
+
+  async insertFailure(tx: Sql, failure: Pick<LoginFailure, 'userId' | 'ipAddr' | 'loginTime'>): Promise<void> {
+    await insertRows(tx.repository(LoginFailure), [failure]);
+  }
+
+  async deleteFailures(tx: Sql, userId: number, ipAddr: string): Promise<void> {
+    await tx.repository(LoginFailure).delete({ userId, ipAddr });
+  }
+}

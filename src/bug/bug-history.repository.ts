@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { insertRows, type Sql } from '../database/sql.js';
+import type { ActivityEntry } from './bug.types.js';
+import { BugActivity } from './entities/bug-activity.entity.js';
+
+/** One history row as Bug history reads it, with whether its attachment (if any) is private. */
+export interface ActivityRow {
+  id: number;
+  bugId: number;
+  userId: number;
+  attachmentId: number | null;
+  changedAt: string;
+  fieldName: string;
+  removed: string | null;
+  added: string | null;
+  attachmentIsPrivate: number | null;
+}
+
+/**
+ * Bug history (bug_activity). Reading it joins the privacy of the attachment a change is about: attachments have
+ * entities but no module (nor service) yet, so that join stays here until they do.
+ */
+@Injectable()
+export class BugHistoryRepository {
+  /** Writes history rows, in the caller's transaction. */
+  async add(tx: Sql, entries: readonly ActivityEntry[]): Promise<void> {
+    await insertRows(tx.repository(BugActivity), entries.map((e) => ({
+      bugId: e.bugId,
+      attachmentId: e.attachmentId ?? null,
+      commentId: e.commentId ?? null,
+      userId: e.userId,
+      changedAt: e.at,
+      fieldName: e.field,
+      removed: e.removed,
+      added: e.added,
+    })));
+  }
+
+  /** The history of the bugs, oldest first; with `since`, only changes strictly after it. */
+  async ofBugs(sql: Sql, bugIds: readonly number[], since?: string): Promise<ActivityRow[]> {
+    if (!bugIds.length) return [];
+    const query = sql.repository(BugActivity).createQueryBuilder('a')
+      .leftJoin('a.attachment', 'att')
+      .select('a.id', 'id')
+      .addSelect('a.bugId', 'bugId')
+      .addSelect('a.userId', 'userId')
+      .addSelect('a.attachmentId', 'attachmentId')
+      .addSelect('a.changedAt', 'changedAt')
+      .addSelect('a.fieldName', 'fieldName')
+      .addSelect('a.removed', 'removed')
+      .addSelect('a.added', 'added')
+      .addSelect('att.isPrivate', 'attachmentIsPrivate')
+      .where('a.bugId IN (:...bugIds)', { bugIds })
+      .orderBy('a.changedAt')
+      .addOrderBy('a.id');
+    if (since) query.andWhere('a.changedAt > :since', { since });
+    return query.getRawMany<ActivityRow>();
+  }
+}

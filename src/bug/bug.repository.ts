@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { insertRows, type Sql } from '../database/sql.js';
+import type { BugRow } from './bug.types.js';
+import type { Direction } from './rules/dependency-loops.js';
+import { Bug } from './entities/bug.entity.js';
+import { BugAlias } from './entities/bug-alias.entity.js';
+import { BugCc } from './entities/bug-cc.entity.js';
+import { BugKeyword } from './entities/bug-keyword.entity.js';
+import { BugGroup } from './entities/bug-group.entity.js';
+import { BugSeeAlso } from './entities/bug-see-also.entity.js';
+import { BugCustomValue } from './entities/bug-custom-value.entity.js';
+import { BugDependency } from './entities/bug-dependency.entity.js';
+
+/** A bug's stored columns, without its relations: what Create Bug writes. */
+export type NewBugRow = Omit<BugRow, 'id'>;
+
+/**
+ * The bugs table and the lists hanging on a bug (aliases, cc, keywords, groups, see also, custom values,
+ * dependencies), outside the hot paths (bug-loader.repository.ts, bug-visibility.repository.ts and
+ * search/bug-search.repository.ts hold those). Every method takes the handle: `db.read`, or a write's `tx`.
+ * Exported by the bug module for Update Bug (update/), which writes the same tables.
+ */
+@Injectable()
+export class BugRepository {
+  /** Bug rows by id; `forUpdate` locks them for the rest of the transaction (MySQL; SQLite's writer is alone). */
+  async rows(sql: Sql, ids: readonly number[], options: { forUpdate?: boolean } = {}): Promise<Bug[]> {
+    const unique = [...new Set(ids)];
+    if (!unique.length) return [];
+    const query = sql.repository(Bug).createQueryBuilder('b').where('b.id IN (:...ids)', { ids: unique });
+    if (options.forUpdate && sql.dialect === 'mysql') query.setLock('pessimistic_write');
+    return query.getMany();
+  }
+
+  /** The bugs owning these aliases (compared as the column's collation: case-insensitively). */
+  aliasOwners(sql: Sql, aliases: readonly string[]): Promise<BugAlias[]> {
+    if (!aliases.length) return Promise.resolve([]);
+    return sql.repository(BugAlias).find({ select: { bugId: true, alias: true }, where: { alias: In([...aliases]) } });
+  }
+
+  /**
+   * For each of `ids`, its neighbours in the dependency graph in one direction. With `lock` (inside a write), a
+   * locking read on MySQL: it sees edges committed by a concurrent write after the transaction began, and holds them,
+   * so two writes cannot each pass the loop check and close a loop together (one waits, or deadlocks and is retried).
+   */
+  async dependencyNeighbours(sql: Sql, ids: readonly number[], direction: Direction, options: { lock?: boolean } = {}): Promise<Map<number, number[]>> {
+    const found = new Map<number, number[]>();
+    if (!ids.length) return found;
+    const from = direction === 'depends_on' ? 'blockedId' : 'dependsOnId';
+    const to = direction === 'depends_on' ? 'dependsOnId' : 'blockedId';
+    const lock = options.lock && sql.dialect === 'mysql' ? { mode: 'pessimistic_read' as const } : undefined;
+    const rows = await sql.repository(BugDependency).find({ where: { [from]: In([...ids]) }, lock });
+    for (const row of rows) found.set(row[from], [...(found.get(row[from]) ?? []), row[to]]);
+    return found;
+  }
+
+  /** Writes a new bug's row; returns its id. */
+  insertBug(tx: Sql, bug: NewBugRow): Promise<number> {
+    return insertRows(tx.repository(Bug), [bug]);
+  }
+
+  /** Adds aliases to a bug; a taken alias fails on the unique index (the caller maps it to 103). */
+  async addAliases(tx: Sql, bugId: number, aliases: readonly string[]): Promise<void> {
+    await insertRows(tx.repository(BugAlias), aliases.map((alias) => ({ alias, bugId })));
+  }
+
+  async addCc(tx: Sql, bugId: number, userIds: readonly number[]): Promise<void> {
+    await insertRows(tx.repository(BugCc), userIds.map((userId) => ({ bugId, userId })));
+  }
+
+  async addKeywords(tx: Sql, bugId: number, keywordIds: readonly number[]): Promise<void> {
+    await insertRows(tx.repository(BugKeyword), keywordIds.map((keywordId) => ({ bugId, keywordId })));
+  }
+
+  async addGroups(tx: Sql, bugId: number, groupIds: readonly number[]): Promise<void> {
+    await insertRows(tx.repository(BugGroup), groupIds.map((groupId) => ({ bugId, groupId })));
+  }
+
+  async addSeeAlso(tx: Sql, bugId: number, urls: readonly string[]): Promise<void> {
+    await insertRows(tx.repository(BugSeeAlso), urls.map((url) => ({ bugId, url })));
+  }
+
+  /** One row per value (a multi-select field has several). */
+  async addCustomValues(tx: Sql, bugId: number, values: ReadonlyArray<{ fieldId: number; values: readonly string[] }>): Promise<void> {
+    await insertRows(tx.repository(BugCustomValue), values.flatMap((c) => c.values.map((value) => ({ bugId, fieldId: c.fieldId, value }))));
+  }
+
+  /** Dependency rows: `blockedId` cannot be fixed before `dependsOnId`. */
+  async addDependencies(tx: Sql, rows: ReadonlyArray<{ blockedId: number; dependsOnId: number }>): Promise<void> {
+    await insertRows(tx.repository(BugDependency), rows);
+  }
+
+  /** Moves the bugs' last_change_time: something they show changed. */
+  async touch(tx: Sql, ids: readonly number[], at: string): Promise<void> {
+    if (!ids.length) return;
+    await tx.repository(Bug).update({ id: In([...ids]) }, { lastChangeTime: at });
+  }
+}

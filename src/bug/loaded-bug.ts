@@ -1,0 +1,76 @@
+/**
+ * A bug as the loader (bug-loader.service.ts) gives it to presenters: its row, what one join away names (product,
+ * people …) and the multi-valued relations a response asks for.
+ */
+import type { BugRow } from './bug.types.js';
+
+export interface UserDetail {
+  id: number;
+  login: string;
+  realName: string;
+  email: string;
+}
+
+export interface BugFlag {
+  id: number;
+  typeId: number;
+  name: string;
+  status: string;
+  setter: string;
+  requestee: string | null;
+  creationDate: string;
+  modificationDate: string;
+}
+
+export interface CustomFieldDef {
+  id: number;
+  name: string;
+  /** Bugzilla's field type number (see FieldType in the install data). */
+  type: number;
+}
+
+/** A bug row with what one join away gives: names of its product, component, classification, its people, dupe_of. */
+export interface BugDetail {
+  row: BugRow;
+  product: string;
+  component: string;
+  classification: string;
+  reporter: UserDetail;
+  assignee: UserDetail;
+  qaContact: UserDetail | null;
+  dupeOf: number | null;
+  /** Whether its status is an open one (field_values.is_open of bug_status). */
+  isOpen: boolean;
+  /** Whether the caller given to `details` may see it (true when no caller was given). */
+  visible: boolean;
+}
+
+/** The multi-valued parts of a bug; a relation that was not loaded stays empty. */
+export interface BugRelations {
+  aliases: string[];
+  cc: UserDetail[];
+  keywords: string[];
+  groups: string[];
+  blocks: number[];
+  dependsOn: number[];
+  seeAlso: string[];
+  flags: BugFlag[];
+  /** Custom field values by field id (several for a multi-select field). */
+  custom: Map<number, string[]>;
+  /** The caller's personal tags on the bug. */
+  tags: string[];
+  /** Sum of the work time of the bug's comments. */
+  actualTime: number;
+}
+
+export type LoadedBug = BugDetail & BugRelations;
+
+export const BUG_RELATIONS = ['alias', 'cc', 'keywords', 'groups', 'blocks', 'depends_on', 'see_also', 'flags', 'custom', 'tags', 'actual_time'] as const;
+export type BugRelation = (typeof BUG_RELATIONS)[number];
+
+export interface BugPage {
+  /** The bugs in the order asked for (ids that do not exist are absent). */
+  bugs: LoadedBug[];
+  /** The installation's custom fields, when `custom` was loaded. */
+  customFields: CustomFieldDef[];
+}

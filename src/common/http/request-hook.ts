@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../caller.js';
+import { FieldSelection } from '../fields/field-selection.js';
+import type { CallerResolver } from '../guards/caller-resolver.js';
+import { requestTime, type Clock } from '../time/clock.js';
+import { validateCallback } from './output-format.js';
+import { RequestParams } from './request-params.js';
+import { setCredentialsRefusal, setRequestContext } from './request-context.js';
+
+/**
+ * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
+ * clock once and leaves the RequestContext for everything after it. A malformed request (body, callback) is refused
+ * here; credentials that name no caller are kept for the access guard to refuse (see setCredentialsRefusal).
+ *
+ * The hook is attached to each route declared after this call. app.factory calls it just before Nest declares the
+ * controllers' routes, so the OpenAPI document and unknown paths (32614) are served as before, without it.
+ */
+export function installRequestHook(fastify: FastifyInstance, dependencies: { resolver: CallerResolver; clock: Clock }): void {
+  const readRequest = requestReader(dependencies);
+  fastify.addHook('onRoute', (route) => {
+    const declared = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [...declared, readRequest];
+  });
+}
+
+function requestReader({ resolver, clock }: { resolver: CallerResolver; clock: Clock }) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const body = request.method === 'GET' || request.method === 'HEAD'
+      ? undefined
+      : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
+    const params = RequestParams.merge(request.query as Record<string, unknown>, body);
+    validateCallback(params.string('callback'));
+    let caller: Caller;
+    try {
+      caller = await resolver.resolve(params.credentials(request.headers), request.ip);
+    } catch (error) {
+      setCredentialsRefusal(request, error);
+      return;
+    }
+    const selection = new FieldSelection(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
+    setRequestContext(request, { params, caller, selection, now: requestTime(clock), ip: request.ip });
+  };
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { insertRows, type Sql } from '../database/sql.js';
+import { Keyword } from './entities/keyword.entity.js';
+
+/** The settable columns of a keyword. */
+export type KeywordChanges = Partial<Omit<Keyword, 'id'>>;
+
+/** The keywords table. */
+@Injectable()
+export class KeywordRepository {
+  /** Every keyword, by name. */
+  findAll(sql: Sql): Promise<Keyword[]> {
+    return sql.repository(Keyword).find({ order: { name: 'ASC' } });
+  }
+
+  findByIds(sql: Sql, ids: readonly number[]): Promise<Keyword[]> {
+    return ids.length ? sql.repository(Keyword).findBy({ id: In(ids) }) : Promise.resolve([]);
+  }
+
+  /** Names compare case-insensitively (the column's collation). */
+  findByNames(sql: Sql, names: readonly string[]): Promise<Keyword[]> {
+    return names.length ? sql.repository(Keyword).findBy({ name: In(names) }) : Promise.resolve([]);
+  }
+
+  async insert(sql: Sql, keyword: Omit<Keyword, 'id'>): Promise<number> {
+    return insertRows(sql.repository(Keyword), [keyword]);
+  }
+
+  async update(sql: Sql, id: number, changes: KeywordChanges): Promise<void> {
+    await sql.repository(Keyword).update({ id }, changes);
+  }
+}

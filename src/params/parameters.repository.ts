@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { insertRows, type Sql } from '../database/sql.js';
+import { Parameter } from './entities/parameter.entity.js';
+
+/** The parameters table: one row per parameter set away from its default (and the site secret). */
+@Injectable()
+export class ParametersRepository {
+  all(sql: Sql): Promise<Parameter[]> {
+    return sql.repository(Parameter).find();
+  }
+
+  async insertAll(tx: Sql, parameters: readonly Parameter[]): Promise<void> {
+    await insertRows(tx.repository(Parameter), parameters);
+  }
+
+  /** Sets a value, inserting the row when the parameter still had its default. */
+  async save(tx: Sql, name: string, value: string): Promise<void> {
+    await tx.repository(Parameter).upsert({ name, value }, ['name']);
+  }
+}

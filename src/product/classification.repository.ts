@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { insertRows, type Sql } from '../database/sql.js';
+import { Classification } from './entities/classification.entity.js';
+
+/** The settable columns of a classification. */
+export type ClassificationChanges = Partial<Omit<Classification, 'id'>>;
+
+/** The classifications table. */
+@Injectable()
+export class ClassificationRepository {
+  /** Names compare case-insensitively (the column's collation). */
+  findByName(sql: Sql, name: string): Promise<Classification | null> {
+    return sql.repository(Classification).findOneBy({ name });
+  }
+
+  findByIdsOrNames(sql: Sql, ids: readonly number[], names: readonly string[]): Promise<Classification[]> {
+    const where = [...(ids.length ? [{ id: In(ids) }] : []), ...(names.length ? [{ name: In(names) }] : [])];
+    return where.length ? sql.repository(Classification).find({ where }) : Promise.resolve([]);
+  }
+
+  insert(sql: Sql, classification: Omit<Classification, 'id'>): Promise<number> {
+    return insertRows(sql.repository(Classification), [classification]);
+  }
+
+  async update(sql: Sql, id: number, changes: ClassificationChanges): Promise<void> {
+    await sql.repository(Classification).update({ id }, changes);
+  }
+}

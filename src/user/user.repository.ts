@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
+import { insertRows, type Sql } from '../database/sql.js';
+import { likeEscape } from '../database/dialect.js';
+import { User } from './entities/user.entity.js';
+import { SavedSearch } from './entities/saved-search.entity.js';
+import { SavedReport } from './entities/saved-report.entity.js';
+
+/** A new account's columns (the id and the creation time's defaults are the database's). */
+export type NewUser = Pick<User, 'loginName' | 'email' | 'realname' | 'cryptpassword' | 'loginDeniedText' | 'emailEnabled' | 'creationTs'>;
+
+/** The columns Update User may change. */
+export type UserChanges = Partial<Pick<User, 'loginName' | 'email' | 'realname' | 'cryptpassword' | 'loginDeniedText' | 'emailEnabled'>>;
+
+/** A saved search or report as Get User shows it to its owner. */
+export interface SavedQuery {
+  id: number;
+  name: string;
+  query: string;
+}
+
+/** The users, saved_searches and saved_reports tables. Logins compare case-insensitively (the column's collation). */
+@Injectable()
+export class UserRepository {
+  findById(sql: Sql, id: number): Promise<User | null> {
+    return sql.repository(User).findOneBy({ id });
+  }
+
+  findByLogin(sql: Sql, login: string): Promise<User | null> {
+    return sql.repository(User).findOneBy({ loginName: login });
+  }
+
+  findByIds(sql: Sql, ids: readonly number[]): Promise<User[]> {
+    return sql.repository(User).findBy({ id: In(ids) });
+  }
+
+  /** Users by id, ordered by login. */
+  listByIds(sql: Sql, ids: readonly number[]): Promise<User[]> {
+    return sql.repository(User).find({ where: { id: In(ids) }, order: { loginName: 'ASC' } });
+  }
+
+  findByLogins(sql: Sql, logins: readonly string[]): Promise<User[]> {
+    return sql.repository(User).findBy({ loginName: In(logins) });
+  }
+
+  /** Every account's id and login. */
+  allLogins(sql: Sql): Promise<Array<Pick<User, 'id' | 'loginName'>>> {
+    return sql.repository(User).find({ select: { id: true, loginName: true } });
+  }
+
+  /**
+   * Accounts whose login or real name contains `text` (any case), enabled ones only unless `includeDisabled`,
+   * ordered by login, at most `limit` of them (0: no cap).
+   */
+  matching(sql: Sql, text: string, options: { includeDisabled: boolean; limit: number }): Promise<User[]> {
+    // MySQL's LIKE escapes with a backslash by default; SQLite needs it said.
+    const like = sql.dialect === 'mysql' ? 'LIKE :pattern' : "LIKE :pattern ESCAPE '\\'";
+    const query = sql.repository(User).createQueryBuilder('u')
+      .where(`(u.loginName ${like} OR u.realname ${like})`, { pattern: `%${likeEscape(text)}%` })
+      .orderBy('u.loginName');
+    if (!options.includeDisabled) query.andWhere("u.loginDeniedText = ''");
+    if (options.limit) query.limit(options.limit);
+    return query.getMany();
+  }
+
+  insert(tx: Sql, user: NewUser): Promise<number> {
+    return insertRows(tx.repository(User), [user]);
+  }
+
+  async update(tx: Sql, id: number, changes: UserChanges): Promise<void> {
+    await tx.repository(User).update({ id }, changes);
+  }
+
+  savedSearches(sql: Sql, userId: number): Promise<SavedQuery[]> {
+    return sql.repository(SavedSearch).find({ select: { id: true, name: true, query: true }, where: { userId }, order: { name: 'ASC' } });
+  }
+
+  savedReports(sql: Sql, userId: number): Promise<SavedQuery[]> {
+    return sql.repository(SavedReport).find({ select: { id: true, name: true, query: true }, where: { userId }, order: { name: 'ASC' } });
+  }
+}

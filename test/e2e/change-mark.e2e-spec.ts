@@ -1,0 +1,88 @@
+import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { Db } from '../../src/database/db.service.js';
+import { AuditService } from '../../src/audit/audit.service.js';
+import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
+import { CHANGE_MARK_CLASS } from '../../src/audit/audit.repository.js';
+import { Parameter } from '../../src/params/entities/parameter.entity.js';
+import { toDbDateTime } from '../../src/common/time/datetime.js';
+
+/**
+ * The audit mark moves with every committed write, by construction (ChangeMarkSubscriber): values kept under it
+ * (parameters, callers, loaded bugs) can never outlive a change, even one whose writer did not audit it.
+ */
+describe('the audit mark moves with every write (change-mark subscriber)', () => {
+  let t: TestApp;
+  let db: Db;
+  let audit: AuditService;
+  beforeAll(async () => {
+    t = await startTestApp();
+    db = t.app.get(Db);
+    audit = t.app.get(AuditService);
+  });
+  afterAll(() => t.close());
+
+  /** The Tracker::Change rows, newest last: each names the tables its transaction wrote. */
+  const changeMarks = () => db.read.repository(AuditLogEntry).find({ where: { class: CHANGE_MARK_CLASS }, order: { id: 'ASC' } });
+
+  it('a repository write in a transaction moves the mark, with one Tracker::Change row naming the table', async () => {
+    const before = await audit.mark();
+    const marksBefore = (await changeMarks()).length;
+    await db.transaction((tx) => tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'marked@example.com' }));
+    expect(await audit.mark()).not.toBe(before);
+    const marks = await changeMarks();
+    expect(marks).toHaveLength(marksBefore + 1);
+    expect(marks.at(-1)).toMatchObject({ userId: null, objectId: 0, field: 'tables', added: 'parameters' });
+  });
+
+  it('a query-builder delete moves the mark too', async () => {
+    await db.transaction((tx) => tx.repository(Parameter).insert({ name: 'mark_probe', value: 'x' }));
+    const before = await audit.mark();
+    await db.transaction((tx) => tx.repository(Parameter).createQueryBuilder().delete().where({ name: 'mark_probe' }).execute());
+    expect(await audit.mark()).not.toBe(before);
+  });
+
+  it('a hand-written write (Sql.run) inside a transaction moves the mark', async () => {
+    const before = await audit.mark();
+    await db.transaction((tx) => tx.run(`UPDATE ${tx.quote('parameters')} SET ${tx.quote('value')} = ? WHERE ${tx.quote('name')} = ?`, ['x', 'mark_probe']));
+    expect(await audit.mark()).not.toBe(before);
+    expect((await changeMarks()).at(-1)!.added).toBe('parameters');
+  });
+
+  it('a read-only transaction leaves the mark alone', async () => {
+    const before = await audit.mark();
+    await db.transaction(async (tx) => {
+      await tx.repository(Parameter).findOneBy({ name: 'maintainer' });
+      await audit.mark(tx);
+    });
+    expect(await audit.mark()).toBe(before);
+  });
+
+  it('a rolled-back write leaves the mark alone, and its note does not leak into the next transaction', async () => {
+    const before = await audit.mark();
+    await expect(db.transaction(async (tx) => {
+      await tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'never@example.com' });
+      throw new Error('abandoned');
+    })).rejects.toThrow('abandoned');
+    await db.transaction((tx) => tx.repository(Parameter).findOneBy({ name: 'maintainer' }));
+    expect(await audit.mark()).toBe(before);
+  });
+
+  it('a transaction that writes its own audit row gets no Tracker::Change row besides', async () => {
+    const marksBefore = (await changeMarks()).length;
+    const before = await audit.mark();
+    await db.transaction(async (tx) => {
+      await tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'audited@example.com' });
+      await audit.record(tx, { userId: null, className: 'Tracker::Config', objectId: 0, field: 'maintainer', added: 'audited@example.com', at: toDbDateTime(new Date()) });
+    });
+    expect(await audit.mark()).not.toBe(before);
+    expect(await changeMarks()).toHaveLength(marksBefore);
+  });
+
+  it('a kept parameter follows an unaudited write at once, and last_audit_time does not count the marks', async () => {
+    const lastAudit = (await t.get('/last_audit_time')).body.last_audit_time;
+    expect((await t.get('/parameters', { key: ADMIN_API_KEY })).body.parameters.maintainer).toBe('audited@example.com');
+    await db.transaction((tx) => tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'kept@example.com' }));
+    expect((await t.get('/parameters', { key: ADMIN_API_KEY })).body.parameters.maintainer).toBe('kept@example.com');
+    expect((await t.get('/last_audit_time')).body.last_audit_time).toBe(lastAudit);
+  });
+});
