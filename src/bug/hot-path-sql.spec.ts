@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { Sql, type SqlValue } from '../database/sql.js';
 import { Caller, type ParameterSnapshot } from '../common/caller.js';
-import { auditMarkSql } from '../audit/audit.service.js';
 import { BugLoaderRepository } from './bug-loader.repository.js';
 import { BugVisibilityRepository } from './bug-visibility.repository.js';
 import { BugSearchRepository } from './search/bug-search.repository.js';

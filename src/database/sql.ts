@@ -60,7 +60,7 @@ export class Sql {
       queryCounter.count++;
       return (await this.reads(sql, params)) as T[];
     }
-    if (this.reads === 'manager') return (await this.manager.query(sql, params)) as T[];
+    if (this.reads === 'manager') return this.manager.query<T[]>(sql, params);
     const runner = this.manager.connection.createQueryRunner('slave');
     try {
       return (await runner.query(sql, params)) as T[];
@@ -86,7 +86,7 @@ export class Sql {
       const raw = result.raw as WriteResult;
       return { insertId: insertIdOf(raw), affected: result.affected ?? Number(raw?.affectedRows ?? 0) };
     }
-    const raw = (await this.manager.query(sql, params)) as WriteResult;
+    const raw = await this.manager.query<WriteResult>(sql, params);
     return { insertId: insertIdOf(raw), affected: Number(raw?.affectedRows ?? raw?.changes ?? 0) };
   }
 

@@ -249,8 +249,8 @@ export class GroupService {
   }
 
   /**
-   * The memberships of an account of a fresh install, written as given: the install knows them, so nothing is
-   * derived here (deriveRegexpGroupsOfUser would write the same rows in another order).
+   * The memberships of an account of a fresh install, written as given and in that order (their ids are part of
+   * the install), regexp ones included: nothing is derived here.
    */
   async installMemberships(tx: Sql, userId: number, memberships: readonly InstalledMembership[]): Promise<void> {
     await this.store.insertMemberships(tx, memberships.map((membership) => ({ userId, ...membership })));

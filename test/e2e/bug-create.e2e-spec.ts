@@ -1,12 +1,15 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { MoreThan, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { IsNull, MoreThan, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import { createBugGroup, createProduct, ok } from '../support/catalogue-fixtures.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { BugAlias } from '../../src/bug/entities/bug-alias.entity.js';
 import { BugCc } from '../../src/bug/entities/bug-cc.entity.js';
 import { Comment } from '../../src/comment/entities/comment.entity.js';
 import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
-import { DEFAULT_BUG, changeGroups, expectError, fileBug, productGroup, setProductControl, sql } from './bug-fixtures.js';
+import { DEFAULT_BUG, changeGroups, expectError, fileBug, productGroup, setProductControl, statusValueId } from './bug-fixtures.js';
+import { addFlagType, plainUser } from './bug-update-fixtures.js';
+import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
+import { StatusTransition } from '../../src/field/entities/status-transition.entity.js';
 
 describe('Create Bug (POST /rest/bug)', () => {
   let t: TestApp;
@@ -23,8 +26,7 @@ describe('Create Bug (POST /rest/bug)', () => {
     t = await startTestApp();
     reporter = await t.createUser('reporter@example.com');
     // Not in editbugs (every account is, through its user_regexp; this one is taken out): no time tracking either.
-    outsider = await t.createUser('outsider@example.com');
-    await sql(t, [["DELETE FROM user_group_map WHERE user_id = ? AND group_id = (SELECT id FROM groups WHERE name = 'editbugs')", [outsider.id]]]);
+    outsider = await plainUser(t, 'outsider@example.com');
   });
   afterAll(() => t.close());
 
@@ -192,7 +194,8 @@ describe('Create Bug (POST /rest/bug)', () => {
     });
 
     it('where an administrator allows a closed initial status, a resolution is needed (121), legal, never DUPLICATE (119)', async () => {
-      await sql(t, [["INSERT INTO status_workflow (from_status_id, to_status_id, require_comment) SELECT NULL, v.id, 0 FROM field_values v JOIN fielddefs f ON f.id = v.field_id WHERE f.name = 'bug_status' AND v.value = 'RESOLVED'"]]);
+      const resolved = await statusValueId(t, 'RESOLVED');
+      await t.db.transaction((tx) => tx.repository(StatusTransition).insert({ fromStatusId: null, toStatusId: resolved, requireComment: false }));
       try {
         expectError(await create({ status: 'RESOLVED' }), 121, 400);
         expectError(await create({ status: 'RESOLVED', resolution: 'NOPE' }), 51, 404);
@@ -201,7 +204,7 @@ describe('Create Bug (POST /rest/bug)', () => {
         expect(await getBug(id)).toMatchObject({ status: 'RESOLVED', resolution: 'FIXED', is_open: false });
         expectError(await create({ status: 'CONFIRMED', resolution: 'FIXED' }), 122, 400);
       } finally {
-        await sql(t, [['DELETE FROM status_workflow WHERE from_status_id IS NULL AND to_status_id = (SELECT v.id FROM field_values v JOIN fielddefs f ON f.id = v.field_id WHERE f.name = ? AND v.value = ?)', ['bug_status', 'RESOLVED']]]);
+        await t.db.transaction((tx) => tx.repository(StatusTransition).delete({ fromStatusId: IsNull(), toStatusId: resolved }));
       }
     });
   });
@@ -326,11 +329,11 @@ describe('Create Bug (POST /rest/bug)', () => {
     });
 
     it('a mandatory custom field left empty is required_field (32000)', async () => {
-      await sql(t, [["UPDATE fielddefs SET is_mandatory = 1 WHERE name = 'cf_note'"]]);
+      await t.db.transaction((tx) => tx.repository(FieldDefinition).update({ name: 'cf_note' }, { isMandatory: true }));
       try {
         expectError(await create({}), 32000, 400);
       } finally {
-        await sql(t, [["UPDATE fielddefs SET is_mandatory = 0 WHERE name = 'cf_note'"]]);
+        await t.db.transaction((tx) => tx.repository(FieldDefinition).update({ name: 'cf_note' }, { isMandatory: false }));
       }
     });
   });
@@ -368,20 +371,17 @@ describe('Create Bug (POST /rest/bug)', () => {
 
   // Issue 8, "one rule, one place": Create Bug sets flags through the rule Update Bug uses, requestee checks included.
   describe('flag requestees: the rule of Update Bug', () => {
-    let secretGroup: number;
     beforeAll(async () => {
-      const signers = await productGroup(t, 'signers', { membercontrol: 0, othercontrol: 0 });
+      await productGroup(t, 'signers', { membercontrol: 0, othercontrol: 0 });
       // Shown for members (the admin), NA for the others: a bug the admin puts in it is hidden from the reporter.
-      secretGroup = await productGroup(t, 'requestee-secret', { membercontrol: 1, othercontrol: 0 });
-      await sql(t, [
-        ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey, grant_group_id) VALUES ('signoff', 'signoff', '', 'bug', 1, 1, 1, 0, 0, ?)", [signers]],
-        ["INSERT INTO flag_types (name, description, cc_list, target_type, is_active, is_requestable, is_requesteeble, is_multiplicable, sortkey) VALUES ('look', 'look', '', 'bug', 1, 1, 1, 0, 0)"],
-        ["INSERT INTO flag_inclusions (type_id, product_id, component_id) SELECT id, NULL, NULL FROM flag_types WHERE name IN ('signoff', 'look')"],
-        ['INSERT INTO user_group_map (user_id, group_id, is_bless, grant_type) VALUES (1, ?, 0, 0)', [secretGroup]],
-      ]);
+      await productGroup(t, 'requestee-secret', { membercontrol: 1, othercontrol: 0 });
+      await addFlagType(t, 'signoff', { grantGroup: 'signers' });
+      await addFlagType(t, 'look');
+      await changeGroups(t, 1, { add: ['requestee-secret'] });
     });
     afterAll(async () => {
-      await sql(t, [['DELETE FROM group_control_map WHERE group_id = ?', [secretGroup]]]);
+      // A control of nothing removes TestProduct's control on the group.
+      await setProductControl(t, 'requestee-secret', { membercontrol: 0, othercontrol: 0 });
     });
 
     const outcome = (res: { status: number; body: { code?: number; error?: boolean; message?: string } }) =>

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug } from './bug-fixtures.js';
+import { expectError, fileBug, restrictBugs } from './bug-fixtures.js';
 import { expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
 
 describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loops refused)', () => {
@@ -70,10 +70,7 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     const dev = await t.createUser('dep-dev@example.com');
     const a = await fileBug(t, {}, dev.apiKey);
     const hidden = await fileBug(t);
-    await t.db.transaction(async (tx) => {
-      const group = await tx.insert('groups', { name: 'dep-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
-      await tx.insert('bug_groups', { bug_id: hidden, group_id: group });
-    });
+    await restrictBugs(t, 'dep-secret', [hidden]);
     expectError(await update(t, a, { depends_on: { add: [999999] } }, dev.apiKey), 101, 404);
     expectError(await update(t, a, { depends_on: { add: ['no-such-bug'] } }, dev.apiKey), 100, 400);
     expectError(await update(t, a, { blocks: { add: [hidden] } }, dev.apiKey), 102, 401);

@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug } from './bug-fixtures.js';
+import { clearMailQueue, expectError, fileBug, queuedMail, restrictBugs, setBug } from './bug-fixtures.js';
 import { commentsOf, expectUncoded, getBug, historyOf, update, updated } from './bug-update-fixtures.js';
 
 describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicates")', () => {
@@ -13,11 +13,7 @@ describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicat
 
   /** A group only the admin is in, holding the given bugs. */
   async function hide(name: string, ...bugIds: number[]): Promise<void> {
-    await t.db.transaction(async (tx) => {
-      const group = await tx.insert('groups', { name, description: name, is_bug_group: 1, user_regexp: '', is_active: 1 });
-      await tx.insert('user_group_map', { user_id: 1, group_id: group, is_bless: 0, grant_type: 0 });
-      for (const id of bugIds) await tx.insert('bug_groups', { bug_id: id, group_id: group });
-    });
+    await restrictBugs(t, name, bugIds, [1]);
   }
 
   it('dupe_of alone resolves the bug as DUPLICATE, comments on both bugs and adds the reporter to the target’s cc', async () => {
@@ -45,7 +41,7 @@ describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicat
   it('without a comment an empty "duplicate of" comment is added; a VERIFIED bug goes back to RESOLVED', async () => {
     const target = await fileBug(t);
     const dupe = await fileBug(t);
-    await t.db.transaction((tx) => tx.run("UPDATE bugs SET status = 'VERIFIED', resolution = 'FIXED' WHERE id = ?", [dupe]));
+    await setBug(t, dupe, { status: 'VERIFIED', resolution: 'FIXED' });
     const res = updated(await update(t, dupe, { dupe_of: target }));
     expect(res.changes).toMatchObject({ status: { removed: 'VERIFIED', added: 'RESOLVED' }, resolution: { removed: 'FIXED', added: 'DUPLICATE' } });
     expect((await commentsOf(t, dupe)).pop()).toMatchObject({ text: '', type: 2 });
@@ -151,11 +147,11 @@ describe('Update Bug: marking duplicates (dupe_of, rule 3, workflow.md "Duplicat
     const watcher = await t.createUser('dupe-watcher@example.com');
     const target = await fileBug(t, { cc: [watcher.login] });
     const dupe = await fileBug(t);
-    await t.db.transaction((tx) => tx.run('DELETE FROM mail_queue'));
+    await clearMailQueue(t);
     updated(await update(t, dupe, { dupe_of: target }, reporter.apiKey));
-    const mails = await t.db.read.all('SELECT to_address, body FROM mail_queue');
-    expect(mails.map((r) => r.to_address)).toEqual(expect.arrayContaining([ADMIN_LOGIN, watcher.login]));
-    const watcherMail = mails.find((r) => r.to_address === watcher.login)!;
+    const mails = await queuedMail(t);
+    expect(mails.map((r) => r.toAddress)).toEqual(expect.arrayContaining([ADMIN_LOGIN, watcher.login]));
+    const watcherMail = mails.find((r) => r.toAddress === watcher.login)!;
     expect(watcherMail.body).toContain(`*** Bug ${dupe} has been marked as a duplicate of this bug. ***`);
   });
 });

@@ -1,5 +1,11 @@
 import { ADMIN_API_KEY, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { MoreThan } from 'typeorm';
 import { createBugGroup, ok } from '../support/catalogue-fixtures.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugGroup } from '../../src/bug/entities/bug-group.entity.js';
+import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
+import { FieldValue } from '../../src/field/entities/field-value.entity.js';
+import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
 
 /** The product, component and version of a fresh installation (defaults.md). */
 export const DEFAULT_BUG = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'A bug' };
@@ -16,13 +22,6 @@ export async function fileBug(t: TestApp, fields: Record<string, unknown> = {}, 
   const res = await t.post('/bug', { ...DEFAULT_BUG, ...fields }, { key });
   if (res.status !== 200) throw new Error(`Create Bug failed: ${res.status} ${res.text}`);
   return res.body.id;
-}
-
-/** Runs statements straight on the test database (setup the API does not offer yet: groups on products, custom fields). */
-export async function sql(t: TestApp, statements: Array<[string, unknown[]?]>): Promise<void> {
-  await t.db.transaction(async (tx) => {
-    for (const [text, params] of statements) await tx.run(text, (params ?? []) as never);
-  });
 }
 
 /** A product's control on a group, as Update Product's `group_controls` takes it (membercontrol/othercontrol: 0 NA … 3 Mandatory). */
@@ -55,4 +54,36 @@ export async function productGroup(t: TestApp, name: string, control: ProductCon
 /** Changes a user's direct memberships through Update User (admin). */
 export async function changeGroups(t: TestApp, userId: number, change: { add?: string[]; remove?: string[] }): Promise<void> {
   ok(await t.put(`/user/${userId}`, { groups: change }, { key: ADMIN_API_KEY }));
+}
+
+/** Writes columns of a bug through its entity's repository: a state Update Bug would not reach in one step. */
+export async function setBug(t: TestApp, id: number, fields: Partial<Omit<Bug, 'id' | 'product' | 'component' | 'reporter' | 'assignedTo' | 'qaContact'>>): Promise<void> {
+  await t.db.transaction((tx) => tx.repository(Bug).update({ id }, fields));
+}
+
+/**
+ * A bug group (Create Group) that restricts the given bugs, whatever their product's controls (bug_groups rows
+ * through the repository), with the given users as direct members (Update User).
+ */
+export async function restrictBugs(t: TestApp, name: string, bugIds: number[], memberIds: number[] = []): Promise<number> {
+  const groupId = await createBugGroup(t, name);
+  for (const userId of memberIds) await changeGroups(t, userId, { add: [name] });
+  if (bugIds.length) await t.db.transaction((tx) => tx.repository(BugGroup).insert(bugIds.map((bugId) => ({ bugId, groupId }))));
+  return groupId;
+}
+
+/** Empties the mail queue (before a change whose mail a test reads). */
+export async function clearMailQueue(t: TestApp): Promise<void> {
+  await t.db.transaction((tx) => tx.repository(QueuedMail).delete({ id: MoreThan(0) }));
+}
+
+/** The queued mail, oldest first. */
+export function queuedMail(t: TestApp): Promise<QueuedMail[]> {
+  return t.db.read.repository(QueuedMail).find({ order: { id: 'ASC' } });
+}
+
+/** The id of a bug status (a field_values row of bug_status), for status_workflow rows. */
+export async function statusValueId(t: TestApp, status: string): Promise<number> {
+  const bugStatus = await t.db.read.repository(FieldDefinition).findOneByOrFail({ name: 'bug_status' });
+  return (await t.db.read.repository(FieldValue).findOneByOrFail({ fieldId: bugStatus.id, value: status })).id;
 }

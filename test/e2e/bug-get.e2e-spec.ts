@@ -4,6 +4,7 @@ import { ok } from '../support/catalogue-fixtures.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
+import { Parameter } from '../../src/params/entities/parameter.entity.js';
 import { insertRows } from '../../src/database/sql.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 
@@ -127,8 +128,8 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     const bug = (await t.get(`/bug/${full}`, { key: dev.apiKey })).body.bugs[0];
     const [time, mac] = bug.update_token.split('-', 2);
     expect(bug.update_token).toMatch(/^\d+-[A-Za-z0-9_-]{43}$/);
-    const secret = (await t.db.read.one<{ value: string }>("SELECT value FROM parameters WHERE name = 'site_wide_secret'"))!.value;
-    const stored = (await t.db.read.one<{ last_change_time: string }>('SELECT last_change_time FROM bugs WHERE id = ?', [full]))!.last_change_time;
+    const secret = (await t.db.read.repository(Parameter).findOneByOrFail({ name: 'site_wide_secret' })).value;
+    const stored = (await t.db.read.repository(Bug).findOneByOrFail({ id: full })).lastChangeTime;
     const expected = createHmac('sha256', secret).update(`${time}*${dev.id}*${full}*${stored}`).digest('base64url');
     expect(bug.update_token.slice(time.length + 1)).toBe(expected);
     expect(mac.length).toBeGreaterThan(0);

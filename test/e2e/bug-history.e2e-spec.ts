@@ -96,9 +96,9 @@ describe('Bug history (GET /rest/bug/(id)/history) and the change recorder', () 
   });
 
   it('the recorder writes every change to the audit log too (class Tracker::Bug)', async () => {
-    const rows = await t.db.read.all("SELECT field, removed, added, at_time FROM audit_log WHERE class = 'Tracker::Bug' AND object_id = ? AND field <> '__create__' ORDER BY id", [bug]);
+    const rows = (await t.auditOf('Tracker::Bug', bug)).filter((row) => row.field !== '__create__');
     expect(rows.length).toBe(8);
     expect(rows[0]).toMatchObject({ field: 'priority', removed: '---', added: 'High' });
-    expect(String(rows[0].at_time)).toMatch(/^2021-01-01 10:00:00/);
+    expect(String(rows[0].atTime)).toMatch(/^2021-01-01 10:00:00/);
   });
 });

@@ -1,4 +1,19 @@
+import type { InsertResult } from 'typeorm';
 import { ADMIN_API_KEY, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { ok } from '../support/catalogue-fixtures.js';
+import { Comment } from '../../src/comment/entities/comment.entity.js';
+import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
+import { FieldValue } from '../../src/field/entities/field-value.entity.js';
+import { FlagInclusion } from '../../src/flag/entities/flag-inclusion.entity.js';
+import { FlagType } from '../../src/flag/entities/flag-type.entity.js';
+import { Group } from '../../src/group/entities/group.entity.js';
+import { Membership } from '../../src/group/entities/membership.entity.js';
+import { GroupService } from '../../src/group/group.service.js';
+import { Component } from '../../src/product/entities/component.entity.js';
+import { GroupControl } from '../../src/product/entities/group-control.entity.js';
+import { Milestone } from '../../src/product/entities/milestone.entity.js';
+import { Product } from '../../src/product/entities/product.entity.js';
+import { Version } from '../../src/product/entities/version.entity.js';
 
 /** Setup shared by the Update Bug e2e files (the bug-fixtures.ts helpers file bugs and assert errors). */
 
@@ -36,8 +51,10 @@ export async function historyOf(t: TestApp, id: number, key = ADMIN_API_KEY): Pr
 
 /** The comments of a bug as stored (the comment endpoints come with another issue). */
 export async function commentsOf(t: TestApp, bugId: number): Promise<Array<{ id: number; text: string; type: number; extra_data: string | null; is_private: number; work_time: number }>> {
-  const rows = await t.db.read.all('SELECT id, text, type, extra_data, is_private, work_time FROM comments WHERE bug_id = ? ORDER BY id', [bugId]);
-  return rows.map((r) => ({ ...r, id: Number(r.id), type: Number(r.type), is_private: Number(r.is_private), work_time: Number(r.work_time) })) as any;
+  const comments = await t.db.read.repository(Comment).find({ where: { bugId }, order: { id: 'ASC' } });
+  return comments.map((c) => ({
+    id: Number(c.id), text: c.text, type: Number(c.type), extra_data: c.extraData, is_private: c.isPrivate ? 1 : 0, work_time: Number(c.workTime),
+  }));
 }
 
 /**
@@ -46,14 +63,19 @@ export async function commentsOf(t: TestApp, bugId: number): Promise<Array<{ id:
  */
 export async function plainUser(t: TestApp, login: string, groups: string[] = []): Promise<{ id: number; login: string; apiKey: string }> {
   const user = await t.createUser(login, { groups });
-  await t.db.transaction((tx) =>
-    tx.run("DELETE FROM user_group_map WHERE user_id = ? AND grant_type = 2 AND group_id = (SELECT id FROM groups WHERE name = 'editbugs')", [user.id]),
-  );
+  const [editbugs] = await t.app.get(GroupService).requireByNames(['editbugs']);
+  await t.db.transaction((tx) => tx.repository(Membership).delete({ userId: user.id, grantType: 2, groupId: editbugs.id }));
   return user;
 }
 
+/** A keyword created through Create Keyword (admin). */
 export async function addKeyword(t: TestApp, name: string, isActive = true): Promise<number> {
-  return t.db.transaction((tx) => tx.insert('keywords', { name, description: `${name} keyword`, is_active: isActive ? 1 : 0 }));
+  return ok(await t.post('/keyword', { name, description: `${name} keyword`, is_active: isActive }, { key: ADMIN_API_KEY })).id;
+}
+
+/** The id of the one row an entity repository's insert wrote. */
+function insertedId(result: InsertResult): number {
+  return Number(result.identifiers[0].id);
 }
 
 /** A bug flag type for every product and component (grant/request groups by name). */
@@ -62,15 +84,16 @@ export async function addFlagType(
   name: string,
   options: { grantGroup?: string; requestGroup?: string; multiplicable?: boolean; requesteeble?: boolean; requestable?: boolean; active?: boolean } = {},
 ): Promise<number> {
+  const groups = await t.app.get(GroupService).findByNames([options.grantGroup, options.requestGroup].filter((g): g is string => !!g));
+  const groupId = (group?: string) => (group ? groups.get(group)!.id : null);
   return t.db.transaction(async (tx) => {
-    const groupId = async (group?: string) => (group ? Number((await tx.one('SELECT id FROM groups WHERE name = ?', [group]))!.id) : null);
-    const id = await tx.insert('flag_types', {
-      name, description: `${name} flag`, cc_list: '', target_type: 'bug', is_active: options.active === false ? 0 : 1,
-      is_requestable: options.requestable === false ? 0 : 1, is_requesteeble: options.requesteeble === false ? 0 : 1,
-      is_multiplicable: options.multiplicable ? 1 : 0, sortkey: 0,
-      grant_group_id: await groupId(options.grantGroup), request_group_id: await groupId(options.requestGroup),
-    });
-    await tx.insert('flag_inclusions', { type_id: id, product_id: null, component_id: null });
+    const id = insertedId(await tx.repository(FlagType).insert({
+      name, description: `${name} flag`, ccList: '', targetType: 'bug', isActive: options.active !== false,
+      isRequestable: options.requestable !== false, isRequesteeble: options.requesteeble !== false,
+      isMultiplicable: !!options.multiplicable, sortkey: 0,
+      grantGroupId: groupId(options.grantGroup), requestGroupId: groupId(options.requestGroup),
+    }));
+    await tx.repository(FlagInclusion).insert({ typeId: id, productId: null, componentId: null });
     return id;
   });
 }
@@ -78,20 +101,20 @@ export async function addFlagType(
 /** A custom field (Bugzilla field type numbers: 1 free text, 2 single select, 3 multi select, 6 bug id, 9 date, 10 integer). */
 export async function addCustomField(t: TestApp, name: string, type: number, values: string[] = [], options: { mandatory?: boolean } = {}): Promise<number> {
   return t.db.transaction(async (tx) => {
-    const id = await tx.insert('fielddefs', {
-      name, description: name, type, custom: 1, obsolete: 0, mailhead: 0, sortkey: 1000 + type, enter_bug: 1, buglist: 1,
-      is_mandatory: options.mandatory ? 1 : 0, is_numeric: 0,
-    });
+    const id = insertedId(await tx.repository(FieldDefinition).insert({
+      name, description: name, type, custom: true, obsolete: false, mailhead: false, sortkey: 1000 + type, enterBug: true, buglist: true,
+      isMandatory: !!options.mandatory, isNumeric: false,
+    }));
     for (const [i, value] of ['---', ...values].entries()) {
-      if (type === 2 || type === 3) await tx.insert('field_values', { field_id: id, value, sortkey: i * 100, is_active: 1 });
+      if (type === 2 || type === 3) await tx.repository(FieldValue).insert({ fieldId: id, value, sortkey: i * 100, isActive: true });
     }
     return id;
   });
 }
 
 /**
- * A product inserted straight into the database (the catalogue endpoints are another module's), with its components
- * (default assignee: the admin), versions and milestones. Answers the product id.
+ * A product inserted straight into the database through the entities' repositories, with its components (default
+ * assignee: the admin), versions and milestones. Answers the product id.
  */
 export async function addProduct(
   t: TestApp,
@@ -100,15 +123,17 @@ export async function addProduct(
 ): Promise<number> {
   return t.db.transaction(async (tx) => {
     const defaultMilestone = options.defaultMilestone ?? '---';
-    const id = await tx.insert('products', {
-      name, classification_id: 1, description: `${name} product`, is_active: 1, default_milestone: defaultMilestone,
-      has_unconfirmed: options.hasUnconfirmed === false ? 0 : 1,
-    });
+    const id = insertedId(await tx.repository(Product).insert({
+      name, classificationId: 1, description: `${name} product`, isActive: true, defaultMilestone,
+      hasUnconfirmed: options.hasUnconfirmed !== false,
+    }));
     for (const component of options.components ?? ['General']) {
-      await tx.insert('components', { name: component, product_id: id, default_assignee_id: 1, description: component, is_active: 1, sortkey: 0 });
+      await tx.repository(Component).insert({ name: component, productId: id, defaultAssigneeId: 1, description: component, isActive: true, sortkey: 0 });
     }
-    for (const value of options.versions ?? ['unspecified']) await tx.insert('versions', { value, product_id: id, is_active: 1, sortkey: 0 });
-    for (const value of new Set([defaultMilestone, ...(options.milestones ?? [])])) await tx.insert('milestones', { value, product_id: id, is_active: 1, sortkey: 0 });
+    for (const value of options.versions ?? ['unspecified']) await tx.repository(Version).insert({ value, productId: id, isActive: true, sortkey: 0 });
+    for (const value of new Set([defaultMilestone, ...(options.milestones ?? [])])) {
+      await tx.repository(Milestone).insert({ value, productId: id, isActive: true, sortkey: 0 });
+    }
     return id;
   });
 }
@@ -121,16 +146,16 @@ export async function addGroup(
   members: number[] = [],
 ): Promise<number> {
   return t.db.transaction(async (tx) => {
-    const groupId = await tx.insert('groups', { name, description: `${name} group`, is_bug_group: 1, user_regexp: '', is_active: 1 });
+    const groupId = insertedId(await tx.repository(Group).insert({ name, description: `${name} group`, isBugGroup: true, userRegexp: '', isActive: true }));
     for (const control of controls) {
-      const product = await tx.one<{ id: number }>('SELECT id FROM products WHERE name = ?', [control.product]);
-      await tx.insert('group_control_map', {
-        product_id: product!.id, group_id: groupId, entry: control.entry ? 1 : 0,
-        membercontrol: control.membercontrol ?? 1, othercontrol: control.othercontrol ?? 0, canedit: control.canedit ? 1 : 0,
-        editcomponents: 0, editbugs: 0, canconfirm: 0,
+      const product = await tx.repository(Product).findOneByOrFail({ name: control.product });
+      await tx.repository(GroupControl).insert({
+        productId: product.id, groupId, entry: !!control.entry,
+        membercontrol: control.membercontrol ?? 1, othercontrol: control.othercontrol ?? 0, canedit: !!control.canedit,
+        editcomponents: false, editbugs: false, canconfirm: false,
       });
     }
-    for (const userId of members) await tx.insert('user_group_map', { user_id: userId, group_id: groupId, is_bless: 0, grant_type: 0 });
+    for (const userId of members) await tx.repository(Membership).insert({ userId, groupId, isBless: 0, grantType: 0 });
     return groupId;
   });
 }

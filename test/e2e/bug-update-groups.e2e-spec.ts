@@ -1,5 +1,10 @@
-import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { ok } from '../support/catalogue-fixtures.js';
 import { expectError, fileBug } from './bug-fixtures.js';
+import { BugGroup } from '../../src/bug/entities/bug-group.entity.js';
+import { FlagInclusion } from '../../src/flag/entities/flag-inclusion.entity.js';
+import { GroupControl } from '../../src/product/entities/group-control.entity.js';
+import { Product } from '../../src/product/entities/product.entity.js';
 import { addFlagType, addGroup, addProduct, expectUncoded, getBug, plainUser, update, updated } from './bug-update-fixtures.js';
 
 const NA = 0;
@@ -107,7 +112,8 @@ describe('Update Bug: groups, product changes (rule 5) and who may edit a produc
 
     it('flags whose type does not apply in the new product are removed', async () => {
       const typeId = await addFlagType(t, 'testproduct-only');
-      await t.db.transaction((tx) => tx.run('UPDATE flag_inclusions SET product_id = (SELECT id FROM products WHERE name = ?) WHERE type_id = ?', ['TestProduct', typeId]));
+      const testProduct = await t.db.read.repository(Product).findOneByOrFail({ name: 'TestProduct' });
+      await t.db.transaction((tx) => tx.repository(FlagInclusion).update({ typeId }, { productId: testProduct.id }));
       const id = await fileBug(t);
       await update(t, id, { flags: [{ name: 'testproduct-only', status: '+' }] });
       const res = updated(await update(t, id, { product: 'Moved' }));
@@ -120,9 +126,9 @@ describe('Update Bug: groups, product changes (rule 5) and who may edit a produc
       expectError(await update(t, id, { component: 'Nope' }), 51, 404);
       expectError(await update(t, id, { version: 'Nope' }), 51, 404);
       expectError(await update(t, id, { component: '' }), 105, 400);
-      await t.db.transaction((tx) => tx.run(
-        "INSERT INTO components (name, product_id, default_assignee_id, description, is_active, sortkey) SELECT 'Retired', id, 1, 'old', 0, 0 FROM products WHERE name = 'TestProduct'",
-      ));
+      ok(await t.post('/component', {
+        product: 'TestProduct', name: 'Retired', description: 'old', default_assignee: ADMIN_LOGIN, is_open: false,
+      }, { key: ADMIN_API_KEY }));
       expectUncoded(await update(t, id, { component: 'Retired' }), /component value 'Retired' is not active/);
     });
   });
@@ -141,11 +147,11 @@ describe('Update Bug: groups, product changes (rule 5) and who may edit a produc
       const helper = await plainUser(t, 'product-helper@example.com');
       await addProduct(t, 'Helped', { components: ['TestComponent'] });
       const groupId = await addGroup(t, 'helpers', [{ product: 'Helped', membercontrol: NA }], [helper.id]);
-      await t.db.transaction((tx) => tx.run('UPDATE group_control_map SET editbugs = 1 WHERE group_id = ?', [groupId]));
+      await t.db.transaction((tx) => tx.repository(GroupControl).update({ groupId }, { editbugs: true }));
       const here = await fileBug(t);
       updated(await update(t, here, { product: 'Helped' }));
       const elsewhere = await fileBug(t);
-      await t.db.transaction((tx) => tx.run("DELETE FROM bug_groups WHERE bug_id = ?", [elsewhere]));
+      await t.db.transaction((tx) => tx.repository(BugGroup).delete({ bugId: elsewhere }));
       expect(updated(await update(t, here, { assigned_to: helper.login }, helper.apiKey)).changes.assigned_to.added).toBe(helper.login);
       expectError(await update(t, elsewhere, { assigned_to: helper.login }, helper.apiKey), 115, 401);
     });

@@ -1,7 +1,9 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
 import type { Logger } from 'typeorm';
 import { CountingLogger, queryCounter } from '../../src/database/counting-logger.js';
-import { expectError, fileBug } from './bug-fixtures.js';
+import { clearMailQueue, expectError, fileBug, queuedMail, restrictBugs, setBug } from './bug-fixtures.js';
+import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
+import { FieldValue } from '../../src/field/entities/field-value.entity.js';
 import { addCustomField, addFlagType, addKeyword, commentsOf, expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
 
 const DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
@@ -81,10 +83,11 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     });
 
     it('an inactive value cannot be chosen — value_inactive 32000', async () => {
-      await t.db.transaction((tx) => tx.run("UPDATE field_values SET is_active = 0 WHERE value = 'Other' AND field_id = (SELECT id FROM fielddefs WHERE name = 'op_sys')"));
+      const opSys = await t.db.read.repository(FieldDefinition).findOneByOrFail({ name: 'op_sys' });
+      await t.db.transaction((tx) => tx.repository(FieldValue).update({ fieldId: opSys.id, value: 'Other' }, { isActive: false }));
       const id = await fileBug(t);
       expectUncoded(await update(t, id, { op_sys: 'Other' }), /value 'Other' is not active/);
-      await t.db.transaction((tx) => tx.run("UPDATE field_values SET is_active = 1 WHERE value = 'Other'"));
+      await t.db.transaction((tx) => tx.repository(FieldValue).update({ fieldId: opSys.id, value: 'Other' }, { isActive: true }));
     });
 
     it('summary must not be empty (107) nor over 255 characters (104)', async () => {
@@ -360,10 +363,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expectError(await update(t, id, { cf_due: 'soon' }), 56, 400);
       expectError(await update(t, id, { cf_related: 999999 }), 101, 404);
       const hidden = await fileBug(t);
-      await t.db.transaction(async (tx) => {
-        const group = await tx.insert('groups', { name: 'cf-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
-        await tx.insert('bug_groups', { bug_id: hidden, group_id: group });
-      });
+      await restrictBugs(t, 'cf-secret', [hidden]);
       expectError(await update(t, id, { cf_related: hidden }, dev.apiKey), 102, 401);
       expect(updated(await update(t, id, { cf_related: '' })).changes.cf_related).toEqual({ removed: String(related), added: '' });
     });
@@ -409,11 +409,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
 
     it('a requestee who cannot see the bug is refused — flag_requestee_unauthorized 32000', async () => {
       const id = await fileBug(t);
-      await t.db.transaction(async (tx) => {
-        const group = await tx.insert('groups', { name: 'flag-secret', description: 'secret', is_bug_group: 1, user_regexp: '', is_active: 1 });
-        await tx.insert('bug_groups', { bug_id: id, group_id: group });
-        await tx.insert('user_group_map', { user_id: 1, group_id: group, is_bless: 0, grant_type: 0 });
-      });
+      await restrictBugs(t, 'flag-secret', [id], [1]);
       expectUncoded(await update(t, id, { flags: [{ name: 'review', status: '?', requestee: other.login }] }), /cannot see the bug/);
     });
   });
@@ -422,7 +418,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     it('an error on the second bug leaves the first unchanged', async () => {
       const a = await fileBug(t, { summary: 'first' });
       const b = await fileBug(t, { summary: 'second' });
-      await t.db.transaction((tx) => tx.run("UPDATE bugs SET status = 'VERIFIED', resolution = 'FIXED' WHERE id = ?", [b]));
+      await setBug(t, b, { status: 'VERIFIED', resolution: 'FIXED' });
       // CONFIRMED → IN_PROGRESS is fine for a; VERIFIED → IN_PROGRESS is not in the workflow (123) for b.
       expectError(await update(t, a, { ids: [b], whiteboard: 'batch', status: 'IN_PROGRESS' }), 123, 400);
       expect(await getBug(t, a)).toMatchObject({ whiteboard: '', status: 'CONFIRMED' });
@@ -446,18 +442,19 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
         { field_name: 'priority', removed: priority, added: 'Low' },
       ]));
       expect(last.changes).toHaveLength(2);
-      const audit = await t.db.read.all("SELECT field, removed, added, user_id FROM audit_log WHERE class = 'Tracker::Bug' AND object_id = ? AND field = 'summary'", [id]);
-      expect(audit.map((a) => ({ ...a, user_id: Number(a.user_id) }))).toEqual([{ field: 'summary', removed: 'A bug', added: 'audited', user_id: dev.id }]);
+      const audit = (await t.auditOf('Tracker::Bug', id)).filter((a) => a.field === 'summary');
+      expect(audit.map((a) => ({ field: a.field, removed: a.removed, added: a.added, user_id: Number(a.userId) })))
+        .toEqual([{ field: 'summary', removed: 'A bug', added: 'audited', user_id: dev.id }]);
     });
   });
 
   describe('bug mail', () => {
     it('queues mail describing the change for the people of the bug, not for the changer', async () => {
       const id = await fileBug(t, { cc: [other.login] });
-      await t.db.transaction((tx) => tx.run('DELETE FROM mail_queue'));
+      await clearMailQueue(t);
       updated(await update(t, id, { summary: 'mail me', comment: { body: 'see the new summary' } }, dev.apiKey));
-      const mails = await t.db.read.all('SELECT to_address, subject, body FROM mail_queue');
-      const to = mails.map((m) => m.to_address).sort();
+      const mails = await queuedMail(t);
+      const to = mails.map((m) => m.toAddress).sort();
       expect(to).toEqual([ADMIN_LOGIN, other.login].sort());
       expect(mails[0].body).toContain('mail me');
     });

@@ -1,5 +1,7 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug } from './bug-fixtures.js';
+import { ok } from '../support/catalogue-fixtures.js';
+import { expectError, fileBug, setBug, statusValueId } from './bug-fixtures.js';
+import { StatusTransition } from '../../src/field/entities/status-transition.entity.js';
 import { expectUncoded, getBug, plainUser, update, updated } from './bug-update-fixtures.js';
 
 const STATUSES = ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED', 'VERIFIED'] as const;
@@ -23,9 +25,7 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
   /** A bug put straight into a status (closed ones resolved FIXED), everconfirmed unless UNCONFIRMED. */
   async function bugIn(status: string, fields: Record<string, unknown> = {}, key = ADMIN_API_KEY): Promise<number> {
     const id = await fileBug(t, fields, key);
-    await t.db.transaction((tx) =>
-      tx.run('UPDATE bugs SET status = ?, resolution = ?, is_confirmed = ? WHERE id = ?', [status, CLOSED.has(status) ? 'FIXED' : '', status === 'UNCONFIRMED' ? 0 : 1, id]),
-    );
+    await setBug(t, id, { status, resolution: CLOSED.has(status) ? 'FIXED' : '', isConfirmed: status !== 'UNCONFIRMED' });
     return id;
   }
 
@@ -63,14 +63,12 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
     });
 
     it('a transition row that requires a comment refuses the change without one — comment_required 32000', async () => {
-      await t.db.transaction((tx) => tx.run(
-        `UPDATE status_workflow SET require_comment = 1 WHERE from_status_id = (SELECT v.id FROM field_values v JOIN fielddefs f ON f.id = v.field_id WHERE f.name = 'bug_status' AND v.value = 'CONFIRMED')
-           AND to_status_id = (SELECT v.id FROM field_values v JOIN fielddefs f ON f.id = v.field_id WHERE f.name = 'bug_status' AND v.value = 'IN_PROGRESS')`,
-      ));
+      const [confirmed, inProgress] = [await statusValueId(t, 'CONFIRMED'), await statusValueId(t, 'IN_PROGRESS')];
+      await t.db.transaction((tx) => tx.repository(StatusTransition).update({ fromStatusId: confirmed, toStatusId: inProgress }, { requireComment: true }));
       const id = await bugIn('CONFIRMED');
       expectUncoded(await update(t, id, { status: 'IN_PROGRESS' }), /specify a comment/);
       expect(updated(await update(t, id, { status: 'IN_PROGRESS', comment: { body: 'taking it' } })).changes.status.added).toBe('IN_PROGRESS');
-      await t.db.transaction((tx) => tx.run('UPDATE status_workflow SET require_comment = 0'));
+      await t.db.transaction((tx) => tx.repository(StatusTransition).update({ requireComment: true }, { requireComment: false }));
     });
   });
 
@@ -113,7 +111,7 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
       await t.setParameters({ timetrackinggroup: 'admin' });
       const reporter = await plainUser(t, 'closer@example.com');
       const id = await fileBug(t, { estimated_time: 8, remaining_time: 8 });
-      await t.db.transaction((tx) => tx.run('UPDATE bugs SET reporter_id = ? WHERE id = ?', [reporter.id, id]));
+      await setBug(t, id, { reporterId: reporter.id });
       const { changes } = updated(await update(t, id, { status: 'RESOLVED', resolution: 'FIXED' }, reporter.apiKey));
       expect(changes).toEqual({ status: { removed: 'CONFIRMED', added: 'RESOLVED' }, resolution: { removed: '', added: 'FIXED' } });
       expect((await getBug(t, id)).remaining_time).toBe(0);
@@ -129,10 +127,7 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
     });
 
     it('musthavemilestoneonaccept: IN_PROGRESS on the default milestone of a product with milestones — milestone_required 32000', async () => {
-      await t.db.transaction(async (tx) => {
-        const product = await tx.one<{ id: number }>("SELECT id FROM products WHERE name = 'TestProduct'");
-        await tx.insert('milestones', { value: '2.0', product_id: product!.id, is_active: 1, sortkey: 10 });
-      });
+      ok(await t.post('/product/TestProduct/milestone', { name: '2.0', sort_key: 10 }, { key: ADMIN_API_KEY }));
       await t.setParameters({ musthavemilestoneonaccept: '1', usetargetmilestone: '1' });
       const id = await bugIn('CONFIRMED');
       expectUncoded(await update(t, id, { status: 'IN_PROGRESS' }), /target milestone/);
@@ -166,7 +161,7 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
     /** A bug reported by `reporter`, assigned to `assignee`. */
     async function reported(status = 'CONFIRMED'): Promise<number> {
       const id = await bugIn(status);
-      await t.db.transaction((tx) => tx.run('UPDATE bugs SET reporter_id = ?, assigned_to_id = ? WHERE id = ?', [reporter.id, assignee.id, id]));
+      await setBug(t, id, { reporterId: reporter.id, assignedToId: assignee.id });
       return id;
     }
 
@@ -224,7 +219,7 @@ describe('Update Bug: the workflow (workflow.md) and who may change what', () =>
 
     it('rule 7: the QA contact acts like the assignee while useqacontact is on', async () => {
       const id = await reported();
-      await t.db.transaction((tx) => tx.run('UPDATE bugs SET qa_contact_id = ? WHERE id = ?', [stranger.id, id]));
+      await setBug(t, id, { qaContactId: stranger.id });
       expectError(await update(t, id, { status: 'IN_PROGRESS' }, stranger.apiKey), 123, 400);
       await t.setParameters({ useqacontact: '1' });
       updated(await update(t, id, { status: 'IN_PROGRESS' }, stranger.apiKey));

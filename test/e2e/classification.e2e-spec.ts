@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, firstAudit, ok } from '../support/catalogue-fixtures.js';
 
 describe('Classifications: Get (5.0), Create and Update (beyond 5.0)', () => {
   let t: TestApp;
@@ -35,7 +35,7 @@ describe('Classifications: Get (5.0), Create and Update (beyond 5.0)', () => {
 
     it('creates a classification, audited', async () => {
       hardware = ok(await t.post('/classification', { name: 'Hardware', description: 'Things you can kick', sort_key: 10 }, { key: classifier.apiKey })).id;
-      expect(await t.db.read.one("SELECT field, added FROM audit_log WHERE class = 'Tracker::Classification' AND object_id = ?", [hardware]))
+      expect(await firstAudit(t, 'Tracker::Classification', hardware))
         .toEqual({ field: '__create__', added: 'Hardware' });
     });
 

@@ -1,6 +1,8 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, firstAudit, ok } from '../support/catalogue-fixtures.js';
 import { fileBug } from './bug-fixtures.js';
+import { FlagInclusion } from '../../src/flag/entities/flag-inclusion.entity.js';
+import { ComponentCc } from '../../src/product/entities/component-cc.entity.js';
 
 describe('Components: create, update, delete (admin-routes.md)', () => {
   let t: TestApp;
@@ -42,9 +44,9 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
         id, name: 'Engine', description: 'Makes it go', default_assigned_to: ADMIN_LOGIN, default_qa_contact: 'qa@example.com',
         sort_key: 0, is_active: false, flag_types: { bug: [], attachment: [] },
       });
-      const cc = await t.db.read.all('SELECT u.login_name FROM component_cc c JOIN users u ON u.id = c.user_id WHERE c.component_id = ? ORDER BY u.login_name', [id]);
-      expect(cc.map((r) => r.login_name)).toEqual(['cc1@example.com', 'cc2@example.com']);
-      expect(await t.db.read.one("SELECT field, added FROM audit_log WHERE class = 'Tracker::Component' AND object_id = ?", [id]))
+      const cc = await t.db.read.repository(ComponentCc).find({ where: { componentId: id }, relations: { user: true } });
+      expect(cc.map((r) => r.user!.loginName).sort()).toEqual(['cc1@example.com', 'cc2@example.com']);
+      expect(await firstAudit(t, 'Tracker::Component', id))
         .toEqual({ field: '__create__', added: 'Engine' });
     });
 
@@ -166,12 +168,13 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
       const wheels = await component('Alpha', 'Wheels');
       ok(await t.put(`/component/${wheels.id}`, { default_cc: [ADMIN_LOGIN] }, { key: ADMIN_API_KEY }));
       ok(await t.post('/flag_type', { name: 'review', description: 'r', inclusions: { Alpha: ['Wheels'] } }, { key: ADMIN_API_KEY }));
-      expect(await t.db.read.all('SELECT product_id FROM flag_inclusions WHERE component_id = ?', [wheels.id])).toEqual([{ product_id: alpha }]);
+      expect((await t.db.read.repository(FlagInclusion).findBy({ componentId: wheels.id })).map(({ productId }) => ({ product_id: productId })))
+        .toEqual([{ product_id: alpha }]);
       const res = ok(await t.request('DELETE', `/component/${wheels.id}`, { key: editor.apiKey }));
       expect(res).toEqual({ components: [{ id: wheels.id }] });
       expect(await component('Alpha', 'Wheels')).toBeUndefined();
-      expect(await t.db.read.all('SELECT * FROM component_cc WHERE component_id = ?', [wheels.id])).toEqual([]);
-      expect(await t.db.read.all('SELECT * FROM flag_inclusions WHERE component_id = ?', [wheels.id])).toEqual([]);
+      expect(await t.db.read.repository(ComponentCc).findBy({ componentId: wheels.id })).toEqual([]);
+      expect(await t.db.read.repository(FlagInclusion).findBy({ componentId: wheels.id })).toEqual([]);
     });
 
     it('errors: 410 anonymous, 304 without rights, 706 for a product not administered', async () => {
@@ -191,7 +194,7 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
       const [typed] = ok(await t.get(`/product/Alpha`, { key: ADMIN_API_KEY, query: { include_fields: 'components.name,components.is_active' } })).products[0].components
         .filter((c: any) => c.name === 'Typed');
       expect(typed).toEqual({ name: 'Typed', is_active: false });
-      const audit = await t.db.read.all('SELECT user_id FROM component_cc WHERE component_id = ?', [id]);
+      const audit = await t.db.read.repository(ComponentCc).findBy({ componentId: id });
       expect(audit).toHaveLength(2);
       expectCodedError(await t.put(`/component/${id}`, { default_cc: [{ login: 'cc1@example.com' }] }, { key: editor.apiKey }), 53, 400);
       expectCodedError(await t.post('/component', { product: 'Alpha', name: { n: 1 } }, { key: editor.apiKey }), 53, 400);

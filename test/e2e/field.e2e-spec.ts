@@ -1,6 +1,7 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, firstAudit, ok } from '../support/catalogue-fixtures.js';
 import { FieldService } from '../../src/field/field.service.js';
+import { BugCustomValue } from '../../src/bug/entities/bug-custom-value.entity.js';
 
 describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)', () => {
   let t: TestApp;
@@ -124,7 +125,7 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       });
       expect(ok(await t.get('/field/bug')).fields.map((f: any) => f.name)).toContain('cf_color');
       expect(ok(await t.get('/field/bug/cf_color/values')).values).toEqual(['---', 'red', 'green']);
-      expect(await t.db.read.one("SELECT field, added FROM audit_log WHERE class = 'Tracker::Field' AND object_id = ?", [id]))
+      expect(await firstAudit(t, 'Tracker::Field', id))
         .toEqual({ field: '__create__', added: 'cf_color' });
     });
 
@@ -133,7 +134,7 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
         product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Coloured', op_sys: 'All', platform: 'All', cf_color: 'red',
       }, { key: ADMIN_API_KEY })).id;
       expect(ok(await t.get(`/bug/${bug}`, { query: { include_fields: 'id,cf_color' } })).bugs).toEqual([{ id: bug, cf_color: 'red' }]);
-      expect(await t.db.read.all('SELECT value FROM bug_custom_values WHERE bug_id = ?', [bug])).toEqual([{ value: 'red' }]);
+      expect((await t.db.read.repository(BugCustomValue).findBy({ bugId: bug })).map(({ value }) => ({ value }))).toEqual([{ value: 'red' }]);
       expectCodedError(await t.post('/bug', {
         product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Bad colour', op_sys: 'All', platform: 'All', cf_color: 'blue',
       }, { key: ADMIN_API_KEY }), 51, 404);

@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { FlagType } from '../../src/flag/entities/flag-type.entity.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, firstAudit, ok } from '../support/catalogue-fixtures.js';
 
 describe('Flag types: get for a product/component, create, update (admin-routes.md)', () => {
   let t: TestApp;
@@ -41,8 +42,8 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
         }],
         attachment: [],
       });
-      expect(await t.db.read.one('SELECT sortkey, cc_list FROM flag_types WHERE id = ?', [review])).toEqual({ sortkey: 1, cc_list: '' });
-      expect(await t.db.read.one("SELECT field, added FROM audit_log WHERE class = 'Tracker::FlagType' AND object_id = ?", [review]))
+      expect(await t.db.read.repository(FlagType).findOneBy({ id: review })).toMatchObject({ sortkey: 1, ccList: '' });
+      expect(await firstAudit(t, 'Tracker::FlagType', review))
         .toEqual({ field: '__create__', added: 'review' });
     });
 
@@ -102,7 +103,7 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
       expectCodedError(await create({ inclusions: ['NoSuch'] }), 106, 401);
       expectCodedError(await create({ exclusions: ['Hidden'] }), 106, 401);
       expectCodedError(await create({ inclusions: { Alpha: ['NoSuch'] } }), 105, 400);
-      expect(await t.db.read.all("SELECT id FROM flag_types WHERE name = 'valid'")).toEqual([]);
+      expect(await t.db.read.repository(FlagType).findBy({ name: 'valid' })).toEqual([]);
     });
 
     it('rights: 410 anonymous, 304 without editcomponents; a product administrator only for their products', async () => {
@@ -154,7 +155,7 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
     });
 
     it('a product administrator may change inclusions of their products only (1105 for other fields)', async () => {
-      const own = (await t.db.read.one<{ id: number }>("SELECT id FROM flag_types WHERE name = 'alphaonly'"))!.id;
+      const own = (await t.db.read.repository(FlagType).findOneByOrFail({ name: 'alphaonly' })).id;
       expectCodedError(await t.put(`/flag_type/${own}`, { description: 'mine' }, { key: alphaAdmin.apiKey }), 1105, 400);
       expectCodedError(await t.put(`/flag_type/${own}`, { inclusions: ['Beta'] }, { key: alphaAdmin.apiKey }), 106, 401);
       const res = ok(await t.put(`/flag_type/${own}`, { inclusions: { Alpha: ['General'] } }, { key: alphaAdmin.apiKey }));
@@ -184,8 +185,8 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
       const id = ok(await t.request('POST', '/flag_type', {
         query: { name: 'typed', description: 'Typed', is_multiplicable: 'False', cc_list: 'c@example.com', sortkey: '7' }, key: editor.apiKey,
       })).id;
-      expect(await t.db.read.one('SELECT is_multiplicable, cc_list, sortkey FROM flag_types WHERE id = ?', [id]))
-        .toEqual({ is_multiplicable: 0, cc_list: 'c@example.com', sortkey: 7 });
+      expect(await t.db.read.repository(FlagType).findOneBy({ id }))
+        .toMatchObject({ isMultiplicable: false, ccList: 'c@example.com', sortkey: 7 });
       expectCodedError(await t.put(`/flag_type/${id}`, { cc_list: [{ to: 'c@example.com' }] }, { key: editor.apiKey }), 53, 400);
       expectCodedError(await t.put(`/flag_type/${id}`, { grant_group: { name: 'granters' } }, { key: editor.apiKey }), 53, 400);
       expectCodedError(await t.put(`/flag_type/${id}`, { inclusions: [{ product: 'Alpha' }] }, { key: editor.apiKey }), 53, 400);

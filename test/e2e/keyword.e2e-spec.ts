@@ -1,6 +1,7 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { documentedParameters, expectCodedError, firstAudit, ok } from '../support/catalogue-fixtures.js';
 import { fileBug } from './bug-fixtures.js';
+import { BugKeyword } from '../../src/bug/entities/bug-keyword.entity.js';
 
 describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on its bugs', () => {
   let t: TestApp;
@@ -29,7 +30,7 @@ describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on
         { id: crash, name: 'crash', description: 'It falls over', is_active: true, bug_count: 0 },
       ],
     });
-    expect(await t.db.read.one("SELECT field, added FROM audit_log WHERE class = 'Tracker::Keyword' AND object_id = ?", [crash]))
+    expect(await firstAudit(t, 'Tracker::Keyword', crash))
       .toEqual({ field: '__create__', added: 'crash' });
   });
 
@@ -68,7 +69,7 @@ describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on
         },
       }],
     });
-    expect(await t.db.read.all('SELECT keyword_id FROM bug_keywords WHERE bug_id = ?', [bug])).toEqual([{ keyword_id: crash }]);
+    expect((await t.db.read.repository(BugKeyword).findBy({ bugId: bug })).map((row) => ({ keyword_id: row.keywordId }))).toEqual([{ keyword_id: crash }]);
     const listed = ok(await t.get('/keyword', { query: { ids: crash } })).keywords[0];
     expect(listed).toMatchObject({ name: 'crasher', is_active: false, bug_count: 1 });
     const keywordsField = ok(await t.get('/field/bug/keywords')).fields[0];

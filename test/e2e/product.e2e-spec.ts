@@ -1,6 +1,7 @@
 import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 import { fileBug } from './bug-fixtures.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
 
 describe('Products: lists, Get, Create, Update, group controls, versions and milestones', () => {
   let t: TestApp;
@@ -146,7 +147,7 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
         name: 'Created', is_active: true, has_unconfirmed: false, default_milestone: 'M1', classification: 'Unclassified',
         components: [], versions: [{ name: '2.0', is_active: true }], milestones: [{ name: 'M1', sort_key: 0 }],
       });
-      const audit = await t.db.read.all("SELECT field, added FROM audit_log WHERE class = 'Tracker::Product' AND object_id = ?", [id]);
+      const audit = (await t.auditOf('Tracker::Product', id)).map(({ field, added }) => ({ field, added }));
       expect(audit).toEqual([{ field: '__create__', added: 'Created' }]);
     });
 
@@ -212,7 +213,10 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
           },
         }],
       });
-      const audit = await t.db.read.all("SELECT field, removed, added FROM audit_log WHERE class = 'Tracker::Product' AND object_id = ? AND field <> '__create__' ORDER BY field", [ids.Public]);
+      const audit = (await t.auditOf('Tracker::Product', ids.Public))
+        .filter((a) => a.field !== '__create__')
+        .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0))
+        .map(({ field, removed, added }) => ({ field, removed, added }));
       expect(audit).toEqual([
         { field: 'default_milestone', removed: '---', added: '2.0' },
         { field: 'description', removed: 'Public product', added: 'Now public' },
@@ -292,7 +296,7 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
       const renamed = ok(await t.put('/product/Public/milestone/2.0', { name: '2.0-final', sort_key: 7 }, { key: editor.apiKey }));
       expect(renamed.milestones[0].changes).toEqual({ name: { removed: '2.0', added: '2.0-final' }, sort_key: { removed: '0', added: '7' } });
       expect(ok(await t.get('/product/Public')).products[0].default_milestone).toBe('2.0-final');
-      expect(await t.db.read.one('SELECT version, target_milestone FROM bugs WHERE id = ?', [bug])).toEqual({ version: '0.9.1', target_milestone: '2.0-final' });
+      expect(await t.db.read.repository(Bug).findOneBy({ id: bug })).toMatchObject({ version: '0.9.1', targetMilestone: '2.0-final' });
     });
 
     it('errors: duplicate, blank, too long, bad sort key, unknown value 51, default milestone cannot be disabled', async () => {

@@ -49,3 +49,9 @@ export async function documentedParameters(t: TestApp, path: string, method: str
     body: Object.keys(schema?.properties ?? {}),
   };
 }
+
+/** The first audit row of an object (its creation), as its field and added value. */
+export async function firstAudit(t: TestApp, className: string, objectId: number): Promise<{ field: string; added: string | null } | undefined> {
+  const [first] = await t.auditOf(className, objectId);
+  return first && { field: first.field, added: first.added };
+}

@@ -5,6 +5,7 @@
  * caller: the requestee must exist, see the bug (and a private attachment) and be able to set the flag.
  */
 import { Errors, TrackerError } from '../../common/errors/index.js';
+import type { ComponentFlagType } from '../../product/product.tokens.js';
 
 export type FlagStatus = '?' | '+' | '-';
 export const FLAG_STATUSES: readonly string[] = ['?', '+', '-', 'X'];
@@ -18,16 +19,11 @@ export interface ExistingFlag {
   setterLogin: string;
 }
 
-export interface ApplicableFlagType {
-  id: number;
-  name: string;
-  isActive: boolean;
-  isRequestable: boolean;
-  isRequesteeble: boolean;
-  isMultiplicable: boolean;
-  grantGroupId: number | null;
-  requestGroupId: number | null;
-}
+/** What the flag rules read of a flag type (the flag module lists them per product and component). */
+export type ApplicableFlagType = Pick<
+  ComponentFlagType,
+  'id' | 'name' | 'isActive' | 'isRequestable' | 'isRequesteeble' | 'isMultiplicable' | 'grantGroupId' | 'requestGroupId'
+>;
 
 /** One element of the `flags` array as the client sent it. */
 export interface FlagChangeInput {
