@@ -36,12 +36,10 @@ async function mysqlChanges(): Promise<Changes> {
   server.pathname = '/';
   const name = `tracker_migration_${process.pid}`;
   const admin = await mysql.createConnection(server.toString());
-  const [[{ version }]] = await admin.query<Array<{ version: string } & mysql.RowDataPacket>>('SELECT VERSION() AS version');
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   try {
     const url = new URL(server.toString());
     url.pathname = `/${name}`;
-    if (/mariadb/i.test(version)) url.protocol = 'mariadb:';
     return await changesOn(url.toString());
   } finally {
     await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { Sql, type SqlValue } from './sql.js';
+import { Sql } from './sql.js';
 
-type MysqlPool = { execute(sql: string, params: SqlValue[], done: (err: Error | null, rows: unknown[]) => void): void };
+type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
+
+function execute(pool: MysqlPool, sql: string, params: unknown[]): Promise<unknown> {
+  return new Promise((resolve, reject) => pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+}
 
 /**
  * Reads outside transactions: a replica when configured, else (MySQL) straight to the driver's pool as prepared
@@ -12,9 +16,44 @@ type MysqlPool = { execute(sql: string, params: SqlValue[], done: (err: Error | 
  */
 function readPath(dataSource: DataSource): ConstructorParameters<typeof Sql>[2] {
   if ((dataSource.options as { replication?: unknown }).replication) return 'replica';
-  const pool = (dataSource.driver as { pool?: MysqlPool }).pool;
-  if (dialectOf(dataSource) !== 'mysql' || !pool) return 'manager';
-  return (sql, params) => new Promise((resolve, reject) => pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+  const pool = mysqlPool(dataSource);
+  if (!pool) return 'manager';
+  return (sql, params) => execute(pool, sql, params) as Promise<unknown[]>;
+}
+
+function mysqlPool(dataSource: DataSource): MysqlPool | undefined {
+  if (dialectOf(dataSource) !== 'mysql' || (dataSource.options as { replication?: unknown }).replication) return undefined;
+  return (dataSource.driver as { pool?: MysqlPool }).pool;
+}
+
+/**
+ * The manager of reads outside transactions. On MySQL without replicas, the statements TypeORM builds for entity
+ * reads (repositories, the query builder) go to the pool as prepared statements too, as the hand-written ones do:
+ * TypeORM's own query runner sends them as text, which MySQL parses and plans anew every time (Create Bug's dozen
+ * catalogue reads halved its throughput that way). The runner holds no connection: each statement takes one from
+ * the pool, so concurrent requests share it.
+ */
+function readManager(dataSource: DataSource): EntityManager {
+  const pool = mysqlPool(dataSource);
+  if (!pool) return dataSource.manager;
+  const runner: QueryRunner = dataSource.createQueryRunner();
+  runner.query = (async (sql: string, parameters: unknown[] = [], structured = false) => {
+    dataSource.logger.logQuery(sql, parameters, runner);
+    let raw: unknown;
+    try {
+      raw = await execute(pool, sql, parameters);
+    } catch (err) {
+      throw new QueryFailedError(sql, parameters, err as Error);
+    }
+    if (!structured) return raw;
+    const result = new QueryResult();
+    result.raw = raw;
+    result.records = Array.isArray(raw) ? raw : [];
+    const affected = (raw as { affectedRows?: number } | null)?.affectedRows;
+    if (affected !== undefined) result.affected = affected;
+    return result;
+  }) as QueryRunner['query'];
+  return dataSource.createEntityManager(runner);
 }
 
 /**
@@ -31,7 +70,7 @@ export class Db {
 
   constructor(readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
-    this.read = new Sql(dataSource.manager, this.dialect, readPath(dataSource));
+    this.read = new Sql(readManager(dataSource), this.dialect, readPath(dataSource));
   }
 
   /** The database server's clock, UTC, as it stores datetimes (`YYYY-MM-DD hh:mm:ss`). */

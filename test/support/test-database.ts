@@ -30,12 +30,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `tracker_test_${suffix}`;
   const admin = await mysql.createConnection(serverOnly(server));
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  const [[{ version }]] = await admin.query<Array<{ version: string } & mysql.RowDataPacket>>('SELECT VERSION() AS version');
   await admin.end();
   const location = new URL(server);
   location.pathname = `/${name}`;
-  // The URL names the server's family, as an operator's would: TypeORM reads a MariaDB schema differently.
-  if (/mariadb/i.test(version)) location.protocol = 'mariadb:';
   const url = location.toString();
   return {
     dialect: 'mysql',
