@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
-import type { ParameterSnapshot as Parameters } from '../common/caller.js';
+import type { ParameterSnapshot } from '../common/caller.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toDbDateTime } from '../common/time/datetime.js';
@@ -88,7 +88,7 @@ export class UserEditorService {
     return [...found.values()];
   }
 
-  private checkPassword(value: string, parameters: Parameters): string {
+  private checkPassword(value: string, parameters: ParameterSnapshot): string {
     // Trimmed like Create User's password (seed).
     const password = textParam(value, 'password');
     validatePassword(password, parameters.get('password_complexity'));
@@ -100,7 +100,7 @@ export class UserEditorService {
     tx: Sql,
     user: UserRecord,
     values: UserUpdateInput & { cryptpassword?: string },
-    parameters: Parameters,
+    parameters: ParameterSnapshot,
   ): Promise<FieldChanges> {
     const changes = new FieldChanges();
     const row: UserChanges = {};

@@ -6,7 +6,7 @@
  */
 import type { Sql } from '../../database/sql.js';
 import type { Caller } from '../../common/caller.js';
-import type { ParameterSnapshot as Parameters } from '../../common/caller.js';
+import type { ParameterSnapshot } from '../../common/caller.js';
 import type { ProductRecord, ComponentRecord } from '../../product/product.service.js';
 import type { CustomFieldRecord } from '../../field/field.service.js';
 import type { UserRecord } from '../../user/user.service.js';
@@ -33,7 +33,7 @@ export interface QuietEntry extends ChangeEntry {
 export interface UpdateRun {
   tx: Sql;
   caller: Caller;
-  params: Parameters;
+  params: ParameterSnapshot;
   /** The request's one timestamp, DB format. */
   at: string;
   request: UpdateRequest;
