@@ -12,7 +12,7 @@
 //                   WITH … AS), or holds a clause naming a table or column (`FROM bugs`, `JOIN profiles`,
 //                   `WHERE bug_id =`, `ORDER BY`, `GROUP BY`). Keywords are matched in capitals, as the house
 //                   writes SQL, so prose ("select a product") does not count;
-//   - sql-handle:   a call of `.all(` `.one(` `.run(` `.insert(` `.insertMany(` `.update(` or `.repository(` on a
+//   - sql-handle:   a call of `.all(` `.one(` `.run(` or `.repository(` on a
 //                   `Sql` handle (src/database/sql.ts), decided by the type checker, not by the variable's name;
 //   - query-call:   a `.createQueryBuilder(` call, or a `.query(` call on a TypeORM object (data source, entity
 //                   manager, query runner, repository);
@@ -23,7 +23,7 @@
 // MariaDB/MySQL database on the server, before any app exists: the harness's counterpart of src/database/), and
 // fails there on
 //   - sql-text, as above;
-//   - sql-handle for the raw calls only (`.all(` `.one(` `.run(` `.insert(` `.insertMany(` `.update(`): a test
+//   - sql-handle for the raw calls only (`.all(` `.one(` `.run(`): a test
 //     reaches tables through `t.db.read.repository(Entity)` / `tx.repository(Entity)`, which is therefore allowed;
 //   - query-call for `.query(` on a TypeORM object (raw SQL); the query builder is allowed in tests.
 //
@@ -67,8 +67,8 @@ const CLAUSE = new RegExp(
     '\\b(ORDER|GROUP)\\s+BY\\b',
   ].join('|'),
 );
-const SQL_HANDLE_METHODS = new Set(['all', 'one', 'run', 'insert', 'insertMany', 'update', 'repository']);
-const RAW_SQL_HANDLE_METHODS = new Set(['all', 'one', 'run', 'insert', 'insertMany', 'update']);
+const SQL_HANDLE_METHODS = new Set(['all', 'one', 'run', 'repository']);
+const RAW_SQL_HANDLE_METHODS = new Set(['all', 'one', 'run']);
 
 function load() {
   const configPath = path.join(root, 'tsconfig.json');

@@ -61,7 +61,7 @@ export class AuditRepository {
 
   /** The audit mark alone (auditMarkSql), for a request that reads nothing else it could ride on. */
   async mark(sql: Sql): Promise<number> {
-    const row = await sql.one<{ mark: number | null }>(`SELECT ${auditMarkSql((name) => sql.quote(name))} AS ${sql.quote('mark')}`);
+    const row = await sql.one<{ mark: number | null }>(`SELECT ${auditMarkSql(sql.quote)} AS ${sql.quote('mark')}`);
     return Number(row?.mark ?? 0);
   }
 }

@@ -34,7 +34,7 @@ export type ApiKeyChanges = Partial<Pick<ApiKey, 'description' | 'revoked'>>;
 @Injectable()
 export class AuthRepository {
   async tokenByDigest(sql: Sql, tokenHash: string): Promise<TokenCheck | undefined> {
-    const q = (name: string) => sql.quote(name);
+    const q = sql.quote;
     const row = await sql.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; mark: number | null }>(
       `SELECT ${q('id')}, ${q('user_id')}, ${q('ip_addr')}, ${q('last_used')}, ${auditMarkSql(q)} AS ${q('mark')}
          FROM ${q('login_tokens')} WHERE ${q('token_hash')} = ?`,
@@ -44,7 +44,7 @@ export class AuthRepository {
   }
 
   async apiKeyByDigest(sql: Sql, keyHash: string): Promise<ApiKeyCheck | undefined> {
-    const q = (name: string) => sql.quote(name);
+    const q = sql.quote;
     const row = await sql.one<{ id: number; user_id: number; revoked: number; last_used: string | null; mark: number | null }>(
       `SELECT ${q('id')}, ${q('user_id')}, ${q('revoked')}, ${q('last_used')}, ${auditMarkSql(q)} AS ${q('mark')}
          FROM ${q('api_keys')} WHERE ${q('key_hash')} = ?`,

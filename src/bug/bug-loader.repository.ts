@@ -5,7 +5,6 @@ import type { BugRow } from './bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
 import type { BugDetail, BugRelation, BugRelations, CustomFieldDef, UserDetail } from './loaded-bug.js';
 import type { BugStamp } from './loaded-bug-cache.js';
-import { quoter } from './quoted-names.js';
 
 /** The columns of a `bugs` row as the driver returns them (numbers may come as strings, flags as 0/1). */
 interface BugColumns {
@@ -129,7 +128,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export class BugLoaderRepository {
   /** Each bug's version (last_change_time and the audit mark) and, when asked, whether the caller may see it. */
   async stamps(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugStamp>> {
-    const q = quoter(sql);
+    const q = sql.quote;
     const rows = await sql.all<StampRow>(
       `SELECT ${q('b.id')}, ${q('b.last_change_time')}, ${auditMarkSql(q)} AS ${q('audit_mark')}, ${visible.sql} AS ${q('visible')}
          FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)}`,
@@ -144,7 +143,7 @@ export class BugLoaderRepository {
 
   /** Rows with their product/component/classification names, people, duplicate and open-ness, in one statement. */
   async details(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugDetail>> {
-    const q = quoter(sql);
+    const q = sql.quote;
     const person = (alias: string) =>
       `${q(`${alias}.id`)} AS ${q(`${alias}_id`)}, ${q(`${alias}.login_name`)} AS ${q(`${alias}_login`)}, ` +
       `${q(`${alias}.realname`)} AS ${q(`${alias}_realname`)}, ${q(`${alias}.email`)} AS ${q(`${alias}_email`)}`;
@@ -188,7 +187,7 @@ export class BugLoaderRepository {
     wanted: ReadonlySet<BugRelation>,
     tagOwnerId: number | undefined,
   ): Promise<{ byBug: Map<number, BugRelations>; customFields: CustomFieldDef[] }> {
-    const q = quoter(sql);
+    const q = sql.quote;
     const byBug = new Map<number, BugRelations>(ids.map((id) => [id, emptyRelations()]));
     const customFields: CustomFieldDef[] = [];
     if (!ids.length || !wanted.size) return { byBug, customFields };

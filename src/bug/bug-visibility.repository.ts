@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
-import { quoter } from './quoted-names.js';
 
 /** A SQL boolean expression with its bound parameters, to place in a WHERE or a select list. */
 export interface SqlCondition {
@@ -17,7 +16,7 @@ export interface SqlCondition {
 export class BugVisibilityRepository {
   /** True for the bugs (the `bugs` table aliased `alias`) the caller may see. */
   predicate(sql: Pick<Sql, 'quote'>, caller: Caller, alias = 'b'): SqlCondition {
-    const q = quoter(sql);
+    const q = sql.quote;
     const bug = (column: string) => q(`${alias}.${column}`);
     const groups = caller.groupIds;
     const inNoGroup = `NOT EXISTS (SELECT 1 FROM ${q('bug_groups')} vg WHERE ${q('vg.bug_id')} = ${bug('id')})`;
@@ -52,7 +51,7 @@ export class BugVisibilityRepository {
   /** Of these (distinct) ids, those the caller may see. */
   async visibleIds(sql: Sql, caller: Caller, ids: readonly number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const q = quoter(sql);
+    const q = sql.quote;
     const visible = this.predicate(sql, caller);
     const rows = await sql.all<{ id: number }>(
       `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)} AND ${visible.sql}`,
@@ -64,7 +63,7 @@ export class BugVisibilityRepository {
   /** For each existing bug of these (distinct) ids, whether the caller may see it; missing bugs are absent. */
   async visibilityOf(sql: Sql, caller: Caller, ids: readonly number[]): Promise<Array<{ id: number; visible: boolean }>> {
     if (!ids.length) return [];
-    const q = quoter(sql);
+    const q = sql.quote;
     const visible = this.visibleColumn(sql, caller);
     const rows = await sql.all<{ id: number; visible: number }>(
       `SELECT ${q('b.id')}, ${visible.sql} AS ${q('visible')} FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)}`,
@@ -76,7 +75,7 @@ export class BugVisibilityRepository {
   /** Which of these callers (distinct users) may see the bug, asked for all of them in one statement. */
   async usersWhoCanSee(sql: Sql, bugId: number, callers: readonly Caller[]): Promise<number[]> {
     if (!callers.length) return [];
-    const q = quoter(sql);
+    const q = sql.quote;
     const parts: string[] = [];
     const params: SqlValue[] = [];
     for (const caller of callers) {

@@ -90,42 +90,15 @@ export class Sql {
     return { insertId: insertIdOf(raw), affected: Number(raw?.affectedRows ?? raw?.changes ?? 0) };
   }
 
-  /** INSERT of one row given as column → value; returns the new id (0 for tables without one). */
-  async insert(table: string, row: Record<string, SqlValue | undefined>): Promise<number> {
-    const columns = Object.keys(row).filter((c) => row[c] !== undefined);
-    const sql = `INSERT INTO ${this.quote(table)} (${columns.map((c) => this.quote(c)).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-    return (await this.run(sql, columns.map((c) => row[c] as SqlValue))).insertId;
-  }
-
-  /** INSERT of many rows with the same columns, in one statement per 500 rows. */
-  async insertMany(table: string, rows: Array<Record<string, SqlValue>>): Promise<void> {
-    if (!rows.length) return;
-    const columns = Object.keys(rows[0]);
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500);
-      const values = chunk.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-      await this.run(
-        `INSERT INTO ${this.quote(table)} (${columns.map((c) => this.quote(c)).join(', ')}) VALUES ${values}`,
-        chunk.flatMap((r) => columns.map((c) => r[c])),
-      );
-    }
-  }
-
-  /** UPDATE of one table's columns by a WHERE of column equalities. */
-  async update(table: string, set: Record<string, SqlValue | undefined>, where: Record<string, SqlValue>): Promise<number> {
-    const columns = Object.keys(set).filter((c) => set[c] !== undefined);
-    if (!columns.length) return 0;
-    const keys = Object.keys(where);
-    const sql = `UPDATE ${this.quote(table)} SET ${columns.map((c) => `${this.quote(c)} = ?`).join(', ')} WHERE ${keys.map((k) => `${this.quote(k)} = ?`).join(' AND ')}`;
-    return (await this.run(sql, [...columns.map((c) => set[c] as SqlValue), ...keys.map((k) => where[k])])).affected;
-  }
-
   /** `(?, ?, ?)` for a list; an empty list gives `(NULL)` so `x IN (NULL)` matches nothing. */
   in(values: readonly unknown[]): string {
     return values.length ? `(${values.map(() => '?').join(', ')})` : '(NULL)';
   }
 
-  quote(identifier: string): string {
-    return this.dialect === 'mysql' ? `\`${identifier}\`` : `"${identifier}"`;
-  }
+  /**
+   * Quotes a table or column name, or an `alias.column`, in the handle's dialect (MySQL 8 reserves `groups`, `rank`,
+   * `system` …): `quote('b.id')` is `` `b`.`id` `` on MySQL, `"b"."id"` on SQLite. Bound, so it can be passed around.
+   */
+  readonly quote = (identifier: string): string =>
+    identifier.split('.').map((part) => (this.dialect === 'mysql' ? `\`${part}\`` : `"${part}"`)).join('.');
 }

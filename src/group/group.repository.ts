@@ -80,7 +80,7 @@ export class GroupRepository {
    * reserved on MySQL 8).
    */
   async membershipFacts(sql: Sql, userIds: readonly number[]): Promise<MembershipFacts> {
-    const q = (name: string) => sql.quote(name);
+    const q = sql.quote;
     const rows = await sql.all<{ kind: string; a: number; b: number; c: number | null; name: string | null }>(
       `SELECT 'u' AS ${q('kind')}, ${q('user_id')} AS ${q('a')}, ${q('group_id')} AS ${q('b')}, ${q('is_bless')} AS ${q('c')}, NULL AS ${q('name')}
          FROM ${q('user_group_map')} WHERE ${q('user_id')} IN ${sql.in(userIds)}

@@ -3,7 +3,6 @@ import type { Sql, SqlValue } from '../../database/sql.js';
 import { likeEscape } from '../../database/dialect.js';
 import type { SqlCondition } from '../bug-visibility.repository.js';
 import type { BugSearchInput } from '../dto/bug-search.dto.js';
-import { quoter } from '../quoted-names.js';
 
 /** The text-list criteria of a search. */
 type SearchList = { [K in keyof BugSearchInput]-?: BugSearchInput[K] extends string[] | undefined ? K : never }[keyof BugSearchInput];
@@ -49,7 +48,7 @@ const PEOPLE_COLUMNS: ReadonlyArray<[SearchList, string]> = [
 export class BugSearchRepository {
   /** Ids of the bugs meeting every condition, in ascending id order, in a window. */
   async findIds(sql: Sql, conditions: readonly SqlCondition[], window: { limit: number; offset: number }): Promise<number[]> {
-    const q = quoter(sql);
+    const q = sql.quote;
     const rows = await sql.all<{ id: number }>(
       `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${conditions.map((c) => c.sql).join(' AND ')}
         ORDER BY ${q('b.id')} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
@@ -60,7 +59,7 @@ export class BugSearchRepository {
 
   /** One condition per criterion the request names (none: the request has no criteria). */
   conditions(sql: Sql, { input, since, tagOwnerId }: SearchCriteria): SqlCondition[] {
-    const q = quoter(sql);
+    const q = sql.quote;
     const bug = (column: string) => q(`b.${column}`);
     const conditions: SqlCondition[] = [];
     const anyOf = (column: string, values: SqlValue[]) => conditions.push({ sql: `${column} IN ${sql.in(values)}`, params: values });
@@ -110,7 +109,7 @@ export class BugSearchRepository {
 
   /** Statuses by name, or by open-ness (`__open__`, `__closed__`); `__all__` is every status. */
   private statusCondition(sql: Sql, values: string[]): SqlCondition {
-    const q = quoter(sql);
+    const q = sql.quote;
     const open = (flag: number) =>
       `${q('b.status')} IN (SELECT ${q('v.value')} FROM ${q('field_values')} v JOIN ${q('fielddefs')} f ON ${q('f.id')} = ${q('v.field_id')}
         WHERE ${q('f.name')} = 'bug_status' AND ${q('v.is_open')} = ${flag})`;
