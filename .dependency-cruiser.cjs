@@ -44,8 +44,8 @@ const LAYERS = [
   ['product'],
   ['flag'],
   ['field'],
-  ['comment', 'attachment'],
   ['bug'],
+  ['comment', 'attachment'],
   ['mail'],
   ['info'],
 ];
@@ -58,8 +58,9 @@ const KERNEL = ['config', 'common', 'database'];
 
 /** Files a module declares public besides its services, Nest modules, types, tokens, entities and DTOs. */
 const PUBLIC = {
-  // the mailer interface and its BUG_MAILER token, which the mail module implements
-  bug: ['bug-mailer.ts'],
+  // the ports bug owns and the modules above implement: the mailer (BUG_MAILER, mail) and the comment writer with
+  // the comment text rule (BUG_COMMENTS, comment), attachment privacy (BUG_ATTACHMENTS, attachment)
+  bug: ['bug-mailer.ts', 'bug-comments.ts', 'bug-attachments.ts'],
   // Bugzilla's field type numbers (bug, install); the parsing of custom field values on Create Bug
   field: ['field-type.ts', 'custom-field-input.ts'],
   // the parameter catalogue (names, defaults, kinds): info lists it, bug and group name parameters, install seeds it

@@ -19,13 +19,15 @@ import { FlagModule } from './flag/flag.module.js';
 import { FlagTypeApiModule } from './flag/flag-type-api.module.js';
 import { MailModule } from './mail/mail.module.js';
 import { BugModule } from './bug/bug.module.js';
+import { CommentModule } from './comment/comment.module.js';
+import { AttachmentModule } from './attachment/attachment.module.js';
 import { BugUpdateModule } from './bug/update/bug-update.module.js';
 import { CatalogueUsageModule } from './bug/catalogue-usage.module.js';
 import { ENTITIES } from './entities.js';
 import { InstallModule } from './install/install.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CatalogueUsageModule.forCatalogue(), MailModule.forBug()];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug()];
 
 @Module({})
 export class AppModule {

@@ -10,7 +10,7 @@ import { FieldService, type CustomFieldRecord, type FieldValueRecord } from '../
 import { SELECT_TYPES } from '../field/custom-field-input.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
-import { CommentService, normaliseCommentText } from '../comment/comment.service.js';
+import { BUG_COMMENTS, normaliseCommentText, type BugComments } from './bug-comments.js';
 import { BUG_MAILER, type BugMailer } from './bug-mailer.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
@@ -109,7 +109,7 @@ export class BugCreateService {
     private readonly fields: FieldService,
     private readonly flagTypes: FlagTypeService,
     private readonly users: UserService,
-    private readonly comments: CommentService,
+    @Inject(BUG_COMMENTS) private readonly comments: BugComments,
     private readonly visibility: BugVisibilityService,
     private readonly recorder: ChangeRecorderService,
     private readonly bugs: BugRepository,

@@ -3,7 +3,7 @@ import { insertRows, type Sql } from '../database/sql.js';
 import type { ActivityEntry } from './bug.types.js';
 import { BugActivity } from './entities/bug-activity.entity.js';
 
-/** One history row as Bug history reads it, with whether its attachment (if any) is private. */
+/** One history row as Bug history reads it. */
 export interface ActivityRow {
   id: number;
   bugId: number;
@@ -13,13 +13,9 @@ export interface ActivityRow {
   fieldName: string;
   removed: string | null;
   added: string | null;
-  attachmentIsPrivate: number | null;
 }
 
-/**
- * Bug history (bug_activity). Reading it joins the privacy of the attachment a change is about: attachments have
- * entities but no module (nor service) yet, so that join stays here until they do.
- */
+/** Bug history (bug_activity). */
 @Injectable()
 export class BugHistoryRepository {
   /** Writes history rows, in the caller's transaction. */
@@ -40,7 +36,6 @@ export class BugHistoryRepository {
   async ofBugs(sql: Sql, bugIds: readonly number[], since?: string): Promise<ActivityRow[]> {
     if (!bugIds.length) return [];
     const query = sql.repository(BugActivity).createQueryBuilder('a')
-      .leftJoin('a.attachment', 'att')
       .select('a.id', 'id')
       .addSelect('a.bugId', 'bugId')
       .addSelect('a.userId', 'userId')
@@ -49,7 +44,6 @@ export class BugHistoryRepository {
       .addSelect('a.fieldName', 'fieldName')
       .addSelect('a.removed', 'removed')
       .addSelect('a.added', 'added')
-      .addSelect('att.isPrivate', 'attachmentIsPrivate')
       .where('a.bugId IN (:...bugIds)', { bugIds })
       .orderBy('a.changedAt')
       .addOrderBy('a.id');

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { parseDateInput, toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
@@ -9,6 +9,7 @@ import { apiFieldName } from './rules/changes.js';
 import { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
 import { BugHistoryRepository, type ActivityRow } from './bug-history.repository.js';
 import { UserService } from '../user/user.service.js';
+import { BUG_ATTACHMENTS, type BugAttachments } from './bug-attachments.js';
 
 export interface HistoryChange {
   field_name: string;
@@ -42,6 +43,7 @@ export class BugHistoryService {
     private readonly loader: BugLoaderService,
     private readonly repository: BugHistoryRepository,
     private readonly users: UserService,
+    @Inject(BUG_ATTACHMENTS) private readonly attachments: BugAttachments,
   ) {}
 
   async history(caller: Caller, references: readonly string[], newSince?: string): Promise<{ bugs: BugHistory[] }> {
@@ -51,7 +53,10 @@ export class BugHistoryService {
       this.repository.ofBugs(this.db.read, ids, since),
       this.loader.relations(ids, new Set(['alias'])),
     ]);
-    const changers = await this.users.findByIds(rows.map((row) => Number(row.userId)));
+    const [changers, privateAttachments] = await Promise.all([
+      this.users.findByIds(rows.map((row) => Number(row.userId))),
+      caller.isInsider ? new Set<number>() : this.attachments.privateAmong(this.db.read, rows.flatMap((row) => (row.attachmentId == null ? [] : [Number(row.attachmentId)]))),
+    ]);
 
     const email = emailFilter(caller);
     const historyOf = new Map<number, HistoryItem[]>(ids.map((id) => [id, []]));
@@ -61,7 +66,7 @@ export class BugHistoryService {
       const changer = changers.get(Number(row.userId));
       if (!changer) continue;
       const field = apiFieldName(row.fieldName);
-      if (!this.mayShow(caller, field, row)) continue;
+      if (!this.mayShow(caller, field, row, privateAttachments)) continue;
       const bugId = Number(row.bugId);
       const items = historyOf.get(bugId)!;
       const when = toApiDateTime(row.changedAt)!;
@@ -83,10 +88,10 @@ export class BugHistoryService {
     };
   }
 
-  private mayShow(caller: Caller, field: string, row: ActivityRow): boolean {
+  private mayShow(caller: Caller, field: string, row: ActivityRow, privateAttachments: ReadonlySet<number>): boolean {
     if (TIME_TRACKING_FIELDS.has(field) && !caller.isTimeTracker) return false;
     if (caller.isInsider) return true;
-    if (row.attachmentId != null && Number(row.attachmentIsPrivate) === 1) return false;
+    if (row.attachmentId != null && privateAttachments.has(Number(row.attachmentId))) return false;
     return !(field === 'longdescs.isprivate' && String(row.added).trim() === '1');
   }
 }

@@ -26,7 +26,6 @@ import { BugLastVisit } from './entities/bug-last-visit.entity.js';
 import { BugSeeAlso } from './entities/bug-see-also.entity.js';
 import { BugTag } from './entities/bug-tag.entity.js';
 import { Tag } from './entities/tag.entity.js';
-import { CommentModule } from '../comment/comment.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { FieldModule } from '../field/field.module.js';
 import { FlagModule } from '../flag/flag.module.js';
@@ -42,7 +41,7 @@ import { BugFlagsService } from './rules/bug-flags.service.js';
 @Module({
   imports: [
     TypeOrmModule.forFeature([Bug, BugActivity, BugAlias, BugCc, BugCustomValue, BugDependency, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag]),
-    CommentModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule,
+    ProductModule, FieldModule, FlagModule, UserModule, GroupModule,
   ],
   controllers: [BugController],
   providers: [
@@ -50,6 +49,6 @@ import { BugFlagsService } from './rules/bug-flags.service.js';
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
     BugFlagsService,
   ],
-  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, CommentModule],
+  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService],
 })
 export class BugModule {}

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BUG_COMMENTS } from '../bug/bug-comments.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommentService } from './comment.service.js';
 import { CommentRepository } from './comment.repository.js';
@@ -11,4 +12,18 @@ import { CommentTagWeight } from './entities/comment-tag-weight.entity.js';
   providers: [CommentService, CommentRepository],
   exports: [CommentService],
 })
-export class CommentModule {}
+export class CommentModule {
+  /**
+   * The comment module as the composition root imports it: it provides the bug module's BUG_COMMENTS port (Create
+   * and Update Bug write comments through it). Bug cannot import comment (comments hang on bugs), so that one
+   * token, and nothing else of comment, is made visible app-wide.
+   */
+  static forBug(): DynamicModule {
+    return {
+      module: CommentModule,
+      global: true,
+      providers: [{ provide: BUG_COMMENTS, useExisting: CommentService }],
+      exports: [BUG_COMMENTS],
+    };
+  }
+}

@@ -1,53 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
-import { Errors, TrackerError } from '../common/errors/index.js';
+import { CommentType, normaliseCommentText, type BugComments, type NewComment } from '../bug/bug-comments.js';
 import { CommentRepository } from './comment.repository.js';
 
-/** Longest comment text accepted (defaults.md "comment length"). */
-export const MAX_COMMENT_LENGTH = 65535;
-
-/** Bugzilla's comment types (CMT_*): what a comment is about, beside its text. */
-export const CommentType = {
-  NORMAL: 0,
-  /** On the target of a duplicate: "bug N has been marked as a duplicate of this bug" (extra_data: N). */
-  HAS_DUPE: 1,
-  /** On the duplicate itself: "this bug has been marked as a duplicate of bug N" (extra_data: N). */
-  DUPE_OF: 2,
-  ATTACHMENT_CREATED: 5,
-  ATTACHMENT_UPDATED: 6,
-} as const;
-
-export interface NewComment {
-  bugId: number;
-  userId: number;
-  text: string;
-  isPrivate: boolean;
-  /** The request's one timestamp, DB format. */
-  at: string;
-  /** Hours worked, for time trackers (the caller checks the right). */
-  workTime?: number;
-  type?: number;
-  extraData?: string | null;
-  attachmentId?: number | null;
-}
-
 /**
- * Normalises comment text as Bugzilla does (_check_thetext): line endings become `\n` and trailing blanks are
- * dropped; then the length is checked (114).
- */
-export function normaliseCommentText(text: unknown): string {
-  const normalised = String(text ?? '').replace(/\r\n?/g, '\n').replace(/\s+$/u, '');
-  if ([...normalised].length > MAX_COMMENT_LENGTH) throw TrackerError.of(Errors.COMMENT_TOO_LONG);
-  return normalised;
-}
-
-/**
- * Writes comments (the endpoints that read and add them come with the comment issue). Used by Create Bug (comment
- * 0 is the description), Update Bug (new comments, privacy flips) and duplicate marking, always inside the caller's
- * transaction.
+ * The one writer of comments. Create Bug (comment 0 is the description), Update Bug (new comments, privacy flips)
+ * and duplicate marking reach it through the bug module's BUG_COMMENTS port, always inside their transaction.
  */
 @Injectable()
-export class CommentService {
+export class CommentService implements BugComments {
   constructor(private readonly repository: CommentRepository) {}
 
   /** Adds one comment and returns its id. Errors: 114 (longer than 65,535 characters). */

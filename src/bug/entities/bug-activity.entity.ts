@@ -1,8 +1,6 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { DateTimeColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
-import type { Attachment } from '../../attachment/entities/attachment.entity.js';
-import type { Comment } from '../../comment/entities/comment.entity.js';
 import type { User } from '../../user/entities/user.entity.js';
 
 @Entity('bug_activity')
@@ -24,16 +22,8 @@ export class BugActivity {
   @IntColumn({ nullable: true })
   attachmentId: number | null;
 
-  @ManyToOne('Attachment', { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'attachment_id' })
-  attachment?: Relation<Attachment> | null;
-
   @IntColumn({ nullable: true })
   commentId: number | null;
-
-  @ManyToOne('Comment', { createForeignKeyConstraints: false })
-  @JoinColumn({ name: 'comment_id' })
-  comment?: Relation<Comment> | null;
 
   @IntColumn()
   userId: number;

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { UserService } from '../../user/user.service.js';
 import { GroupService } from '../../group/group.service.js';
-import { CommentService, CommentType } from '../../comment/comment.service.js';
+import { BUG_COMMENTS, CommentType, type BugComments } from '../bug-comments.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
 import { formatWorkTime } from '../rules/changes.js';
@@ -20,7 +20,7 @@ import { roundHours } from './update-request.js';
 @Injectable()
 export class CommentSteps {
   constructor(
-    private readonly comments: CommentService,
+    @Inject(BUG_COMMENTS) private readonly comments: BugComments,
     private readonly loader: BugLoaderService,
     private readonly visibility: BugVisibilityService,
     private readonly users: UserService,

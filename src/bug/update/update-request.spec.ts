@@ -1,5 +1,5 @@
 import { customFieldsOf, parseTimeValue, parseUpdateRequest as parseInput } from './update-request.js';
-import { MAX_COMMENT_LENGTH } from '../../comment/comment.service.js';
+import { MAX_COMMENT_LENGTH } from '../bug-comments.js';
 import { errorCode } from '../../common/errors/testing.js';
 import { toDto } from '../../common/http/dto.js';
 import { RequestParams } from '../../common/http/request-params.js';

@@ -12,7 +12,7 @@ import { normaliseUpdateObject, type AddRemoveSet } from '../rules/update-object
 import type { FlagChangeInput } from '../rules/flags.js';
 import type { StatusChangeRequest } from '../rules/workflow.js';
 import { isCustomFieldName } from '../bug.fields.js';
-import { normaliseCommentText } from '../../comment/comment.service.js';
+import { normaliseCommentText } from '../bug-comments.js';
 import type { BugUpdateInput } from '../dto/bug-update.dto.js';
 
 /** Largest value of a time field (defaults.md "time fields"). */
