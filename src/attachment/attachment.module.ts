@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { providingPorts } from '../common/modules/port.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BUG_ATTACHMENTS } from '../bug/bug-attachments.js';
 import { AttachmentRepository } from './attachment.repository.js';
@@ -18,11 +19,6 @@ export class AttachmentModule {
    * so that one token, and nothing else of attachment, is made visible app-wide.
    */
   static forBug(): DynamicModule {
-    return {
-      module: AttachmentModule,
-      global: true,
-      providers: [{ provide: BUG_ATTACHMENTS, useExisting: AttachmentService }],
-      exports: [BUG_ATTACHMENTS],
-    };
+    return providingPorts(AttachmentModule, [{ token: BUG_ATTACHMENTS, implementation: AttachmentService }]);
   }
 }

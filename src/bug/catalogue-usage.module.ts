@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { providingPorts } from '../common/modules/port.js';
 import { KEYWORD_BUG_COUNTS } from '../field/field.tokens.js';
 import { PRODUCT_BUG_USAGE } from '../product/product.tokens.js';
 import { CatalogueUsageRepository } from './catalogue-usage.repository.js';
@@ -11,15 +12,10 @@ import { CatalogueUsageRepository } from './catalogue-usage.repository.js';
 @Module({})
 export class CatalogueUsageModule {
   static forCatalogue(): DynamicModule {
-    return {
-      module: CatalogueUsageModule,
-      global: true,
-      providers: [
-        CatalogueUsageRepository,
-        { provide: PRODUCT_BUG_USAGE, useExisting: CatalogueUsageRepository },
-        { provide: KEYWORD_BUG_COUNTS, useExisting: CatalogueUsageRepository },
-      ],
-      exports: [PRODUCT_BUG_USAGE, KEYWORD_BUG_COUNTS],
-    };
+    const ports = providingPorts(CatalogueUsageModule, [
+      { token: PRODUCT_BUG_USAGE, implementation: CatalogueUsageRepository },
+      { token: KEYWORD_BUG_COUNTS, implementation: CatalogueUsageRepository },
+    ]);
+    return { ...ports, providers: [CatalogueUsageRepository, ...ports.providers!] };
   }
 }

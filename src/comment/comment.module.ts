@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { providingPorts } from '../common/modules/port.js';
 import { BUG_COMMENTS } from '../bug/bug-comments.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommentService } from './comment.service.js';
@@ -19,11 +20,6 @@ export class CommentModule {
    * token, and nothing else of comment, is made visible app-wide.
    */
   static forBug(): DynamicModule {
-    return {
-      module: CommentModule,
-      global: true,
-      providers: [{ provide: BUG_COMMENTS, useExisting: CommentService }],
-      exports: [BUG_COMMENTS],
-    };
+    return providingPorts(CommentModule, [{ token: BUG_COMMENTS, implementation: CommentService }]);
   }
 }

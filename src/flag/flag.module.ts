@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { providingPorts } from '../common/modules/port.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PRODUCT_FLAG_TYPES } from '../product/product.tokens.js';
 import { FlagExclusion } from './entities/flag-exclusion.entity.js';
@@ -22,11 +23,6 @@ export class FlagModule {
    * one token, and nothing else of flag, is made visible app-wide.
    */
   static forProduct(): DynamicModule {
-    return {
-      module: FlagModule,
-      global: true,
-      providers: [{ provide: PRODUCT_FLAG_TYPES, useExisting: FlagTypeService }],
-      exports: [PRODUCT_FLAG_TYPES],
-    };
+    return providingPorts(FlagModule, [{ token: PRODUCT_FLAG_TYPES, implementation: FlagTypeService }]);
   }
 }

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { providingPorts } from '../common/modules/port.js';
 import { UserModule } from '../user/user.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { FieldModule } from '../field/field.module.js';
@@ -23,11 +24,6 @@ export class MailModule {
    * import mail (mail is above it), so that one token, and nothing else of mail, is made visible app-wide.
    */
   static forBug(): DynamicModule {
-    return {
-      module: MailModule,
-      global: true,
-      providers: [{ provide: BUG_MAILER, useExisting: BugMailService }],
-      exports: [BUG_MAILER],
-    };
+    return providingPorts(MailModule, [{ token: BUG_MAILER, implementation: BugMailService }]);
   }
 }
