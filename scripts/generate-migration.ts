@@ -94,8 +94,8 @@ export class ${className} implements MigrationInterface {
   const index = path.join(folder, 'index.ts');
   const text = fs.readFileSync(index, 'utf8')
     .replace(/(export const migrations = \[)([^\]]*)\]/, (_, head: string, items: string) => `${head}${items}, ${className}]`)
-    .replace(/(\nexport const migrations)/, `import { ${className} } from './${file}.js';\n\n$1`)
-    .replace(/\n\nimport/, '\nimport');
+    // The new import goes after the last import line, above the list's comment.
+    .replace(/((?:^import .*\n)+)/m, `$1import { ${className} } from './${file}.js';\n`);
   fs.writeFileSync(index, text);
   console.log(`Wrote src/database/migrations/${file}.ts (review it, then commit it with the entity change).`);
 }

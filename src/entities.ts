@@ -3,6 +3,7 @@
 import { Attachment } from './attachment/entities/attachment.entity.js';
 import { AttachmentData } from './attachment/entities/attachment-data.entity.js';
 import { AuditLogEntry } from './audit/entities/audit-log-entry.entity.js';
+import { ChangeMark } from './audit/entities/change-mark.entity.js';
 import { ApiKey } from './auth/entities/api-key.entity.js';
 import { LoginFailure } from './auth/entities/login-failure.entity.js';
 import { LoginToken } from './auth/entities/login-token.entity.js';
@@ -47,7 +48,7 @@ import { SavedSearch } from './user/entities/saved-search.entity.js';
 import { User } from './user/entities/user.entity.js';
 
 export const ENTITIES = [
-  Attachment, AttachmentData, AuditLogEntry, ApiKey, LoginFailure, LoginToken, Bug, BugActivity, BugAlias, BugCc,
+  Attachment, AttachmentData, AuditLogEntry, ChangeMark, ApiKey, LoginFailure, LoginToken, Bug, BugActivity, BugAlias, BugCc,
   BugCustomValue, BugDependency, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag, Comment,
   CommentTag, CommentTagWeight, FieldDefinition, FieldValue, Keyword, StatusTransition, Flag, FlagExclusion,
   FlagInclusion, FlagType, Group, GroupGrant, Membership, QueuedMail, Parameter, Classification, Component, ComponentCc,

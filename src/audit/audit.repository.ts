@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { insertRows, type Sql } from '../database/sql.js';
 import { AuditLogEntry } from './entities/audit-log-entry.entity.js';
+import { ChangeMark } from './entities/change-mark.entity.js';
 
 /** One audit row as the services write it. */
 export interface AuditEntry {
@@ -28,6 +29,18 @@ export interface AuditEntry {
 export function auditMarkSql(quote: (identifier: string) => string): string {
   const [id, log] = [quote('id'), quote('audit_log')];
   return `(SELECT COALESCE(MAX(${id}), 0) * 128 + COUNT(*) FROM ${log} WHERE ${id} > (SELECT COALESCE(MAX(${id}), 0) - 100 FROM ${log}))`;
+}
+
+/** The row of change_marks that counts committed writes of settings tables (ChangeMark). */
+const SETTINGS = 'settings';
+
+/**
+ * The settings mark, as a SQL expression to read beside other columns (caller resolution): it moves with every
+ * committed transaction that wrote a table not marked @ActivityTable, so the catalogue's reads (products, fields,
+ * workflow …) can be kept while it stays the same (KeptReads), even while bugs are being filed.
+ */
+export function settingsMarkSql(quote: (identifier: string) => string): string {
+  return `(SELECT ${quote('version')} FROM ${quote('change_marks')} WHERE ${quote('name')} = '${SETTINGS}')`;
 }
 
 /** The class of the rows that only move the audit mark (ChangeMarkSubscriber); last_audit_time leaves them out. */
@@ -59,9 +72,17 @@ export class AuditRepository {
     return row?.at ?? null;
   }
 
-  /** The audit mark alone (auditMarkSql), for a request that reads nothing else it could ride on. */
-  async mark(sql: Sql): Promise<number> {
-    const row = await sql.one<{ mark: number | null }>(`SELECT ${auditMarkSql(sql.quote)} AS ${sql.quote('mark')}`);
-    return Number(row?.mark ?? 0);
+  /** The audit and settings marks alone, for a request that reads nothing else they could ride on. */
+  async marks(sql: Sql): Promise<{ audit: number; settings: number }> {
+    const q = sql.quote;
+    const row = await sql.one<{ audit: number | null; settings: number | null }>(
+      `SELECT ${auditMarkSql(q)} AS ${q('audit')}, ${settingsMarkSql(q)} AS ${q('settings')}`,
+    );
+    return { audit: Number(row?.audit ?? 0), settings: Number(row?.settings ?? 0) };
+  }
+
+  /** Moves the settings mark, in the transaction that changed settings. */
+  async moveSettingsMark(tx: Sql): Promise<void> {
+    await tx.repository(ChangeMark).increment({ name: SETTINGS }, 'version', 1);
   }
 }

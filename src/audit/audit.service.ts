@@ -3,7 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { AuditRepository, type AuditEntry } from './audit.repository.js';
 
-export { auditMarkSql, type AuditEntry } from './audit.repository.js';
+export { auditMarkSql, settingsMarkSql, type AuditEntry } from './audit.repository.js';
 
 /** The audit log: every create/update of an administrative object writes here, inside the write's transaction. */
 @Injectable()
@@ -29,8 +29,13 @@ export class AuditService {
     return this.auditLog.lastTime(sql, classes);
   }
 
-  /** The audit mark (see auditMarkSql) read on its own. */
-  mark(sql: Sql = this.db.read): Promise<number> {
-    return this.auditLog.mark(sql);
+  /** The audit and settings marks (auditMarkSql, settingsMarkSql) read on their own. */
+  marks(sql: Sql = this.db.read): Promise<{ audit: number; settings: number }> {
+    return this.auditLog.marks(sql);
+  }
+
+  /** Moves the settings mark (ChangeMarkSubscriber, for a transaction that wrote settings). */
+  moveSettingsMark(tx: Sql): Promise<void> {
+    return this.auditLog.moveSettingsMark(tx);
   }
 }

@@ -11,6 +11,7 @@ import {
 import { Sql } from '../database/sql.js';
 import { dialectOf } from '../database/dialect.js';
 import { forgetWrittenTables, noteWrittenTable, writtenTables } from '../database/written-tables.js';
+import { isActivityTable } from '../database/activity-table.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Clock } from '../common/time/clock.js';
 import { AuditLogEntry } from './entities/audit-log-entry.entity.js';
@@ -22,7 +23,8 @@ import { CHANGE_MARK_CLASS } from './audit.repository.js';
  * (parameters, callers, loaded bugs) can never outlive a change, whoever made it and however. Entity writes
  * (repositories and query builders) are noted here from TypeORM's events, raw writes by Sql.run; before the
  * commit, a transaction that changed something but wrote no audit row of its own gets one of class
- * Tracker::Change naming the tables it wrote.
+ * Tracker::Change naming the tables it wrote. A transaction that wrote a settings table (one not marked
+ * @ActivityTable) also moves the settings mark (settingsMarkSql).
  */
 @Injectable()
 export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModuleInit, OnModuleDestroy {
@@ -52,13 +54,15 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
 
   async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
     const tables = [...writtenTables(event.queryRunner)];
-    forgetWrittenTables(event.queryRunner);
-    if (!tables.length || tables.includes(this.dataSource.getMetadata(AuditLogEntry).tableName)) return;
+    if (!tables.length) return;
     const tx = new Sql(event.manager, dialectOf(this.dataSource));
-    await this.audit.record(tx, {
-      userId: null, className: CHANGE_MARK_CLASS, objectId: 0, field: 'tables', added: tables.sort().join(', '), at: toDbDateTime(this.clock.now()),
-    });
-    // The mark row's own insert noted audit_log again: this transaction has nothing left to mark.
+    if (tables.some((table) => !isActivityTable(this.dataSource, table))) await this.audit.moveSettingsMark(tx);
+    if (!tables.includes(this.dataSource.getMetadata(AuditLogEntry).tableName)) {
+      await this.audit.record(tx, {
+        userId: null, className: CHANGE_MARK_CLASS, objectId: 0, field: 'tables', added: tables.sort().join(', '), at: toDbDateTime(this.clock.now()),
+      });
+    }
+    // The marks' own writes were noted too: this transaction has nothing left to mark.
     forgetWrittenTables(event.queryRunner);
   }
 

@@ -14,6 +14,12 @@ import { digestSecret, verifyPassword } from '../common/credentials.js';
 import { LoginFailuresService } from './login-failures.service.js';
 import { AuthRepository } from './auth.repository.js';
 
+/** The audit mark and the settings mark, read with the credential (auditMarkSql, settingsMarkSql). */
+interface Marks {
+  audit: number;
+  settings: number;
+}
+
 /** Login tokens die after this long unused (defaults.md). */
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 /** last_used of keys and tokens is refreshed at most this often, so reads do not each cost a write. */
@@ -46,14 +52,15 @@ export class CallerResolverService implements CallerResolver {
       return this.callerFor(user, parameters, { kind: 'password' });
     }
     if (credentials.token !== undefined) {
-      const { userId, tokenId, mark } = await this.checkToken(credentials.token, ip);
-      return this.callerOf(userId, mark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
+      const { userId, tokenId, marks } = await this.checkToken(credentials.token, ip);
+      return this.callerOf(userId, marks, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
     }
     if (credentials.apiKey !== undefined) {
-      const { userId, mark } = await this.checkApiKey(credentials.apiKey);
-      return this.callerOf(userId, mark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
+      const { userId, marks } = await this.checkApiKey(credentials.apiKey);
+      return this.callerOf(userId, marks, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
     }
-    return Caller.anonymous(await this.parametersAt(await this.audit.mark()));
+    const marks = await this.audit.marks();
+    return Caller.anonymous(await this.parametersAt(marks.audit), marks.settings);
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
@@ -66,7 +73,8 @@ export class CallerResolverService implements CallerResolver {
    * the audit mark read with the credential is unchanged (every change of them is audited): a warm request costs the
    * credential's statement alone.
    */
-  private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
+  private async callerOf(userId: number, marks: Marks, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
+    const mark = marks.audit;
     const [user, groups, parameters] = await Promise.all([
       this.usersByMark.through(userId, mark, () => this.users.findById(userId)),
       this.membershipsByMark.through(userId, mark, () => this.groups.membershipsOf(userId)),
@@ -74,7 +82,7 @@ export class CallerResolverService implements CallerResolver {
     ]);
     if (!user) throw unknownUser();
     this.assertEnabled(user, parameters);
-    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential);
+    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential, marks.settings);
   }
 
   /**
@@ -105,8 +113,8 @@ export class CallerResolverService implements CallerResolver {
     return this.parametersByMark.through('all', mark, () => this.parametersService.load());
   }
 
-  /** A live login token's user, with the audit mark; refreshes its last use (at most once a minute). */
-  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number; mark: number }> {
+  /** A live login token's user, with the marks; refreshes its last use (at most once a minute). */
+  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number; marks: Marks }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const match = /^(\d+)-(.+)$/.exec(token.trim());
     if (!match) throw invalid();
@@ -121,11 +129,11 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => this.credentials.touchToken(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: row.userId, tokenId: row.id, mark: row.mark };
+    return { userId: row.userId, tokenId: row.id, marks: { audit: row.mark, settings: row.settingsMark } };
   }
 
-  /** The user id of a valid, unrevoked key, with the audit mark; refreshes its last use (at most once a minute). */
-  private async checkApiKey(apiKey: string): Promise<{ userId: number; mark: number }> {
+  /** The user id of a valid, unrevoked key, with the marks; refreshes its last use (at most once a minute). */
+  private async checkApiKey(apiKey: string): Promise<{ userId: number; marks: Marks }> {
     const row = await this.credentials.apiKeyByDigest(this.db.read, digestSecret(apiKey));
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
@@ -133,6 +141,6 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => this.credentials.touchApiKey(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: row.userId, mark: row.mark };
+    return { userId: row.userId, marks: { audit: row.mark, settings: row.settingsMark } };
   }
 }

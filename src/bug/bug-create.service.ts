@@ -123,7 +123,7 @@ export class BugCreateService {
    * the custom fields (`cf_*`, named by the administrator).
    */
   async create(ctx: CreateContext, input: BugCreateInput, data: Readonly<Record<string, unknown>>): Promise<number> {
-    const customFields = await this.fields.customFields();
+    const customFields = await this.fields.catalogueAt(ctx.caller.settingsMark).customFields();
     const { fields, custom } = this.fold(input, data, customFields);
     const bug = await this.validate(ctx.caller, fields, custom, customFields);
     const at = toDbDateTime(ctx.now);
@@ -158,20 +158,22 @@ export class BugCreateService {
   private async validate(caller: Caller, input: CreateFields, customInput: ReadonlyMap<string, unknown>, customFields: readonly CustomFieldRecord[]): Promise<NewBug> {
     const text = (key: TextField) => (input[key] ?? '').trim();
     const parameters = caller.parameters;
+    // Settings reads are kept under the caller's settings mark: filing bugs does not move it (KeptReads).
+    const [products, fields] = [this.products.catalogueAt(caller.settingsMark), this.fields.catalogueAt(caller.settingsMark)];
     const { product, controls } = await this.enterableProduct(caller, text('product'));
     const { inEditbugs: editbugs, inCanconfirm: canConfirm } = productRights(caller, controls);
-    const component = await this.activeComponent(product, text('component'));
+    const component = await this.activeComponent(caller, product, text('component'));
     const summary = text('summary');
     if (summary === '') throw TrackerError.of(Errors.REQUIRE_SUMMARY);
     if ([...summary].length > MAX_FREETEXT) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: 'summary', length: [...summary].length });
-    const version = await this.activeNamedValue('version', text('version'), product, (v) => this.products.versionByName(product.id, v));
+    const version = await this.activeNamedValue('version', text('version'), product, (v) => products.versionByName(product.id, v));
     const milestoneName = text('target_milestone') || product.defaultMilestone;
-    const targetMilestone = await this.activeNamedValue('milestone', milestoneName, product, (v) => this.products.milestoneByName(product.id, v));
+    const targetMilestone = await this.activeNamedValue('milestone', milestoneName, product, (v) => products.milestoneByName(product.id, v));
     const description = normaliseCommentText(input.description ?? '');
 
     const [legal, transitions] = await Promise.all([
-      this.fields.legalValuesOfFields(['bug_status', 'resolution', ...DEFAULTED_SELECTS.map((s) => s.field)]),
-      this.fields.transitions(),
+      fields.legalValuesOfFields(['bug_status', 'resolution', ...DEFAULTED_SELECTS.map((s) => s.field)]),
+      fields.transitions(),
     ]);
     const statuses = legal.get('bug_status')!.map((v) => ({ name: v.value, isOpen: v.isOpen !== false, isActive: v.isActive, sortKey: v.sortKey }));
     const resolutions = legal.get('resolution')!;
@@ -201,7 +203,7 @@ export class BugCreateService {
       this.people(caller, editbugs, input, component),
       this.freeAliases(input.alias),
       (async () => initialGroups({ product: product.name, controls, names: input.groups, isMember: (id) => caller.inGroupId(id) }).map((g) => g.id))(),
-      this.keywordIds(input.keywords ?? []),
+      this.keywordIds(caller, input.keywords ?? []),
       this.dependencies(caller, input.blocks ?? [], input.depends_on ?? []),
       this.flags(caller, product, component, input.flags),
       this.customValues(caller, customInput, customFields),
@@ -224,19 +226,20 @@ export class BugCreateService {
   }
 
   /** The product must exist, be open to the caller for new bugs (its `entry` groups) and be active: 106 otherwise. */
-  private async enterableProduct(caller: Caller, name: string): Promise<{ product: ProductRecord; controls: GroupControlDetail[] }> {
+  private async enterableProduct(caller: Caller, name: string): Promise<{ product: Readonly<ProductRecord>; controls: readonly GroupControlDetail[] }> {
+    const products = this.products.catalogueAt(caller.settingsMark);
     if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
-    const product = await this.products.findByName(name);
+    const product = await products.findByName(name);
     if (!product) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
-    const controls = await this.products.groupControls([product.id]);
+    const controls = await products.groupControls([product.id]);
     if (!controls.every((c) => !c.entry || caller.inGroupId(c.groupId))) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
     if (!product.isActive) throw TrackerError.of(Errors.PRODUCT_DISABLED, { product: product.name });
     return { product, controls };
   }
 
-  private async activeComponent(product: ProductRecord, name: string): Promise<ComponentRecord> {
+  private async activeComponent(caller: Caller, product: Readonly<ProductRecord>, name: string): Promise<Readonly<ComponentRecord>> {
     if (name === '') throw TrackerError.of(Errors.REQUIRE_COMPONENT);
-    const component = await this.products.componentByName(product.id, name);
+    const component = await this.products.catalogueAt(caller.settingsMark).componentByName(product.id, name);
     if (!component) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'component', name, product: product.name });
     if (!component.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'component', value: component.name });
     return component;
@@ -316,8 +319,8 @@ export class BugCreateService {
     return aliases;
   }
 
-  private async keywordIds(names: string[]): Promise<number[]> {
-    const found = await this.fields.keywordsByNames(names);
+  private async keywordIds(caller: Caller, names: string[]): Promise<number[]> {
+    const found = await this.fields.catalogueAt(caller.settingsMark).keywordsByNames(names);
     return [...new Set(names.map((name) => {
       const keyword = found.get(name.toLowerCase());
       if (!keyword) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'keyword', name });
@@ -379,7 +382,7 @@ export class BugCreateService {
     const custom: NewBug['custom'] = [];
     for (const field of definitions) {
       if (!input.has(field.name)) continue;
-      const legal = SELECT_TYPES.has(field.type) ? await this.fields.legalValues(field.name) : undefined;
+      const legal = SELECT_TYPES.has(field.type) ? await this.fields.catalogueAt(caller.settingsMark).legalValues(field.name) : undefined;
       let values = customFieldValues({ field, legal, current: [] }, input.get(field.name));
       if (field.type === FieldType.BUG_ID && values.length) values = (await this.visibility.resolveVisible(caller, values)).map(String);
       if (values.length) custom.push({ fieldId: field.id, values });

@@ -42,12 +42,17 @@ export class Caller {
     readonly parameters: ParameterSnapshot,
     /** How the caller authenticated; `tokenId` is the login token used, if any (logout deletes it). */
     readonly credential: { kind: 'api_key' | 'token' | 'password' | 'none'; tokenId?: number } = { kind: 'none' },
+    /**
+     * The settings mark read with the credential at the start of the request (settingsMarkSql), under which the
+     * catalogue modules keep their reads; undefined where none was read (then they read afresh).
+     */
+    readonly settingsMark?: number,
   ) {
     this.groupNames = new Set(groups.memberOf.values());
   }
 
-  static anonymous(parameters: ParameterSnapshot): Caller {
-    return new Caller(null, NO_GROUPS, parameters);
+  static anonymous(parameters: ParameterSnapshot, settingsMark?: number): Caller {
+    return new Caller(null, NO_GROUPS, parameters, { kind: 'none' }, settingsMark);
   }
 
   get isLoggedIn(): boolean {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { KeptReads } from '../common/kept-reads.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
@@ -63,6 +64,15 @@ export interface KeywordRecord {
 }
 
 /** A keyword with its description. */
+/** FieldService's reads as catalogueAt keeps them (same answers, frozen). */
+export interface FieldCatalogue {
+  customFields(): Promise<readonly CustomFieldRecord[]>;
+  legalValues(fieldName: string): Promise<readonly FieldValueRecord[]>;
+  legalValuesOfFields(fieldNames: readonly string[]): Promise<ReadonlyMap<string, readonly FieldValueRecord[]>>;
+  transitions(): Promise<readonly Transition[]>;
+  keywordsByNames(names: readonly string[]): Promise<ReadonlyMap<string, KeywordRecord>>;
+}
+
 export interface KeywordDetail extends KeywordRecord {
   description: string;
 }
@@ -106,12 +116,29 @@ const bySortKey = (a: { sortKey: number; value: string }, b: { sortKey: number; 
  */
 @Injectable()
 export class FieldService {
+  private readonly kept = new KeptReads();
+
   constructor(
     private readonly db: Db,
     private readonly fieldRepository: FieldRepository,
     private readonly keywordRepository: KeywordRepository,
     private readonly audit: AuditService,
   ) {}
+
+  /**
+   * The field reads Create Bug makes on every request, kept under the settings mark (KeptReads): pass
+   * `caller.settingsMark`. The answers are frozen and as fresh as the mark; without a mark they are read afresh.
+   */
+  catalogueAt(settingsMark: number | undefined): FieldCatalogue {
+    const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
+    return {
+      customFields: () => keep('customFields', [], () => this.customFields()),
+      legalValues: (fieldName) => keep('legalValues', [fieldName], () => this.legalValues(fieldName)),
+      legalValuesOfFields: (fieldNames) => keep('legalValuesOfFields', fieldNames, () => this.legalValuesOfFields(fieldNames)),
+      transitions: () => keep('transitions', [], () => this.transitions()),
+      keywordsByNames: (names) => keep('keywordsByNames', names, () => this.keywordsByNames(names)),
+    };
+  }
 
   /** Every non-obsolete field, standard and custom, by sort key then name (Bugzilla's field list order). */
   async allFields(sql: Sql = this.db.read): Promise<FieldDefRecord[]> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
+import { KeptReads } from '../common/kept-reads.js';
 import { GroupService } from '../group/group.service.js';
 import { ClassificationRepository } from './classification.repository.js';
 import { ComponentRepository, type ComponentWithCc } from './component.repository.js';
@@ -72,6 +73,15 @@ export interface ClassificationRecord {
 }
 
 /** The classification with its one product, component, version and milestone of a fresh install. */
+/** ProductService's reads as catalogueAt keeps them (same answers, frozen). */
+export interface ProductCatalogue {
+  findByName(name: string): Promise<Readonly<ProductRecord> | undefined>;
+  componentByName(productId: number, name: string): Promise<Readonly<ComponentRecord> | undefined>;
+  versionByName(productId: number, value: string): Promise<Readonly<NamedValueRecord> | undefined>;
+  milestoneByName(productId: number, value: string): Promise<Readonly<NamedValueRecord> | undefined>;
+  groupControls(productIds: readonly number[]): Promise<readonly GroupControlDetail[]>;
+}
+
 export interface TestProduct {
   classification: { name: string; description: string };
   product: { name: string; description: string };
@@ -119,6 +129,8 @@ const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
  */
 @Injectable()
 export class ProductService {
+  private readonly kept = new KeptReads();
+
   constructor(
     private readonly db: Db,
     private readonly productRepository: ProductRepository,
@@ -126,6 +138,21 @@ export class ProductService {
     private readonly classificationRepository: ClassificationRepository,
     private readonly groups: GroupService,
   ) {}
+
+  /**
+   * The product reads Create Bug makes on every request, kept under the settings mark (KeptReads): pass
+   * `caller.settingsMark`. The answers are frozen and as fresh as the mark; without a mark they are read afresh.
+   */
+  catalogueAt(settingsMark: number | undefined): ProductCatalogue {
+    const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
+    return {
+      findByName: (name) => keep('productByName', [name], () => this.findByName(name)),
+      componentByName: (productId, name) => keep('componentByName', [productId, name], () => this.componentByName(productId, name)),
+      versionByName: (productId, value) => keep('versionByName', [productId, value], () => this.versionByName(productId, value)),
+      milestoneByName: (productId, value) => keep('milestoneByName', [productId, value], () => this.milestoneByName(productId, value)),
+      groupControls: (productIds) => keep('groupControls', productIds, () => this.groupControls(productIds)),
+    };
+  }
 
   /** The test product of a fresh install, its milestone the default one, its component assigned to `assigneeId`. */
   async installTestProduct(tx: Sql, test: TestProduct, assigneeId: number): Promise<void> {

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('attachments')
+@ActivityTable()
 @Index('ix_attachments_bug_id', ['bugId'])
 @Index('ix_attachments_creator_id', ['creatorId'])
 @Index('ix_attachments_last_change_time', ['lastChangeTime'])

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('api_keys')
+@ActivityTable()
 @Index('uq_api_keys_key_hash', ['keyHash'], { unique: true })
 @Index('ix_api_keys_user_id', ['userId'])
 export class ApiKey {

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { DateTimeColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('login_tokens')
+@ActivityTable()
 @Index('uq_login_tokens_token_hash', ['tokenHash'], { unique: true })
 @Index('ix_login_tokens_user_id', ['userId'])
 @Index('ix_login_tokens_last_used', ['lastUsed'])

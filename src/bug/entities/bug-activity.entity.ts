@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { DateTimeColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_activity')
+@ActivityTable()
 @Index('ix_bug_activity_bug_id_changed_at', ['bugId', 'changedAt'])
 @Index('ix_bug_activity_user_id', ['userId'])
 @Index('ix_bug_activity_changed_at', ['changedAt'])

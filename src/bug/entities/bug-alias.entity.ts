@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_aliases')
+@ActivityTable()
 @Index('uq_bug_aliases_alias', ['alias'], { unique: true })
 @Index('ix_bug_aliases_bug_id', ['bugId'])
 export class BugAlias {

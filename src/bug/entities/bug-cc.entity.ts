@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_cc')
+@ActivityTable()
 @Index('ix_bug_cc_user_id', ['userId'])
 export class BugCc {
   @IntColumn({ primary: true })

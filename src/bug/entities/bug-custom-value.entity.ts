@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IdColumn, IntColumn, LongTextColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
 import type { FieldDefinition } from '../../field/entities/field-definition.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_custom_values')
+@ActivityTable()
 @Index('ix_bug_custom_values_bug_id_field_id', ['bugId', 'fieldId'])
 @Index('ix_bug_custom_values_field_id', ['fieldId'])
 export class BugCustomValue {

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_dependencies')
+@ActivityTable()
 @Index('ix_bug_dependencies_depends_on_id', ['dependsOnId'])
 export class BugDependency {
   @IntColumn({ primary: true })

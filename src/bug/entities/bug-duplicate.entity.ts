@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_duplicates')
+@ActivityTable()
 @Index('ix_bug_duplicates_dupe_of_id', ['dupeOfId'])
 export class BugDuplicate {
   @IntColumn({ primary: true })

@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
 import type { Group } from '../../group/entities/group.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_groups')
+@ActivityTable()
 @Index('ix_bug_groups_group_id', ['groupId'])
 export class BugGroup {
   @IntColumn({ primary: true })

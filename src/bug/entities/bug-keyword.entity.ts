@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
 import type { Keyword } from '../../field/entities/keyword.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_keywords')
+@ActivityTable()
 @Index('ix_bug_keywords_keyword_id', ['keywordId'])
 export class BugKeyword {
   @IntColumn({ primary: true })

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_see_also')
+@ActivityTable()
 @Index('uq_bug_see_also_bug_id_url', ['bugId', 'url'], { unique: true })
 export class BugSeeAlso {
   @IdColumn()

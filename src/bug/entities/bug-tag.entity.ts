@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Bug } from './bug.entity.js';
 import type { Tag } from './tag.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_tags')
+@ActivityTable()
 @Index('ix_bug_tags_tag_id', ['tagId'])
 export class BugTag {
   @IntColumn({ primary: true })

@@ -3,8 +3,10 @@ import { BoolColumn, DateColumn, DateTimeColumn, HoursColumn, IdColumn, IntColum
 import type { Product } from '../../product/entities/product.entity.js';
 import type { Component } from '../../product/entities/component.entity.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bugs')
+@ActivityTable()
 @Index('ix_bugs_product_id_status', ['productId', 'status'])
 @Index('ix_bugs_component_id', ['componentId'])
 @Index('ix_bugs_status', ['status'])

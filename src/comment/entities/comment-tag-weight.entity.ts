@@ -1,7 +1,9 @@
 import { Entity } from 'typeorm';
 import { IntColumn, StringColumn } from '../../database/columns.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('comment_tag_weights')
+@ActivityTable()
 export class CommentTagWeight {
   @StringColumn(24, { primary: true })
   tag: string;

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { Comment } from './comment.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('comment_tags')
+@ActivityTable()
 @Index('uq_comment_tags_comment_id_tag', ['commentId', 'tag'], { unique: true })
 @Index('ix_comment_tags_tag', ['tag'])
 export class CommentTag {

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, DateTimeColumn, HoursColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('comments')
+@ActivityTable()
 @Index('ix_comments_bug_id_creation_time', ['bugId', 'creationTime'])
 @Index('ix_comments_user_id', ['userId'])
 @Index('ix_comments_creation_time', ['creationTime'])

@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { DateTimeColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { FlagType } from './flag-type.entity.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('flags')
+@ActivityTable()
 @Index('ix_flags_bug_id', ['bugId'])
 @Index('ix_flags_attachment_id', ['attachmentId'])
 @Index('ix_flags_type_id', ['typeId'])

@@ -1,7 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { DateTimeColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('mail_queue')
+@ActivityTable()
 @Index('ix_mail_queue_sent_at_next_attempt_at', ['sentAt', 'nextAttemptAt'])
 export class QueuedMail {
   @IdColumn()

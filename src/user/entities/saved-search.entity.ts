@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { User } from './user.entity.js';
+import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('saved_searches')
+@ActivityTable()
 @Index('uq_saved_searches_user_id_name', ['userId', 'name'], { unique: true })
 export class SavedSearch {
   @IdColumn()
