@@ -69,6 +69,7 @@ export interface FieldCatalogue {
   customFields(): Promise<readonly CustomFieldRecord[]>;
   legalValues(fieldName: string): Promise<readonly FieldValueRecord[]>;
   legalValuesOfFields(fieldNames: readonly string[]): Promise<ReadonlyMap<string, readonly FieldValueRecord[]>>;
+  statuses(): Promise<readonly StatusDef[]>;
   transitions(): Promise<readonly Transition[]>;
   keywordsByNames(names: readonly string[]): Promise<ReadonlyMap<string, KeywordRecord>>;
 }
@@ -135,6 +136,7 @@ export class FieldService {
       customFields: () => keep('customFields', [], () => this.customFields()),
       legalValues: (fieldName) => keep('legalValues', [fieldName], () => this.legalValues(fieldName)),
       legalValuesOfFields: (fieldNames) => keep('legalValuesOfFields', fieldNames, () => this.legalValuesOfFields(fieldNames)),
+      statuses: () => keep('statuses', [], () => this.statuses()),
       transitions: () => keep('transitions', [], () => this.transitions()),
       keywordsByNames: (names) => keep('keywordsByNames', names, () => this.keywordsByNames(names)),
     };

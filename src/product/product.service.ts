@@ -79,7 +79,22 @@ export interface ProductCatalogue {
   componentByName(productId: number, name: string): Promise<Readonly<ComponentRecord> | undefined>;
   versionByName(productId: number, value: string): Promise<Readonly<NamedValueRecord> | undefined>;
   milestoneByName(productId: number, value: string): Promise<Readonly<NamedValueRecord> | undefined>;
+  findByIds(ids: readonly number[]): Promise<ReadonlyMap<number, Readonly<ProductRecord>>>;
+  componentsByIds(ids: readonly number[]): Promise<ReadonlyMap<number, Readonly<ComponentRecord>>>;
+  milestoneCount(productId: number): Promise<number>;
   groupControls(productIds: readonly number[]): Promise<readonly GroupControlDetail[]>;
+  canEnter(caller: Caller, product: Readonly<ProductRecord>): Promise<boolean>;
+  canEdit(caller: Caller, productId: number): Promise<boolean>;
+}
+
+/** The caller may file bugs in a product with these controls: a member of every `entry` group. */
+function mayEnter(caller: Caller, controls: ReadonlyArray<{ entry: boolean; groupId: number }>): boolean {
+  return controls.every((c) => !c.entry || caller.inGroupId(c.groupId));
+}
+
+/** The caller may edit the bugs of a product with these controls: a member of every `canedit` group. */
+function mayEdit(caller: Caller, controls: ReadonlyArray<{ canedit: boolean; groupId: number }>): boolean {
+  return controls.every((c) => !c.canedit || caller.inGroupId(c.groupId));
 }
 
 export interface TestProduct {
@@ -145,12 +160,18 @@ export class ProductService {
    */
   catalogueAt(settingsMark: number | undefined): ProductCatalogue {
     const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
+    const controlsOf = (productId: number) => keep('controlsOf', [productId], () => this.productRepository.controlsOf(this.db.read, [productId]));
     return {
       findByName: (name) => keep('productByName', [name], () => this.findByName(name)),
       componentByName: (productId, name) => keep('componentByName', [productId, name], () => this.componentByName(productId, name)),
       versionByName: (productId, value) => keep('versionByName', [productId, value], () => this.versionByName(productId, value)),
       milestoneByName: (productId, value) => keep('milestoneByName', [productId, value], () => this.milestoneByName(productId, value)),
+      findByIds: (ids) => keep('productsByIds', ids, () => this.findByIds(ids)),
+      componentsByIds: (ids) => keep('componentsByIds', ids, () => this.componentsByIds(ids)),
+      milestoneCount: (productId) => keep('milestoneCount', [productId], () => this.milestoneCount(productId)),
       groupControls: (productIds) => keep('groupControls', productIds, () => this.groupControls(productIds)),
+      canEnter: async (caller, product) => product.isActive && mayEnter(caller, await controlsOf(product.id)),
+      canEdit: async (caller, productId) => mayEdit(caller, await controlsOf(productId)),
     };
   }
 
@@ -308,14 +329,12 @@ export class ProductService {
   /** May file bugs in it: the product is active and the caller is in every `entry` group of its controls. */
   async canEnter(caller: Caller, product: ProductRecord, sql: Sql = this.db.read): Promise<boolean> {
     if (!product.isActive) return false;
-    const controls = await this.productRepository.controlsOf(sql, [product.id]);
-    return controls.every((c) => !c.entry || caller.inGroupId(c.groupId));
+    return mayEnter(caller, await this.productRepository.controlsOf(sql, [product.id]));
   }
 
   /** May edit its bugs: the caller is in every `canedit` group of its controls. */
   async canEdit(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
-    const controls = await this.productRepository.controlsOf(sql, [productId]);
-    return controls.every((c) => !c.canedit || caller.inGroupId(c.groupId));
+    return mayEdit(caller, await this.productRepository.controlsOf(sql, [productId]));
   }
 }
 

@@ -5,6 +5,7 @@ import { Errors, TrackerError } from '../../common/errors/index.js';
 import type { RequestContext } from '../../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../../common/time/datetime.js';
 import { ProductService, type ProductRecord } from '../../product/product.service.js';
+import { FieldService } from '../../field/field.service.js';
 import { UserService, type UserRecord } from '../../user/user.service.js';
 import { BUG_MAILER, type BugMailer } from '../bug-mailer.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
@@ -68,6 +69,7 @@ export class BugUpdateService {
     private readonly loader: BugLoaderService,
     private readonly states: UpdateStateLoader,
     private readonly products: ProductService,
+    private readonly fields: FieldService,
     private readonly users: UserService,
     private readonly fieldSteps: FieldSteps,
     private readonly relationSteps: RelationSteps,
@@ -107,23 +109,24 @@ export class BugUpdateService {
     if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
     if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
     const namedUsers = await this.namedUsers(this.db.read, request);
-    const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.db.read) : undefined;
+    const [products, fields] = [this.products.catalogueAt(ctx.caller.settingsMark), this.fields.catalogueAt(ctx.caller.settingsMark)];
+    const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(fields) : undefined;
 
     return this.db.transaction(async (tx) => {
       await this.states.lock(tx, ids);
       const run: UpdateRun = {
-        tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow,
+        tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow, products, fields,
         namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),
       };
       const needs = this.needs(run);
       const states = await this.states.load(tx, ids, needs);
-      const products = await this.products.findByIds([...states.values()].map((s) => s.row.productId), tx);
+      const productsOfBugs = await products.findByIds([...states.values()].map((s) => s.row.productId));
 
       const results: UpdatedBug[] = [];
       for (const id of ids) {
         // A bug changed as a side effect of an earlier bug of this request is read again.
         const state = run.bumped.has(id) ? (await this.states.load(tx, [id], needs)).get(id)! : states.get(id)!;
-        results.push(await this.updateOne(run, state, products.get(state.row.productId)!));
+        results.push(await this.updateOne(run, state, productsOfBugs.get(state.row.productId)!));
       }
       await this.finishOthers(run);
       // A bug of the request that a later bug touched changed at this time too.
@@ -169,7 +172,7 @@ export class BugUpdateService {
 
   private async updateOne(run: UpdateRun, bug: BugState, product: ProductRecord): Promise<UpdatedBug> {
     const { caller } = run;
-    if (!(await this.products.canEdit(caller, bug.row.productId, run.tx))) {
+    if (!(await run.products.canEdit(caller, bug.row.productId))) {
       throw TrackerError.of(Errors.PRODUCT_EDIT_DENIED, { product: product.name });
     }
     const w = new BugWork(run, bug, {
@@ -206,7 +209,7 @@ export class BugUpdateService {
   /** editbugs and canconfirm for the bug's product; its control rows are read only when the global editbugs does not decide. */
   private async productRights(run: UpdateRun, productId: number): Promise<{ inEditbugs: boolean; inCanconfirm: boolean }> {
     const { caller } = run;
-    const controls = caller.inGroup('editbugs') ? [] : await this.products.groupControls([productId], run.tx);
+    const controls = caller.inGroup('editbugs') ? [] : await run.products.groupControls([productId]);
     return productRights(caller, controls);
   }
 

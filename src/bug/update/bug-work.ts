@@ -7,8 +7,8 @@
 import type { Sql } from '../../database/sql.js';
 import type { Caller } from '../../common/caller.js';
 import type { ParameterSnapshot } from '../../common/caller.js';
-import type { ProductRecord, ComponentRecord } from '../../product/product.service.js';
-import type { CustomFieldRecord } from '../../field/field.service.js';
+import type { ProductRecord, ComponentRecord, ProductCatalogue } from '../../product/product.service.js';
+import type { CustomFieldRecord, FieldCatalogue } from '../../field/field.service.js';
 import type { UserRecord } from '../../user/user.service.js';
 import type { StatusDef, Transition } from '../../field/field.types.js';
 import { ChangeSet, type ChangeEntry } from '../rules/changes.js';
@@ -19,8 +19,8 @@ import type { BugState } from './update-state.js';
 import type { BugColumns } from './bug-update.repository.js';
 
 export interface Workflow {
-  statuses: StatusDef[];
-  transitions: Transition[];
+  statuses: readonly StatusDef[];
+  transitions: readonly Transition[];
   resolutions: string[];
 }
 
@@ -39,9 +39,12 @@ export interface UpdateRun {
   request: UpdateRequest;
   /** More than one bug is updated (alias and dupe_of are then refused). */
   multi: boolean;
+  /** The settings reads of the request, kept under the caller's settings mark (KeptReads). */
+  products: ProductCatalogue;
+  fields: FieldCatalogue;
   /** Loaded on first use, then shared by the bugs of the request. */
   workflow?: Workflow;
-  customFields?: CustomFieldRecord[];
+  customFields?: readonly CustomFieldRecord[];
   /** Users named in the request (assigned_to, qa_contact, cc, requestees), by lower-cased login. */
   namedUsers: Map<string, UserRecord>;
   /** History of bugs changed as a side effect (the other side of a dependency or See Also link, a duplicate's target). */

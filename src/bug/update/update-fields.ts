@@ -34,16 +34,16 @@ export class FieldSteps {
 
   async applyProduct(w: BugWork): Promise<void> {
     const { run, bug } = w;
-    const { tx, request: r } = run;
+    const { request: r } = run;
     const oldProduct = w.product;
 
     if (r.product !== undefined) {
       const name = r.product.trim();
       if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
       if (name.toLowerCase() !== oldProduct.name.toLowerCase()) {
-        const product = await this.products.findByName(name, tx);
+        const product = await run.products.findByName(name);
         // Rule 5: the caller must be able to file bugs in the new product; an unknown one gives the same error.
-        if (!product || !(await this.products.canEnter(run.caller, product))) {
+        if (!product || !(await run.products.canEnter(run.caller, product))) {
           throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
         }
         w.allow('product', oldProduct.name, product.name);
@@ -60,7 +60,7 @@ export class FieldSteps {
       const name = componentName.trim();
       if (name === '') throw TrackerError.of(Errors.REQUIRE_COMPONENT);
       if (w.productChanged || name.toLowerCase() !== bug.component.toLowerCase()) {
-        const component = await this.products.componentByName(product.id, name, tx);
+        const component = await run.products.componentByName(product.id, name);
         if (!component) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'component', name, product: product.name });
         if (!component.isActive && component.id !== bug.row.componentId) {
           throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'component', value: component.name });
@@ -80,7 +80,7 @@ export class FieldSteps {
       const name = versionName.trim();
       if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'version' });
       if (w.productChanged || name !== bug.row.version) {
-        const version = await this.products.versionByName(product.id, name, tx);
+        const version = await run.products.versionByName(product.id, name);
         if (!version) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'version', name, product: product.name });
         if (!version.isActive && version.value !== bug.row.version) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'version', value: version.value });
         if (version.value !== bug.row.version) {
@@ -102,8 +102,8 @@ export class FieldSteps {
       const name = milestoneName.trim();
       if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'milestone' });
       if (w.productChanged || name !== bug.row.targetMilestone) {
-        let milestone = await this.products.milestoneByName(product.id, name, tx);
-        if (!milestone && fallBackToDefault) milestone = await this.products.milestoneByName(product.id, product.defaultMilestone, tx);
+        let milestone = await run.products.milestoneByName(product.id, name);
+        if (!milestone && fallBackToDefault) milestone = await run.products.milestoneByName(product.id, product.defaultMilestone);
         if (!milestone) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'milestone', name, product: product.name });
         if (!milestone.isActive && milestone.value !== bug.row.targetMilestone && !fallBackToDefault) {
           throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'milestone', value: milestone.value });
@@ -122,7 +122,7 @@ export class FieldSteps {
   async applyPeople(w: BugWork): Promise<void> {
     const { run, bug } = w;
     const r = run.request;
-    const component = async () => w.component ?? (await this.products.componentsByIds([w.componentId], run.tx)).get(w.componentId)!;
+    const component = async () => w.component ?? (await run.products.componentsByIds([w.componentId])).get(w.componentId)!;
 
     let assignee: { id: number; login: string } | undefined;
     if (r.resetAssignedTo) {
@@ -172,7 +172,7 @@ export class FieldSteps {
       if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: f.field });
       const current = row[f.key];
       if (name === current) continue;
-      const legal = (await this.fields.legalValues(f.legal, run.tx)).find((v) => v.value.toLowerCase() === name.toLowerCase());
+      const legal = (await run.fields.legalValues(f.legal)).find((v) => v.value.toLowerCase() === name.toLowerCase());
       if (!legal) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: f.field, name });
       if (legal.value === current) continue;
       if (!legal.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: f.field, value: legal.value });

@@ -44,7 +44,7 @@ export class RelationSteps {
     const add = r.groups?.steps.filter((s) => s.action === 'add').flatMap((s) => s.values.map(String)) ?? [];
     const remove = r.groups?.steps.filter((s) => s.action === 'remove').flatMap((s) => s.values.map(String)) ?? [];
     const [controls, current] = await Promise.all([
-      this.products.groupControls([w.product.id], run.tx),
+      run.products.groupControls([w.product.id]),
       this.groups.findByNames(bug.groups, run.tx),
     ]);
     const before = bug.groups.map((name) => ({ id: current.get(name.toLowerCase())!.id, name }));
@@ -123,7 +123,7 @@ export class RelationSteps {
     const op = run.request.keywords;
     if (!op) return;
     const named = op.steps.flatMap((s) => s.values.map((v) => String(v).trim())).filter((v) => v !== '');
-    const known = await this.fields.keywordsByNames([...named, ...bug.keywords], run.tx);
+    const known = await run.fields.keywordsByNames([...named, ...bug.keywords]);
     // Every keyword named, to add or to remove, must exist (Bugzilla checks the whole list).
     const canonical = mapAddRemoveSet(op, (value) => {
       const keyword = known.get(String(value).trim().toLowerCase());
@@ -196,13 +196,13 @@ export class RelationSteps {
     const { run, bug } = w;
     const custom = run.request.custom;
     if (!custom.size) return;
-    run.customFields ??= await this.fields.customFields(run.tx);
+    run.customFields ??= await run.fields.customFields();
     for (const [name, raw] of custom) {
       // An unknown cf_ key is ignored, like any key that is not a field (clients.md).
       const field = run.customFields.find((f) => f.name === name);
       if (!field) continue;
       const isSelect = field.type === FieldType.SINGLE_SELECT || field.type === FieldType.MULTI_SELECT;
-      const legal = isSelect ? await this.fields.legalValues(name, run.tx) : undefined;
+      const legal = isSelect ? await run.fields.legalValues(name) : undefined;
       const current = bug.custom.get(field.id) ?? [];
       let values = customFieldValues({ field, legal, current }, raw);
       if (field.type === FieldType.BUG_ID && values.length) {

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../../database/sql.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
-import { FieldService } from '../../field/field.service.js';
+import { FieldService, type FieldCatalogue } from '../../field/field.service.js';
 import { ProductService } from '../../product/product.service.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { planStatusChange, UNCONFIRMED } from '../rules/workflow.js';
@@ -25,18 +24,14 @@ export class WorkflowSteps {
   ) {}
 
   /** Statuses, transitions and resolutions. */
-  async read(sql: Sql): Promise<Workflow> {
-    const [statuses, transitions, resolutions] = await Promise.all([
-      this.fields.statuses(sql),
-      this.fields.transitions(sql),
-      this.fields.legalValues('resolution', sql),
-    ]);
+  async read(fields: FieldCatalogue): Promise<Workflow> {
+    const [statuses, transitions, resolutions] = await Promise.all([fields.statuses(), fields.transitions(), fields.legalValues('resolution')]);
     return { statuses, transitions, resolutions: resolutions.map((v) => v.value).filter((v) => v !== '') };
   }
 
   /** The request's workflow, read once per request. */
   async load(run: UpdateRun): Promise<Workflow> {
-    run.workflow ??= await this.read(run.tx);
+    run.workflow ??= await this.read(run.fields);
     return run.workflow;
   }
 
@@ -145,7 +140,7 @@ export class WorkflowSteps {
     const { run } = w;
     if (!run.params.bool('musthavemilestoneonaccept') || !run.params.bool('usetargetmilestone')) return;
     if (w.targetMilestone !== w.product.defaultMilestone) return;
-    if ((await this.products.milestoneCount(w.product.id, run.tx)) >= 2) throw TrackerError.of(Errors.MILESTONE_REQUIRED);
+    if ((await run.products.milestoneCount(w.product.id)) >= 2) throw TrackerError.of(Errors.MILESTONE_REQUIRED);
   }
 
   // ---- Time tracking --------------------------------------------------------------------------------------
