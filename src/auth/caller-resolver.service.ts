@@ -93,12 +93,11 @@ export class CallerResolverService implements CallerResolver {
     const user = await this.users.findByLogin(login);
     if (!user) throw TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD);
     const now = new Date();
-    const failures = ip === undefined ? [] : await this.failures.recent(user.id, ip, now);
-    if (ip !== undefined) this.failures.assertNotLockedOut(failures, ip);
+    const attempt = ip === undefined ? undefined : await this.failures.reserveAttempt(user.id, ip, now);
     if (!(await verifyPassword(password, user.cryptpassword))) {
-      throw ip === undefined ? TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD) : await this.failures.recordFailure(user.id, ip, now, failures);
+      throw attempt ? this.failures.failed(attempt) : TrackerError.of(Errors.INVALID_LOGIN_OR_PASSWORD);
     }
-    if (ip !== undefined && failures.length) await this.failures.clear(user.id, ip);
+    if (attempt) await this.failures.succeeded(attempt);
     this.assertEnabled(user, parameters);
     return user;
   }

@@ -26,6 +26,12 @@ export class UserRepository {
     return sql.repository(User).findOneBy({ id });
   }
 
+  /** Locks the user's row for the rest of the transaction (MySQL; SQLite's writer is alone). */
+  async lock(tx: Sql, id: number): Promise<void> {
+    if (tx.dialect !== 'mysql') return;
+    await tx.repository(User).createQueryBuilder('u').select('u.id').where('u.id = :id', { id }).setLock('pessimistic_write').getRawOne();
+  }
+
   findByLogin(sql: Sql, login: string): Promise<User | null> {
     return sql.repository(User).findOneBy({ loginName: login });
   }

@@ -108,6 +108,14 @@ export class UserService implements AccountDirectory, OnModuleInit {
     for (const listener of this.credentialsChangedListeners) await listener(tx, userId);
   }
 
+  /**
+   * Serialises the transaction with every other that locks this user (login attempts count and reserve under it),
+   * until it ends.
+   */
+  lock(tx: Sql, userId: number): Promise<void> {
+    return this.accounts.lock(tx, userId);
+  }
+
   async findById(id: number, sql: Sql = this.db.read): Promise<UserRecord | undefined> {
     const user = await this.accounts.findById(sql, id);
     return user ? toUser(user) : undefined;

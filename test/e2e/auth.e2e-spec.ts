@@ -188,6 +188,18 @@ describe('authentication', () => {
       expect((await login('locked@example.com', 'right-password', { headers: attacker })).status).toBe(200);
     });
 
+    it('parallel guesses lock at the limit: five passwords are compared, the rest are refused unread', async () => {
+      const user = await t.createUser('parallel@example.com', { password: 'right-password' });
+      const address = from('10.9.9.9');
+      const guesses = await Promise.all(Array.from({ length: 40 }, (_, i) => login('parallel@example.com', `wrong-${i}`, { headers: address })));
+      const codes = guesses.map((res) => res.body.code as number);
+      expect(codes.filter((code) => code === 300)).toHaveLength(4);
+      expect(codes.filter((code) => code === 32000)).toHaveLength(36);
+      // every compared password was recorded before it was compared: five, no more
+      expect(await t.db.read.repository(LoginFailure).countBy({ userId: user.id })).toBe(5);
+      expectError(await login('parallel@example.com', 'right-password', { headers: address }), 32000, 400);
+    });
+
     it('a successful login clears the failures of that address', async () => {
       const user = await t.createUser('clears@example.com', { password: 'right-password' });
       const address = from('10.8.8.8');
