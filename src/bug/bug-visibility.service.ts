@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
+import { MAX_INT } from '../database/columns.js';
 import type { Sql } from '../database/sql.js';
 import { Caller, type ParameterSnapshot } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
@@ -18,15 +19,24 @@ export interface BugLookup {
   error?: TrackerError;
 }
 
-/** A client's bug reference, parsed: digits (a leading `#` allowed) are an id, anything else an alias. */
+/**
+ * A client's bug reference, parsed: digits (a leading `#` allowed) are an id, anything else an alias. Digits beyond
+ * the id column's range name no bug and are looked up as an alias, which never matches (aliases are never all
+ * digits): the caller gets 100 with the value as sent, never an id rounded by a float.
+ */
 export type BugReference = { input: string; id: number } | { input: string; alias: string } | { input: string; empty: true };
+
+/** Whether a string of digits is an id the id column can hold. */
+export function isIdInRange(digits: string): boolean {
+  return BigInt(digits) <= BigInt(MAX_INT);
+}
 
 export function parseBugReference(value: unknown): BugReference {
   const input = value === null || value === undefined ? '' : String(value);
   const text = input.trim();
   if (text === '') return { input, empty: true };
   const digits = /^#?(\d+)$/.exec(text);
-  if (digits) return { input, id: Number(digits[1]) };
+  if (digits && isIdInRange(digits[1])) return { input, id: Number(digits[1]) };
   return { input, alias: text };
 }
 

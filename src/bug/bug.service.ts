@@ -3,7 +3,7 @@ import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
-import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
+import { BugVisibilityService, isIdInRange, parseBugReference } from './bug-visibility.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import type { BugPage } from './loaded-bug.js';
 import { presentBug } from './bug.presenter.js';
@@ -53,7 +53,7 @@ export class BugService {
       if (outcome.error) {
         if (!permissive) throw outcome.error;
         const input = outcome.input.trim();
-        faults.push({ id: /^\d+$/.test(input) ? Number(input) : outcome.input, faultString: outcome.error.message, faultCode: outcome.error.code });
+        faults.push({ id: /^\d+$/.test(input) && isIdInRange(input) ? Number(input) : outcome.input, faultString: outcome.error.message, faultCode: outcome.error.code });
       } else {
         ids.push(outcome.id!);
       }

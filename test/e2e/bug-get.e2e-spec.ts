@@ -95,6 +95,17 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     expectError(await t.get('/bug/no-such-alias'), 100, 400);
   });
 
+  it('an id beyond the id column (2^31 - 1) is an invalid id echoed as sent, never a rounded float', async () => {
+    for (const huge of ['9223372036854775808', '2147483648', '123456789012345678901234567890']) {
+      const res = await t.get(`/bug/${huge}`);
+      expectError(res, 100, 400);
+      expect(res.body.message).toContain(`'${huge}'`);
+    }
+    expectError(await t.get('/bug/2147483647'), 101, 404);
+    const res = await t.get(`/bug/${full}`, { query: { ids: ['9223372036854775808'], permissive: 1 } });
+    expect(res.body.faults).toEqual([{ id: '9223372036854775808', faultCode: 100, faultString: expect.stringContaining('9223372036854775808') }]);
+  });
+
   it('permissive turns each failure into a fault and answers the rest', async () => {
     const res = await t.get(`/bug/${full}`, { query: { ids: ['999999', 'nope'], permissive: 1 } });
     expect(res.status).toBe(200);

@@ -145,6 +145,20 @@ describe('REST protocol layer and information endpoints', () => {
       expectError(await t.request('PUT', '/parameters', { rawBody: '[1,2]', key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } }), 32000, 400);
     });
 
+    it('a body nested 10,000 levels deep is a clean 32000 / 400 on every write route, and nothing is written', async () => {
+      const deep = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+      const before = (await t.get('/bug', { key: ADMIN_API_KEY, query: { product: 'TestProduct' } })).body.bugs.length;
+      for (const [method, path] of [['POST', '/bug'], ['PUT', '/bug/1'], ['POST', '/user'], ['PUT', '/parameters'], ['POST', '/product']] as const) {
+        const res = await t.request(method, path, { rawBody: deep, key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } });
+        expectError(res, 32000, 400);
+        expect(res.body.message).toContain('deeper than 32 levels');
+      }
+      // as deep as the limit is still parsed (and then judged by the route)
+      const limit = `${'{"a":'.repeat(31)}1${'}'.repeat(31)}`;
+      expect((await t.request('POST', '/bug', { rawBody: limit, key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } })).body.message).not.toContain('deeper');
+      expect((await t.get('/bug', { key: ADMIN_API_KEY, query: { product: 'TestProduct' } })).body.bugs.length).toBe(before);
+    });
+
     it('an oversized body gets a coded JSON error, not a Fastify default body', async () => {
       const big = 'x'.repeat(t.config.maxBodyBytes + 10);
       const res = await t.request('PUT', '/parameters', { rawBody: `{"a":"${big}"}`, key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } });

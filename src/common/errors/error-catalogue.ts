@@ -229,6 +229,7 @@ export const Errors = {
   // ---- Protocol (JSON-RPC / REST layer)
   JSON_INVALID_PARAMS: define('json_rpc_invalid_params', 32000, (p) => `Could not parse the parameters as JSON: ${p.reason}`),
   BODY_NOT_OBJECT: define('json_rpc_invalid_params', 32000, () => 'The request body must be a JSON object.'),
+  BODY_TOO_DEEP: define('json_rpc_invalid_params', 32000, (p) => `The request body nests objects and arrays deeper than ${p.depth} levels.`),
   BODY_TOO_LARGE: define('request_too_large', 32000, (p) => `The request body is larger than the limit of ${p.limit} bytes.`, 413),
   INVALID_CALLBACK: define('json_rpc_invalid_callback', 32611, () => 'The callback name may only contain letters, numbers, and the characters "[]._".'),
   ILLEGAL_CONTENT_TYPE: define('json_rpc_illegal_content_type', 32613, (p) => `When using JSON, the Content-Type of the request must be application/json (it was '${p.contentType}').`),

@@ -1,4 +1,4 @@
-import { RequestParams, toBoolean } from './request-params.js';
+import { MAX_BODY_DEPTH, RequestParams, toBoolean } from './request-params.js';
 import { errorCode } from '../errors/testing.js';
 
 
@@ -44,6 +44,14 @@ describe('RequestParams (clients.md, routes.md parameter merging)', () => {
     expect(errorCode(() => RequestParams.parseBody('[1]', json))).toBe(32000);
     expect(errorCode(() => RequestParams.parseBody('"s"', 'application/json; charset=utf-8'))).toBe(32000);
   });
+  it('parseBody: bodies nested deeper than MAX_BODY_DEPTH are 32000, walked without recursion', () => {
+    const json = 'application/json';
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    expect(RequestParams.parseBody(nested(MAX_BODY_DEPTH), json)).toBeDefined();
+    expect(errorCode(() => RequestParams.parseBody(nested(MAX_BODY_DEPTH + 1), json))).toBe(32000);
+    expect(errorCode(() => RequestParams.parseBody(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, json))).toBe(32000);
+  });
+
   it('parseBody: a body not declared as JSON is 32613 (the seed: Content-Type must be application/json)', () => {
     expect(errorCode(() => RequestParams.parseBody('{}', 'text/plain'))).toBe(32613);
     expect(errorCode(() => RequestParams.parseBody('{}', undefined))).toBe(32613);

@@ -35,6 +35,7 @@ export class RequestParams {
       throw TrackerError.of(Errors.JSON_INVALID_PARAMS, { reason: (err as Error).message });
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw TrackerError.of(Errors.BODY_NOT_OBJECT);
+    if (depthExceeds(parsed, MAX_BODY_DEPTH)) throw TrackerError.of(Errors.BODY_TOO_DEEP, { depth: MAX_BODY_DEPTH });
     return parsed as Record<string, unknown>;
   }
 
@@ -171,6 +172,25 @@ export const PROTOCOL_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 const LEGAL_KEY = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * How deeply a request body may nest objects and arrays. The deepest body of the API (an Update Bug flag change
+ * inside an attachment inside a list …) is five levels; everything after parsing walks bodies recursively, so a
+ * body of 10,000 levels must be refused before anything walks it.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether `value` nests deeper than `limit` (walked with a stack, not recursion: the input is the attacker's). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
+}
 
 function sanitise(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sanitise);
