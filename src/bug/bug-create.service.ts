@@ -225,7 +225,10 @@ export class BugCreateService {
     };
   }
 
-  /** The product must exist, be open to the caller for new bugs (its `entry` groups) and be active: 106 otherwise. */
+  /**
+   * The product must exist, be open to the caller for new bugs (its `entry` groups) and be active: 106 otherwise;
+   * and have an active component (missing_component, 32000).
+   */
   private async enterableProduct(caller: Caller, name: string): Promise<{ product: Readonly<ProductRecord>; controls: readonly GroupControlDetail[] }> {
     const products = this.products.catalogueAt(caller.settingsMark);
     if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'product' });
@@ -234,6 +237,10 @@ export class BugCreateService {
     const controls = await products.groupControls([product.id]);
     if (!controls.every((c) => !c.entry || caller.inGroupId(c.groupId))) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
     if (!product.isActive) throw TrackerError.of(Errors.PRODUCT_DISABLED, { product: product.name });
+    // Before any component is named (Bugzilla 5.0's order): a product without an active component takes no bugs.
+    if (!(await products.componentsOfProducts([product.id])).some((component) => component.isActive)) {
+      throw TrackerError.of(Errors.MISSING_COMPONENT, { product: product.name });
+    }
     return { product, controls };
   }
 

@@ -45,7 +45,7 @@ describe('bug presenter', () => {
     const view = { customFields, siteSecret: 'secret', now, withUpdateToken: true };
     const forAnonymous = presentBug(bug, { ...view, caller: anonymous({ timetrackinggroup: 'editbugs' }) });
     expect(forAnonymous).not.toHaveProperty('estimated_time');
-    expect(forAnonymous).not.toHaveProperty('deadline');
+    expect(forAnonymous.deadline).toBeNull();
     expect(forAnonymous).not.toHaveProperty('update_token');
     expect(forAnonymous).toMatchObject({ qa_contact: '', cf_multi: ['a', 'b'], cf_bug: 5, cf_select: '---', creation_time: '2020-01-01T00:00:00Z' });
     expect(forAnonymous).not.toHaveProperty('qa_contact_detail');

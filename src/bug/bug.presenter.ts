@@ -72,7 +72,7 @@ function customValue(field: CustomFieldDef, values: readonly string[] | undefine
 
 /**
  * The public Bug (service-spec.md "Bug"), every field; the field-selection interceptor trims it afterwards.
- * Time-tracking fields (and the deadline, as Bugzilla 5.0) only for time trackers; update_token only for logged-in
+ * Time-tracking fields only for time trackers (the deadline is null for others); update_token only for logged-in
  * callers; `qa_contact` is "" and `qa_contact_detail` absent when there is no QA contact.
  */
 export function presentBug(bug: LoadedBug, view: BugPresentation): Record<string, unknown> {
@@ -119,8 +119,9 @@ export function presentBug(bug: LoadedBug, view: BugPresentation): Record<string
     is_cc_accessible: row.isCcAccessible,
     is_creator_accessible: row.isCreatorAccessible,
   };
+  // Bugzilla 5.0.6 sends the deadline key to everyone (null outside the time-tracking group); the times not at all.
+  out.deadline = caller.isTimeTracker ? toApiDate(row.deadline) : null;
   if (caller.isTimeTracker) {
-    out.deadline = toApiDate(row.deadline);
     out.estimated_time = row.estimatedTime;
     out.remaining_time = row.remainingTime;
     out.actual_time = bug.actualTime;

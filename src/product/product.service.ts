@@ -81,6 +81,7 @@ export interface ProductCatalogue {
   milestoneByName(productId: number, value: string): Promise<Readonly<NamedValueRecord> | undefined>;
   findByIds(ids: readonly number[]): Promise<ReadonlyMap<number, Readonly<ProductRecord>>>;
   componentsByIds(ids: readonly number[]): Promise<ReadonlyMap<number, Readonly<ComponentRecord>>>;
+  componentsOfProducts(productIds: readonly number[]): Promise<ReadonlyArray<Readonly<ComponentRecord>>>;
   milestoneCount(productId: number): Promise<number>;
   groupControls(productIds: readonly number[]): Promise<readonly GroupControlDetail[]>;
   canEnter(caller: Caller, product: Readonly<ProductRecord>): Promise<boolean>;
@@ -168,6 +169,7 @@ export class ProductService {
       milestoneByName: (productId, value) => keep('milestoneByName', [productId, value], () => this.milestoneByName(productId, value)),
       findByIds: (ids) => keep('productsByIds', ids, () => this.findByIds(ids)),
       componentsByIds: (ids) => keep('componentsByIds', ids, () => this.componentsByIds(ids)),
+      componentsOfProducts: (ids) => keep('componentsOfProducts', ids, () => this.componentsOfProducts(ids)),
       milestoneCount: (productId) => keep('milestoneCount', [productId], () => this.milestoneCount(productId)),
       groupControls: (productIds) => keep('groupControls', productIds, () => this.groupControls(productIds)),
       canEnter: async (caller, product) => product.isActive && mayEnter(caller, await controlsOf(product.id)),

@@ -90,6 +90,16 @@ describe('Create Bug (POST /rest/bug)', () => {
       expectError(await create({ component: 'Old' }), 32000, 400);
     });
 
+    it('a product without an active component is missing_component (32000 / 400), before any component is looked at', async () => {
+      ok(await t.post('/product', { name: 'Hollow', description: 'no active component', version: '1.0', is_open: true }, { key: ADMIN_API_KEY }));
+      ok(await t.post('/component', { product: 'Hollow', name: 'Retired', description: 'old', default_assignee: ADMIN_LOGIN, is_open: false }, { key: ADMIN_API_KEY }));
+      for (const component of ['Retired', 'Nope']) {
+        const res = await create({ product: 'Hollow', component, version: '1.0' });
+        expectError(res, 32000, 400);
+        expect(res.body.message).toBe('Sorry, the product Hollow has to have at least one active component in order for you to enter a bug into it.');
+      }
+    });
+
     it('a summary over 255 characters is 104; a description over 65535 is 114', async () => {
       expectError(await create({ summary: 'x'.repeat(256) }), 104, 400);
       expectError(await create({ description: 'x'.repeat(65536) }), 114, 400);

@@ -120,13 +120,15 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     expectError(await t.get(`/bug/${full}`, { query: { ids: ['999998'] } }), 101, 404);
   });
 
-  it('time-tracking fields (and the deadline) only for the time-tracking group', async () => {
+  it('time-tracking fields only for the time-tracking group; the deadline key for everyone, null outside it', async () => {
     const anonymous = (await t.get(`/bug/${full}`)).body.bugs[0];
-    for (const field of ['estimated_time', 'remaining_time', 'actual_time', 'deadline']) expect(anonymous).not.toHaveProperty(field);
+    for (const field of ['estimated_time', 'remaining_time', 'actual_time']) expect(anonymous).not.toHaveProperty(field);
+    expect(anonymous).toHaveProperty('deadline', null);
     await t.setParameters({ timetrackinggroup: 'canconfirm' });
     try {
       const notTracker = (await t.get(`/bug/${full}`, { key: dev.apiKey })).body.bugs[0];
       expect(notTracker).not.toHaveProperty('estimated_time');
+      expect(notTracker).toHaveProperty('deadline', null);
       const tracker = (await t.get(`/bug/${full}`, { key: ADMIN_API_KEY })).body.bugs[0];
       expect(tracker).toMatchObject({ estimated_time: 5, remaining_time: 5, actual_time: 0, deadline: '2030-01-31' });
     } finally {

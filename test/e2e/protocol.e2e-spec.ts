@@ -120,7 +120,7 @@ describe('REST protocol layer and information endpoints', () => {
       const res = await t.get('/parameters', { headers: { accept: 'text/html' } });
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.text).toContain('<pre>');
-      expect(res.text).toContain('&#34;maintainer&#34;: &#34;admin@example.com&#34;');
+      expect(res.text).toContain('&quot;maintainer&quot;: &quot;admin&#64;example.com&quot;');
       expect(res.headers.get('vary')).toBe('Accept');
     });
 

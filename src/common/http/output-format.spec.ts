@@ -34,7 +34,8 @@ describe('JSONP callback validation', () => {
 
 describe('HTML output and ETags', () => {
   it('escapes and indents with sorted keys', () => {
-    expect(htmlBody('{"b":"<x>","a":1}')).toContain('{\n  &#34;a&#34;: 1,\n  &#34;b&#34;: &#34;&#60;x&#62;&#34;\n}');
+    expect(htmlBody('{"b":"<x>","a":1}')).toContain('{\n  &quot;a&quot;: 1,\n  &quot;b&quot;: &quot;&lt;x&gt;&quot;\n}');
+    expect(htmlBody('{"m":"a@b & \'c\'"}')).toContain('&quot;m&quot;: &quot;a&#64;b &amp; \'c\'&quot;');
   });
   it('matches If-None-Match with or without quotes, in lists, and *', () => {
     const etag = etagOf('{}', 'application/json');

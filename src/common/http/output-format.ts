@@ -41,7 +41,9 @@ export function jsonpBody(callback: string, json: string): string {
   return `/**/${callback.trim()}(${json})`;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Bugzilla::Util::html_quote of 5.0, which its HTML page uses: named entities, and `@` obscured as `&#64;`. */
+const HTML_QUOTES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '@': '&#64;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"@]/g, (c) => HTML_QUOTES[c]);
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
