@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { LogLevel } from '@nestjs/common';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
-import { configureHttp } from './common/http/fastify-setup.js';
+import { configureHttp, edgeErrorHandlers } from './common/http/fastify-setup.js';
 import { installRequestHook } from './common/http/request-hook.js';
 import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
 import { Clock } from './common/time/clock.js';
@@ -22,7 +22,7 @@ export interface CreateAppOptions {
  * off: its static-file plugin needs require() of an ES module, which Jest on Node 20 cannot do.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1' });
+  const adapter = new FastifyAdapter({ bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1', ...edgeErrorHandlers() });
   configureHttp(adapter.getInstance<FastifyInstance>());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     logger: options.logger ?? ['error', 'warn', 'log'],

@@ -167,6 +167,50 @@ describe('REST protocol layer and information endpoints', () => {
     });
   });
 
+  describe('errors raised before any route runs', () => {
+    /** Everything the service writes to stdout/stderr while `work` runs. */
+    async function logsDuring(work: () => Promise<void>): Promise<string> {
+      const written: string[] = [];
+      const streams = [process.stdout, process.stderr];
+      const originals = streams.map((stream) => stream.write.bind(stream));
+      streams.forEach((stream) => {
+        stream.write = ((chunk: unknown, ...rest: unknown[]) => { written.push(String(chunk)); return (originals[streams.indexOf(stream)] as (...a: unknown[]) => boolean)(chunk, ...rest); }) as typeof stream.write;
+      });
+      try {
+        await work();
+      } finally {
+        streams.forEach((stream, i) => { stream.write = originals[i] as typeof stream.write; });
+      }
+      return written.join('');
+    }
+
+    it('an invalid UTF-8 path and a URL over 16 KB get the coded envelope, and neither responses nor logs carry the API key', async () => {
+      const secret = ADMIN_API_KEY;
+      const responses: string[] = [];
+      const logs = await logsDuring(async () => {
+        const badUrl = await fetch(`${t.baseUrl}/rest/bug/%FF%FE?Tracker_api_key=${secret}`);
+        const badText = await badUrl.text();
+        responses.push(badText);
+        expect(badUrl.status).toBe(400);
+        expect(JSON.parse(badText)).toMatchObject({ error: true, code: 32000 });
+
+        const query = Array.from({ length: 10_000 }, (_, i) => `p${i}=1`).join('&');
+        const huge = await fetch(`${t.baseUrl}/rest/bug?${query}&Tracker_api_key=${secret}`);
+        const hugeText = await huge.text();
+        responses.push(hugeText);
+        expect(huge.status).toBe(431);
+        expect(JSON.parse(hugeText)).toMatchObject({ error: true, code: 32000 });
+
+        const bigHeader = await fetch(`${t.baseUrl}/rest/version`, { headers: { 'X-BUGZILLA-API-KEY': secret, 'X-Filler': 'f'.repeat(20_000) } });
+        responses.push(await bigHeader.text());
+        expect(bigHeader.status).toBe(431);
+      });
+      for (const text of [...responses, logs]) expect(text).not.toContain(secret);
+      // the service still answers
+      expect((await t.get('/version')).status).toBe(200);
+    });
+  });
+
   describe('authentication forms', () => {
     let user: { id: number; login: string; apiKey: string };
     beforeAll(async () => {

@@ -234,6 +234,11 @@ export const Errors = {
   INVALID_CALLBACK: define('json_rpc_invalid_callback', 32611, () => 'The callback name may only contain letters, numbers, and the characters "[]._".'),
   ILLEGAL_CONTENT_TYPE: define('json_rpc_illegal_content_type', 32613, (p) => `When using JSON, the Content-Type of the request must be application/json (it was '${p.contentType}').`),
   REST_INVALID_RESOURCE: define('rest_invalid_resource', 32614, (p) => `A REST API resource was not found for '${p.method} ${p.path}'.`),
+  BAD_URL: define('bad_url', 32000, () => 'The URL is not valid: one of its parts is not percent-encoded UTF-8.'),
+  URL_TOO_LONG: define('url_too_long', 32000, () => 'A part of the URL path is too long.', 414),
+  HEADERS_TOO_LARGE: define('request_header_too_large', 32000, (p) => `The request line and headers together are larger than ${p.limit}.`, 431),
+  REQUEST_TIMEOUT: define('request_timeout', 32000, () => 'The request was not received in time.', 408),
+  BAD_REQUEST: define('bad_request', 32000, () => 'The request is not valid HTTP.'),
   INTERNAL: define('internal_error', -32000, () => 'An internal error occurred. It has been logged.', 500),
 } as const;
 

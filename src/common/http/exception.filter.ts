@@ -2,6 +2,7 @@ import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, ty
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
 import { errorBody } from './error-body.js';
+import { redactCredentials } from './redact.js';
 
 const logger = new Logger('Errors');
 
@@ -22,7 +23,7 @@ export function toTrackerError(exception: unknown, request: { method: string; ur
   if (status !== undefined && status >= 400 && status < 500) {
     return TrackerError.of(Errors.JSON_INVALID_PARAMS, { reason: (exception as Error).message });
   }
-  logger.error(`${request.method} ${path}: ${(exception as Error)?.stack ?? String(exception)}`);
+  logger.error(redactCredentials(`${request.method} ${path}: ${(exception as Error)?.stack ?? String(exception)}`));
   return TrackerError.of(Errors.INTERNAL);
 }
 

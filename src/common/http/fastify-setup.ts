@@ -1,11 +1,43 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
-import { sendError } from './exception.filter.js';
+import { sendError, toTrackerError } from './exception.filter.js';
+import { errorBody } from './error-body.js';
 import { peekRequestContext } from './request-context.js';
 import { etagMatches, etagOf, htmlBody, isValidCallback, jsonpBody, negotiate } from './output-format.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const CORS_ALLOW_HEADERS = 'origin, content-type, accept, x-requested-with, authorization, x-bugzilla-api-key, x-bugzilla-token, x-bugzilla-login, x-bugzilla-password, x-tracker-api-key, x-tracker-token, x-tracker-login, x-tracker-password';
+
+/**
+ * Errors Fastify and Node's HTTP parser raise before any route runs, in the service's envelope with a numeric code
+ * (their own bodies have string codes, and FST_ERR_BAD_URL's message repeats the URL, credentials included).
+ */
+export function edgeErrorHandlers(): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+  return {
+    frameworkErrors: (error, request, reply) => {
+      const code = (error as { code?: string }).code;
+      const coded = code === 'FST_ERR_BAD_URL' ? TrackerError.of(Errors.BAD_URL)
+        : code === 'FST_ERR_MAX_PARAM_LENGTH' ? TrackerError.of(Errors.URL_TOO_LONG)
+          : toTrackerError(error, { method: request.method, url: request.url });
+      sendError(reply, coded);
+    },
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      // A reset connection has nobody left to answer.
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const coded = error.code === 'HPE_HEADER_OVERFLOW' ? TrackerError.of(Errors.HEADERS_TOO_LARGE, { limit: '16 KB' })
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TrackerError.of(Errors.REQUEST_TIMEOUT)
+          : TrackerError.of(Errors.BAD_REQUEST);
+      const body = JSON.stringify(errorBody(coded));
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 ${coded.httpStatus} ${STATUS_CODES[coded.httpStatus]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy(error);
+    },
+  };
+}
 
 /**
  * The HTTP edge, shared by every route: bodies are read as text (RequestParams parses them, so a bad body gets a
