@@ -172,14 +172,17 @@ describe('REST protocol layer and information endpoints', () => {
     async function logsDuring(work: () => Promise<void>): Promise<string> {
       const written: string[] = [];
       const streams = [process.stdout, process.stderr];
-      const originals = streams.map((stream) => stream.write.bind(stream));
-      streams.forEach((stream) => {
-        stream.write = ((chunk: unknown, ...rest: unknown[]) => { written.push(String(chunk)); return (originals[streams.indexOf(stream)] as (...a: unknown[]) => boolean)(chunk, ...rest); }) as typeof stream.write;
-      });
+      const originals = streams.map((stream) => stream.write);
+      for (const [i, stream] of streams.entries()) {
+        stream.write = function (this: NodeJS.WriteStream, ...args: Parameters<NodeJS.WriteStream['write']>) {
+          written.push(String(args[0]));
+          return Reflect.apply(originals[i], this, args);
+        } as NodeJS.WriteStream['write'];
+      }
       try {
         await work();
       } finally {
-        streams.forEach((stream, i) => { stream.write = originals[i] as typeof stream.write; });
+        for (const [i, stream] of streams.entries()) stream.write = originals[i];
       }
       return written.join('');
     }
