@@ -2,11 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
 import { Sql } from './sql.js';
+import { isDatabaseUnavailable } from '../common/errors/index.js';
 
 type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
 
-function execute(pool: MysqlPool, sql: string, params: unknown[]): Promise<unknown> {
+function executeOnce(pool: MysqlPool, sql: string, params: unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+}
+
+/**
+ * A read on the pool. A read that met a dead connection (killed, reset, server restarted) is tried once more: the
+ * pool has dropped that connection and hands out a fresh one. Reads only: a write's outcome is unknown then.
+ */
+async function execute(pool: MysqlPool, sql: string, params: unknown[]): Promise<unknown> {
+  try {
+    return await executeOnce(pool, sql, params);
+  } catch (err) {
+    if (!isDatabaseUnavailable(err) || !/^\s*(SELECT|WITH)\b/i.test(sql)) throw err;
+    return executeOnce(pool, sql, params);
+  }
 }
 
 /**

@@ -12,6 +12,8 @@ export interface TestDatabase {
   dialect: 'sqlite' | 'mysql';
   url: string;
   drop(): Promise<void>;
+  /** Fault injection (MariaDB/MySQL): kills every server connection to this database; answers how many. */
+  killConnections(): Promise<number>;
 }
 
 export const testDialect = (): 'sqlite' | 'mysql' => (process.env.TEST_DIALECT === 'mysql' ? 'mysql' : 'sqlite');
@@ -24,6 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       dialect: 'sqlite',
       url: `sqlite:${path.join(dir, 'tracker.sqlite')}`,
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+      killConnections: () => Promise.reject(new Error('SQLite has no server connections to kill')),
     };
   }
   const server = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306';
@@ -41,6 +44,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       const connection = await mysql.createConnection(serverOnly(server));
       await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
       await connection.end();
+    },
+    killConnections: async () => {
+      const connection = await mysql.createConnection(serverOnly(server));
+      try {
+        const [rows] = await connection.query('SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()', [name]);
+        const ids = (rows as Array<{ id: number }>).map((row) => Number(row.id));
+        // A connection may end by itself between the list and the kill (unknown thread id): that is no failure.
+        await Promise.all(ids.map((id) => connection.query(`KILL ${id}`).catch(() => undefined)));
+        return ids.length;
+      } finally {
+        await connection.end();
+      }
     },
   };
 }

@@ -239,6 +239,7 @@ export const Errors = {
   HEADERS_TOO_LARGE: define('request_header_too_large', 32000, (p) => `The request line and headers together are larger than ${p.limit}.`, 431),
   REQUEST_TIMEOUT: define('request_timeout', 32000, () => 'The request was not received in time.', 408),
   BAD_REQUEST: define('bad_request', 32000, () => 'The request is not valid HTTP.'),
+  DATABASE_UNAVAILABLE: define('database_unavailable', -32001, () => 'The database is not available at the moment. Nothing of this request was saved; please try again.', 503),
   INTERNAL: define('internal_error', -32000, () => 'An internal error occurred. It has been logged.', 500),
 } as const;
 

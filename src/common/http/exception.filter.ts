@@ -1,6 +1,6 @@
 import { Catch, HttpException, Logger, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Errors, TrackerError } from '../errors/index.js';
+import { Errors, TrackerError, isDatabaseUnavailable } from '../errors/index.js';
 import { errorBody } from './error-body.js';
 import { redactCredentials } from './redact.js';
 
@@ -20,6 +20,10 @@ export function toTrackerError(exception: unknown, request: { method: string; ur
     return TrackerError.of(Errors.JSON_INVALID_PARAMS, { reason: (exception as Error).message });
   }
   if (status === 404) return TrackerError.of(Errors.REST_INVALID_RESOURCE, { method: request.method, path });
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn(redactCredentials(`${request.method} ${path}: database unavailable: ${(exception as Error)?.message ?? String(exception)}`));
+    return TrackerError.of(Errors.DATABASE_UNAVAILABLE);
+  }
   if (status !== undefined && status >= 400 && status < 500) {
     return TrackerError.of(Errors.JSON_INVALID_PARAMS, { reason: (exception as Error).message });
   }
@@ -27,7 +31,11 @@ export function toTrackerError(exception: unknown, request: { method: string; ur
   return TrackerError.of(Errors.INTERNAL);
 }
 
+/** Clients wait this long before trying again when the service answers 503. */
+const RETRY_AFTER_SECONDS = '1';
+
 export function sendError(reply: FastifyReply, error: TrackerError): void {
+  if (error.httpStatus === 503) void reply.header('Retry-After', RETRY_AFTER_SECONDS);
   void reply.status(error.httpStatus).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorBody(error)));
 }
 
