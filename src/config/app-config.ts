@@ -16,6 +16,8 @@ export class AppConfig {
   mailUrl: string | undefined;
   dataDir: string;
   maxBodyBytes: number;
+  /** How long a SIGTERM/SIGINT waits for in-flight requests and the mail worker before the process gives up. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -81,5 +83,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
   config.dataDir = path.resolve(env.TRACKER_DATA_DIR?.trim() || (sqlitePath && sqlitePath !== ':memory:' ? path.dirname(sqlitePath) : './data'));
   config.maxBodyBytes = integer(env, 'TRACKER_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  config.shutdownGraceMs = integer(env, 'TRACKER_SHUTDOWN_GRACE_MS', 10_000, 0, 10 * 60 * 1000);
   return config;
 }

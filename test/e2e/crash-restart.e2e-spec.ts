@@ -1,4 +1,4 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { ADMIN_API_KEY } from '../support/test-app.js';
+import { buildService, servicePort, startService } from '../support/service-process.js';
 import { DEFAULT_BUG } from './bug-fixtures.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { openDataSource } from '../../src/database/open-data-source.js';
@@ -13,8 +14,6 @@ import { ENTITIES } from '../../src/entities.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { Comment } from '../../src/comment/entities/comment.entity.js';
 import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
  * kill -9 of the service while it writes, then a restart (issue 12, fault tests): the built service runs as a
@@ -27,12 +26,9 @@ describe('kill -9 during writes, then restart', () => {
   let dataDir: string;
   let service: ChildProcess | undefined;
   let check: DataSource | undefined;
-  const port = 20_000 + (process.pid % 20_000);
-  const base = `http://127.0.0.1:${port}/rest`;
+  const base = `http://127.0.0.1:${servicePort()}/rest`;
 
-  beforeAll(() => {
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { cwd: ROOT });
-  });
+  beforeAll(buildService);
   beforeEach(async () => {
     database = await createTestDatabase();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-crash-'));
@@ -44,18 +40,7 @@ describe('kill -9 during writes, then restart', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
-      cwd: ROOT,
-      env: { ...process.env, TZ: 'UTC', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database.url, TRACKER_DATA_DIR: dataDir, TRACKER_ADMIN_API_KEY: ADMIN_API_KEY, TRACKER_ADMIN_PASSWORD: 'crash-password-1' },
-      stdio: 'ignore',
-    });
-    for (let i = 0; i < 200; i++) {
-      if (await fetch(`${base}/version`).then((res) => res.ok, () => false)) return child;
-      await sleep(100);
-    }
-    throw new Error('the service did not start');
-  }
+  const start = () => startService({ DATABASE_URL: database.url, TRACKER_DATA_DIR: dataDir });
 
   it('leaves no half-written bug, loses no acknowledged one, and loses no committed mail', async () => {
     service = await start();
