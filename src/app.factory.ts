@@ -29,7 +29,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).
     bodyParser: false,
   });
-  app.setGlobalPrefix('rest');
+  // The API under /rest, as Bugzilla; the operators' endpoints beside it.
+  app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready'] });
   setupOpenApi(app, { ui: options.openApiUi ?? true });
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
   installRequestHook(adapter.getInstance<FastifyInstance>(), { resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock) });

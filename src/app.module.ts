@@ -25,9 +25,10 @@ import { BugUpdateModule } from './bug/update/bug-update.module.js';
 import { CatalogueUsageModule } from './bug/catalogue-usage.module.js';
 import { ENTITIES } from './entities.js';
 import { InstallModule } from './install/install.module.js';
+import { HealthModule } from './health/health.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug()];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), HealthModule];
 
 @Module({})
 export class AppModule {

@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 
 export const ACCESS_RULE = 'tracker:access-rule';
 
@@ -10,7 +11,12 @@ export interface AccessRule {
   group?: { name: string; action: string; object: string };
   /** Still answers anonymous callers when the `requirelogin` parameter is on (version, timezone, parameters, login). */
   openWithRequireLogin?: boolean;
+  /** An operational endpoint (health): no parameters, no caller, no database read before the handler. */
+  operational?: boolean;
 }
+
+/** The Fastify route config key that tells the request hook to leave a route alone (see Operational). */
+export const OPERATIONAL_ROUTE = 'trackerOperational';
 
 const merge = (rule: AccessRule) => SetMetadata(ACCESS_RULE, rule);
 
@@ -21,3 +27,9 @@ export const RequireGroup = (name: string, action: string, object: string, optio
   merge({ group: { name, action, object }, login: options.login });
 
 export const OpenWithRequireLogin = () => merge({ openWithRequireLogin: true });
+
+/**
+ * For the endpoints of operators and orchestrators (liveness, readiness): the request hook resolves no caller for
+ * them (liveness must answer while the database is down) and the guard lets them through.
+ */
+export const Operational = () => applyDecorators(merge({ operational: true }), RouteConfig({ [OPERATIONAL_ROUTE]: true }));

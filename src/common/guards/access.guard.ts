@@ -14,12 +14,13 @@ export class AccessGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
+    const rule = this.reflector.get<AccessRule | undefined>(ACCESS_RULE, context.getHandler()) ?? {};
+    if (rule.operational) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const refusal = credentialsRefusal(request);
     if (refusal) throw refusal.error;
     const { caller } = requestContext(request);
 
-    const rule = this.reflector.get<AccessRule | undefined>(ACCESS_RULE, context.getHandler()) ?? {};
     if (!caller.isLoggedIn && caller.parameters.bool('requirelogin') && !rule.openWithRequireLogin) {
       throw TrackerError.of(Errors.LOGIN_REQUIRED);
     }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller.js';
 import { FieldSelection } from '../fields/field-selection.js';
 import type { CallerResolver } from '../guards/caller-resolver.js';
+import { OPERATIONAL_ROUTE } from '../guards/access.decorators.js';
 import { requestTime, type Clock } from '../time/clock.js';
 import { validateCallback } from './output-format.js';
 import { RequestParams } from './request-params.js';
@@ -18,6 +19,7 @@ import { setCredentialsRefusal, setRequestContext } from './request-context.js';
 export function installRequestHook(fastify: FastifyInstance, dependencies: { resolver: CallerResolver; clock: Clock }): void {
   const readRequest = requestReader(dependencies);
   fastify.addHook('onRoute', (route) => {
+    if ((route.config as Record<string, unknown> | undefined)?.[OPERATIONAL_ROUTE]) return;
     const declared = route.preHandler === undefined ? [] : [route.preHandler].flat();
     route.preHandler = [...declared, readRequest];
   });

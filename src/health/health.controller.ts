@@ -1,0 +1,39 @@
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import type { FastifyReply } from 'fastify';
+import { Operational } from '../common/guards/access.decorators.js';
+import { HealthService } from './health.service.js';
+
+/**
+ * Liveness and readiness for orchestrators (beyond 5.0; outside /rest). Liveness answers without touching the
+ * database; readiness answers 503 with the failing check while the database does not answer or migrations are
+ * pending.
+ */
+@ApiTags('operations')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthCheckService, private readonly checks: HealthService) {}
+
+  @Get('live')
+  @Operational()
+  @ApiOperation({ summary: 'Liveness: the process serves requests (no database access). Beyond 5.0.' })
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Operational()
+  @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: the database answers and its migrations are current; 503 with the failing check otherwise. Beyond 5.0.' })
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult | string | object> {
+    try {
+      return await this.health.check([() => this.checks.database(), () => this.checks.migrations()]);
+    } catch (error) {
+      // Terminus reports a failed check as a 503 exception whose body lists the checks: sent as it is.
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      void reply.status(503);
+      return error.getResponse();
+    }
+  }
+}

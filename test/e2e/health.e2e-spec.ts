@@ -1,0 +1,38 @@
+import { countQueries, startTestApp, type TestApp } from '../support/test-app.js';
+import { Db } from '../../src/database/db.service.js';
+
+/** Liveness and readiness (issue 14), outside /rest. */
+describe('health endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const get = (path: string) => fetch(`${t.baseUrl}${path}`).then(async (res) => ({ status: res.status, body: await res.json() as Record<string, any> }));
+
+  it('live answers ok without credentials and without a statement; ready checks the database and the migrations', async () => {
+    let live: unknown;
+    expect(await countQueries(async () => { live = await get('/health/live'); })).toBe(0);
+    expect(live).toEqual({ status: 200, body: { status: 'ok' } });
+    const ready = await get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ok', details: { database: { status: 'up' }, migrations: { status: 'up' } } });
+    // Not under /rest, and /rest/health is no route.
+    expect((await get('/rest/health/live')).status).toBe(404);
+  });
+
+  it('ready answers 503 naming the failing check while migrations are pending; live stays ok', async () => {
+    const dataSource = t.app.get(Db).dataSource;
+    await dataSource.undoLastMigration();
+    try {
+      const ready = await get('/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ status: 'error', error: { migrations: { status: 'down' } } });
+      expect((await get('/health/live')).status).toBe(200);
+    } finally {
+      await dataSource.runMigrations();
+    }
+    expect((await get('/health/ready')).status).toBe(200);
+  });
+});
