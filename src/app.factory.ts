@@ -1,17 +1,18 @@
 import { NestFactory } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { LogLevel } from '@nestjs/common';
+import { createLog, NestLog, type LogLevel } from './common/logging/log.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
-import { configureHttp, edgeErrorHandlers } from './common/http/fastify-setup.js';
+import { configureHttp, edgeErrorHandlers, RequestLog, requestIdOf } from './common/http/fastify-setup.js';
 import { installRequestHook } from './common/http/request-hook.js';
 import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
 import { Clock } from './common/time/clock.js';
 import { setupOpenApi } from './openapi.js';
 
 export interface CreateAppOptions {
-  logger?: LogLevel[] | false;
+  /** Overrides LOG_LEVEL (the tests log errors only). */
+  logLevel?: LogLevel;
   openApiUi?: boolean;
   /** The source of "now"; the system clock unless a test passes one it can move. */
   clock?: Clock;
@@ -22,10 +23,14 @@ export interface CreateAppOptions {
  * off: its static-file plugin needs require() of an ES module, which Jest on Node 20 cannot do.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1', ...edgeErrorHandlers() });
+  const log = createLog(options.logLevel ?? config.logLevel);
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1', ...edgeErrorHandlers(),
+    loggerInstance: log, logController: new RequestLog(), genReqId: requestIdOf,
+  });
   configureHttp(adapter.getInstance<FastifyInstance>());
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
-    logger: options.logger ?? ['error', 'warn', 'log'],
+    logger: new NestLog(log),
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).
     bodyParser: false,
   });

@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
+import { outputDuring } from '../support/capture-output.js';
 
 describe('REST protocol layer and information endpoints', () => {
   let t: TestApp;
@@ -168,29 +169,10 @@ describe('REST protocol layer and information endpoints', () => {
   });
 
   describe('errors raised before any route runs', () => {
-    /** Everything the service writes to stdout/stderr while `work` runs. */
-    async function logsDuring(work: () => Promise<void>): Promise<string> {
-      const written: string[] = [];
-      const streams = [process.stdout, process.stderr];
-      const originals = streams.map((stream) => stream.write);
-      for (const [i, stream] of streams.entries()) {
-        stream.write = function (this: NodeJS.WriteStream, ...args: Parameters<NodeJS.WriteStream['write']>) {
-          written.push(String(args[0]));
-          return Reflect.apply(originals[i], this, args);
-        } as NodeJS.WriteStream['write'];
-      }
-      try {
-        await work();
-      } finally {
-        for (const [i, stream] of streams.entries()) stream.write = originals[i];
-      }
-      return written.join('');
-    }
-
     it('an invalid UTF-8 path and a URL over 16 KB get the coded envelope, and neither responses nor logs carry the API key', async () => {
       const secret = ADMIN_API_KEY;
       const responses: string[] = [];
-      const logs = await logsDuring(async () => {
+      const logs = await outputDuring(async () => {
         const badUrl = await fetch(`${t.baseUrl}/rest/bug/%FF%FE?Tracker_api_key=${secret}`);
         const badText = await badUrl.text();
         responses.push(badText);

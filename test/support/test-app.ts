@@ -12,6 +12,7 @@ import { AuthRepository } from '../../src/auth/auth.repository.js';
 import { GroupService } from '../../src/group/group.service.js';
 import { ParametersService } from '../../src/params/parameters.service.js';
 import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
+import type { LogLevel } from '../../src/common/logging/log.js';
 
 export const ADMIN_LOGIN = 'admin@example.com';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -150,7 +151,7 @@ export class TestApp {
 }
 
 /** Boots the real app (Fastify adapter) on a fresh database of its own, listening on a free port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -161,7 +162,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const clock = new TestClock();
-  const app = await createApp(config, { logger: ['error'], openApiUi: false, clock });
+  const app = await createApp(config, { logLevel: options.logLevel ?? 'error', openApiUi: false, clock });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return new TestApp(app, `http://127.0.0.1:${address.port}`, database, config, clock);

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
 import { sendError, toTrackerError } from './exception.filter.js';
 import { errorBody } from './error-body.js';
@@ -40,6 +41,27 @@ export function edgeErrorHandlers(): Pick<FastifyServerOptions, 'frameworkErrors
 }
 
 /**
+ * Fastify's request logging, reduced to one line per request when it completes: method, route template (never the
+ * URL: its query may carry credentials), status, duration and caller id, beside the request id of the child logger.
+ */
+export class RequestLog extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    request.log.info({
+      method: request.method, route: request.routeOptions.url ?? '(no route)', status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10, caller: peekRequestContext(request)?.caller.id,
+    }, 'request');
+  }
+}
+
+/** The request id: the client's `X-Request-Id` when it is a sane token, else a new UUID; returned in the header. */
+export function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const sent = request.headers['x-request-id'];
+  return typeof sent === 'string' && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+}
+
+/**
  * The HTTP edge, shared by every route: bodies are read as text (RequestParams parses them, so a bad body gets a
  * coded error and any Content-Type is accepted), OPTIONS answers with the route's methods, and every response is rendered in the negotiated format (JSON, JSONP, HTML)
  * with Vary, CORS and ETag headers.
@@ -61,6 +83,10 @@ export function configureHttp(fastify: FastifyInstance): void {
   });
 
   fastify.addHook('onSend', async (request, reply, payload) => renderOutput(request, reply, payload));
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+
 }
 
 function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
