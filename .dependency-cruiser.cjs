@@ -48,7 +48,7 @@ const LAYERS = [
   ['comment', 'attachment'],
   ['mail'],
   ['info'],
-  ['health'],
+  ['health', 'metrics'],
 ];
 
 /** Composition root: may import any module (its folders are not modules for the rules above). */

@@ -35,7 +35,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     bodyParser: false,
   });
   // The API under /rest, as Bugzilla; the operators' endpoints beside it.
-  app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready'] });
+  app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready', 'metrics'] });
   setupOpenApi(app, { ui: options.openApiUi ?? true });
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
   installRequestHook(adapter.getInstance<FastifyInstance>(), { resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock) });

@@ -26,6 +26,7 @@ import { CatalogueUsageModule } from './bug/catalogue-usage.module.js';
 import { ENTITIES } from './entities.js';
 import { InstallModule } from './install/install.module.js';
 import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
 export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), HealthModule];
@@ -35,7 +36,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES],
+      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES, ...(config.metrics ? [MetricsModule] : [])],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: FieldSelectionInterceptor },

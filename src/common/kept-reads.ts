@@ -1,4 +1,5 @@
 import { MarkedCache } from './marked-cache.js';
+import { keptReads } from './metrics/metrics.js';
 
 /**
  * Reads of settings (products, components, field values, workflow …) kept by one instance under the settings
@@ -20,7 +21,11 @@ export class KeptReads {
       cache = new MarkedCache<string, V>(this.capacityPerKind);
       this.byKind.set(kind, cache);
     }
-    return cache.through(JSON.stringify(key), mark, async () => deepFreeze(await load()));
+    const cacheKey = JSON.stringify(key);
+    const kept = cache.get(cacheKey, mark);
+    keptReads.inc({ kind, outcome: kept === undefined ? 'miss' : 'hit' });
+    if (kept !== undefined) return Promise.resolve(kept);
+    return load().then((value) => cache.set(cacheKey, mark, deepFreeze(value)));
   }
 }
 

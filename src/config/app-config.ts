@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { LOG_LEVELS, type LogLevel } from '../common/logging/log.js';
 
 /** The service's configuration, read from the environment once at start and validated. */
 export class AppConfig {
@@ -19,11 +18,17 @@ export class AppConfig {
   maxBodyBytes: number;
   /** How long a SIGTERM/SIGINT waits for in-flight requests and the mail worker before the process gives up. */
   shutdownGraceMs: number;
+  /** TRACKER_METRICS=1 serves Prometheus metrics on /metrics. */
+  metrics: boolean;
   /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
+
+/** The levels of LOG_LEVEL (pino's, and `silent`). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/tracker.sqlite';
 
@@ -87,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.dataDir = path.resolve(env.TRACKER_DATA_DIR?.trim() || (sqlitePath && sqlitePath !== ':memory:' ? path.dirname(sqlitePath) : './data'));
   config.maxBodyBytes = integer(env, 'TRACKER_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
   config.shutdownGraceMs = integer(env, 'TRACKER_SHUTDOWN_GRACE_MS', 10_000, 0, 10 * 60 * 1000);
+  config.metrics = env.TRACKER_METRICS?.trim() === '1';
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${env.LOG_LEVEL}')`);
   config.logLevel = logLevel as LogLevel;

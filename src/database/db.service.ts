@@ -3,6 +3,7 @@ import { DataSource, QueryFailedError, QueryResult, type EntityManager, type Que
 import { dialectOf, type Dialect } from './dialect.js';
 import { Sql } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
+import { observeAtScrape } from '../common/metrics/metrics.js';
 
 type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
 
@@ -70,6 +71,17 @@ function readManager(dataSource: DataSource): EntityManager {
   return dataSource.createEntityManager(runner);
 }
 
+/** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */
+function observePool(dataSource: DataSource): void {
+  const pool = mysqlPool(dataSource) as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } } | undefined;
+  if (!pool) return;
+  observeAtScrape('tracker_db_pool_connections', 'Connections of the database pool: in use, idle, and requests waiting for one.', ['state'], async () => {
+    const all = pool._allConnections?.length ?? 0;
+    const idle = pool._freeConnections?.length ?? 0;
+    return [[{ state: 'in_use' }, all - idle], [{ state: 'idle' }, idle], [{ state: 'waiting' }, pool._connectionQueue?.length ?? 0]];
+  });
+}
+
 /**
  * The database as the services see it: `db.read` for queries outside a write, `db.transaction(fn)` for every
  * write (one transaction per request, so a failure leaves nothing behind).
@@ -85,6 +97,7 @@ export class Db {
   constructor(readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
     this.read = new Sql(readManager(dataSource), this.dialect, readPath(dataSource));
+    observePool(dataSource);
   }
 
   /** The database server's clock, UTC, as it stores datetimes (`YYYY-MM-DD hh:mm:ss`). */

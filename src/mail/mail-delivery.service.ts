@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config.js';
 import { MailQueueService, SENT_RETENTION_DAYS } from './mail-queue.service.js';
 import { MailKicker } from './mail-kicker.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
+import { mailDeliveries, observeAtScrape } from '../common/metrics/metrics.js';
 
 /** How often an idle worker looks at the outbox (it is also woken right after a commit that queued mail). */
 export const MAIL_POLL_INTERVAL_MS = 1000;
@@ -44,6 +45,10 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
 
   async start(): Promise<void> {
     if (this.running) return;
+    observeAtScrape('tracker_mail_outbox', 'Unsent outgoing mail: waiting for delivery, or given up.', ['state'], async () => {
+      const { waiting, givenUp } = await this.queue.unsentCounts();
+      return [[{ state: 'waiting' }, waiting], [{ state: 'given_up' }, givenUp]];
+    });
     this.transport = createMailTransport(this.config);
     this.running = true;
     this.logger.log(`Mail delivery: ${this.transport.kind === 'files' ? `.eml files in ${this.config.dataDir}/mail` : this.transport.kind}`);
@@ -126,10 +131,12 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
           const reason = reasonOf(err);
           this.logger.warn(`Mail ${mail.id} to ${mail.to} not delivered (attempt ${mail.attempts + 1}): ${reason}`);
           await this.queue.markFailed(mail, reason, new Date());
+          mailDeliveries.inc({ outcome: 'failed' });
           continue;
         }
         // Marked one by one, right after each send: a crash then resends at most the message in flight.
         await this.queue.markSent(mail.id, new Date());
+        mailDeliveries.inc({ outcome: 'sent' });
         sent++;
       }
       if (batch.length < BATCH_SIZE || !this.running) return sent;

@@ -67,6 +67,11 @@ export class MailQueueService {
     })));
   }
 
+  /** The outbox depth: unsent rows still to be tried, and those given up after MAX_DELIVERY_ATTEMPTS. */
+  unsentCounts(): Promise<{ waiting: number; givenUp: number }> {
+    return this.mails.unsentCounts(this.db.read, MAX_DELIVERY_ATTEMPTS);
+  }
+
   /** With mail turned off: rows left pending by an earlier configuration are recorded as sent (dropped). */
   async dropPending(at: Date): Promise<number> {
     return this.db.transaction((tx) => this.mails.markPendingSent(tx, toDbDateTime(at), MAX_DELIVERY_ATTEMPTS));

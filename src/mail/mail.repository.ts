@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, LessThan, LessThanOrEqual } from 'typeorm';
+import { IsNull, LessThan, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
 import { insertRows, type Sql } from '../database/sql.js';
 import { QueuedMail } from './entities/queued-mail.entity.js';
 
@@ -30,6 +30,16 @@ export class MailRepository {
 
   async change(tx: Sql, id: number, values: Partial<Pick<QueuedMail, 'sentAt' | 'lastError' | 'attempts' | 'nextAttemptAt'>>): Promise<void> {
     await tx.repository(QueuedMail).update({ id }, values);
+  }
+
+  /** How many rows are unsent: with attempts left (waiting) and without (given up). */
+  async unsentCounts(sql: Sql, maxAttempts: number): Promise<{ waiting: number; givenUp: number }> {
+    const repository = sql.repository(QueuedMail);
+    const [waiting, givenUp] = await Promise.all([
+      repository.countBy({ sentAt: IsNull(), attempts: LessThan(maxAttempts) }),
+      repository.countBy({ sentAt: IsNull(), attempts: MoreThanOrEqual(maxAttempts) }),
+    ]);
+    return { waiting, givenUp };
   }
 
   /** Records unsent rows with attempts left as sent at `at`; returns how many. */

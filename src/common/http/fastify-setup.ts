@@ -5,6 +5,7 @@ import { LogController, type FastifyInstance, type FastifyReply, type FastifyReq
 import { Errors, TrackerError } from '../errors/index.js';
 import { sendError, toTrackerError } from './exception.filter.js';
 import { errorBody } from './error-body.js';
+import { httpDuration, httpRequests } from '../metrics/metrics.js';
 import { peekRequestContext } from './request-context.js';
 import { etagMatches, etagOf, htmlBody, isValidCallback, jsonpBody, negotiate } from './output-format.js';
 
@@ -85,6 +86,11 @@ export function configureHttp(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => renderOutput(request, reply, payload));
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? '(no route)';
+    httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+    httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
 }

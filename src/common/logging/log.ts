@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import type { LoggerService } from '@nestjs/common';
-import { pino, type Logger, type Level } from 'pino';
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from '../../config/app-config.js';
 import { redactCredentials } from '../http/redact.js';
 
-export type LogLevel = Level | 'silent';
-export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export type { LogLevel };
 
 /**
  * The service's one log (issue 14): JSON lines through pino (Fastify's logger), one object per event, `msg` redacted

@@ -1,0 +1,43 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The Prometheus metrics of this process (issue 14), served on `/metrics` when TRACKER_METRICS=1. Each instance
+ * reports its own; the scraper adds them up. Modules record into the instruments declared here; what needs a
+ * module's data at scrape time (pool use, outbox depth) registers a collect callback with `observeAtScrape`.
+ */
+export const metricsRegistry = new Registry();
+
+export const httpRequests = new Counter({
+  name: 'tracker_http_requests_total', help: 'Requests answered, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const, registers: [metricsRegistry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'tracker_http_request_duration_seconds', help: 'Time to answer a request, by method and route template.',
+  labelNames: ['method', 'route'] as const, buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [metricsRegistry],
+});
+
+export const keptReads = new Counter({
+  name: 'tracker_kept_reads_total', help: 'Reads of values kept per instance under a mark, by kind and outcome (hit: served from memory).',
+  labelNames: ['kind', 'outcome'] as const, registers: [metricsRegistry],
+});
+
+export const mailDeliveries = new Counter({
+  name: 'tracker_mail_deliveries_total', help: 'Outgoing mail handed to the transport, by outcome (sent, failed).',
+  labelNames: ['outcome'] as const, registers: [metricsRegistry],
+});
+
+/** A gauge whose value is read when Prometheus scrapes (values by label set). */
+export function observeAtScrape<L extends string>(
+  name: string, help: string, labelNames: readonly L[], read: () => Promise<ReadonlyArray<[Partial<Record<L, string>>, number]>>,
+): void {
+  metricsRegistry.removeSingleMetric(name);
+  new Gauge({
+    name, help, labelNames, registers: [metricsRegistry],
+    async collect() {
+      this.reset();
+      for (const [labels, value] of await read()) this.set(labels, value);
+    },
+  });
+}
