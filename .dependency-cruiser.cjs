@@ -61,7 +61,11 @@ const KERNEL = ['config', 'common', 'database'];
 const PUBLIC = {
   // the ports bug owns and the modules above implement: the mailer (BUG_MAILER, mail) and the comment writer with
   // the comment text rule (BUG_COMMENTS, comment), attachment privacy (BUG_ATTACHMENTS, attachment)
-  bug: ['bug-mailer.ts', 'bug-comments.ts', 'bug-attachments.ts'],
+  // the search criteria over comments and attachments (BUG_COMMENT_SEARCH, BUG_ATTACHMENT_SEARCH), which those modules
+  // implement with their own tables
+  // the presenter's Flag object and email filter, which attachments show exactly as bugs do
+  // the flag rule shared by bugs and attachments (one implementation: BugFlagsService, exported by BugModule)
+  bug: ['bug-mailer.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug-search-sources.ts', 'bug.presenter.ts', 'rules/bug-flags.service.ts'],
   // Bugzilla's field type numbers (bug, install); the parsing of custom field values on Create Bug
   field: ['field-type.ts', 'custom-field-input.ts'],
   // the parameter catalogue (names, defaults, kinds): info lists it, bug and group name parameters, install seeds it

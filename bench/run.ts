@@ -2,60 +2,21 @@
  * The benchmark of the bugs issue, one command: `npm run bench`.
  * Starts Tracker (built, as a separate process) on a fresh MariaDB database, generates the reference data shape
  * (~2,000 bugs in one product; the bug read has 13 comments, 2 cc, flags, keywords, see_also, dependencies and an
- * alias), then loads it with autocannon (8 connections) several times per scenario and prints the medians.
+ * alias; the comments read is of a bug with 100 comments), then loads it with autocannon (8 connections) several times per scenario and prints the medians.
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench) is dropped and re-created.
  * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_BUGS (default 2000).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import mysql from 'mysql2/promise';
+import { BENCH_API_KEY as API_KEY, benchService } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
-const API_KEY = 'benchkeybenchkeybenchkeybenchkey0000';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BUGS = Number(process.env.BENCH_BUGS ?? 2000);
 const CONNECTIONS = 8;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench';
-
-async function api(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${BASE}/rest${path}${path.includes('?') ? '&' : '?'}Bugzilla_api_key=${API_KEY}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json: any = await response.json();
-  if (json?.error) throw new Error(`${method} ${path}: ${json.code} ${json.message}`);
-  return json;
-}
-
-async function recreateDatabase(): Promise<void> {
-  const url = new URL(DATABASE_URL);
-  const name = url.pathname.slice(1);
-  url.pathname = '/';
-  const connection = await mysql.createConnection(url.toString());
-  await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  await connection.end();
-}
-
-async function startServer(): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, TZ: 'UTC', PORT: String(PORT), DATABASE_URL, TRACKER_ADMIN_API_KEY: API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${BASE}/rest/version`)).ok) return server;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  server.kill();
-  throw new Error('the server did not start');
-}
+const { api, recreateDatabase, startServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
 
 async function inBatches<T>(count: number, parallel: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
@@ -69,8 +30,8 @@ async function inBatches<T>(count: number, parallel: number, task: (i: number) =
   return results;
 }
 
-/** The reference data shape; returns the id of the richly populated bug that the read scenario fetches. */
-async function generate(): Promise<{ bugId: number; product: string; component: string }> {
+/** The reference data shape; returns the ids of the richly populated bug that the read scenario fetches and of a bug with 100 comments. */
+async function generate(): Promise<{ bugId: number; commentedBugId: number; product: string; component: string }> {
   const product = 'BenchProduct';
   const component = 'Core';
   await api('POST', '/product', { name: product, description: 'Benchmark product', version: '1.0', is_open: true });
@@ -94,7 +55,10 @@ async function generate(): Promise<{ bugId: number; product: string; component: 
     flags: [{ name: 'review', status: '?', requestee: 'dev1@example.com' }],
   });
   for (let i = 1; i <= 12; i++) await api('PUT', `/bug/${bugId}`, { comment: { body: `Comment ${i} on the benchmark bug` } });
-  return { bugId, product, component };
+  // The comments read: a bug of its own (the update scenario keeps commenting on bugId), its description and 99 comments.
+  const commentedBugId = ids[ids.length - 1];
+  await inBatches(99, 8, (i) => api('POST', `/bug/${commentedBugId}/comment`, { comment: `Comment ${i + 1} of a long discussion\n\nwith a second paragraph` }));
+  return { bugId, commentedBugId, product, component };
 }
 
 interface Figures { requests: number; p99: number; errors: number }
@@ -113,12 +77,13 @@ async function main(): Promise<void> {
   const server = await startServer();
   try {
     process.stderr.write(`generating ${BUGS} bugs …\n`);
-    const { bugId, product, component } = await generate();
+    const { bugId, commentedBugId, product, component } = await generate();
     const auth = `Bugzilla_api_key=${API_KEY}`;
     let counter = 0;
     const scenarios: Array<[string, () => autocannon.Options]> = [
       ['GET /rest/version', () => ({ url: `${BASE}/rest/version` })],
       ['GET /rest/bug/(id)', () => ({ url: `${BASE}/rest/bug/${bugId}?${auth}` })],
+      ['GET /rest/bug/(id)/comment, 100 comments', () => ({ url: `${BASE}/rest/bug/${commentedBugId}/comment?${auth}` })],
       ['POST /rest/bug', () => ({
         url: `${BASE}/rest/bug?${auth}`, method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', summary: 'Load', description: 'Created under load' }),

@@ -9,6 +9,9 @@ import { installRequestHook } from './common/http/request-hook.js';
 import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
 import { Clock } from './common/time/clock.js';
 import { setupOpenApi } from './openapi.js';
+import { installAttachmentBodyLimit } from './attachment/attachment-body.js';
+import { maxAttachmentBytes } from './attachment/attachment.rules.js';
+import { ParametersService } from './params/parameters.service.js';
 
 export interface CreateAppOptions {
   /** Overrides LOG_LEVEL (the tests log errors only). */
@@ -37,6 +40,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // The API under /rest, as Bugzilla; the operators' endpoints beside it.
   app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready', 'metrics'] });
   setupOpenApi(app, { ui: options.openApiUi ?? true });
+  // Create Attachment's body follows maxattachmentsize, read per request (base64 is a third larger than the file).
+  installAttachmentBodyLimit(adapter.getInstance<FastifyInstance>(), config.maxBodyBytes, async () => maxAttachmentBytes(await app.get(ParametersService).load()));
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
   installRequestHook(adapter.getInstance<FastifyInstance>(), { resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock) });
   await app.init();

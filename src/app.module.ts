@@ -22,6 +22,7 @@ import { BugModule } from './bug/bug.module.js';
 import { CommentModule } from './comment/comment.module.js';
 import { AttachmentModule } from './attachment/attachment.module.js';
 import { BugUpdateModule } from './bug/update/bug-update.module.js';
+import { LastVisitModule } from './bug/last-visit/last-visit.module.js';
 import { CatalogueUsageModule } from './bug/catalogue-usage.module.js';
 import { ENTITIES } from './entities.js';
 import { InstallModule } from './install/install.module.js';
@@ -29,7 +30,7 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), HealthModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), HealthModule];
 
 @Module({})
 export class AppModule {

@@ -3,6 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { checkTextLimit, freeText } from '../common/text-limits.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { FieldChanges, flag, textParam } from '../common/changes.js';
 import { UserService } from '../user/user.service.js';
@@ -128,7 +129,7 @@ export class AuthService implements OnModuleInit {
 
   private checkDescription(value: string | undefined): string {
     const text = textParam(value, 'description');
-    if (text.length > DESCRIPTION_MAX) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: 'description', length: text.length, max: DESCRIPTION_MAX });
+    checkTextLimit(text, freeText(DESCRIPTION_MAX), 'description');
     return text;
   }
 }

@@ -3,6 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { checkTextLimit, freeText } from '../common/text-limits.js';
 import { parseDeadline, toDbDateTime } from '../common/time/datetime.js';
 import { FieldType } from '../field/field-type.js';
 import { ProductService, type ComponentRecord, type GroupControlDetail, type ProductRecord } from '../product/product.service.js';
@@ -20,7 +21,7 @@ import { validateAliases } from './rules/alias.js';
 import { productRights } from './rules/field-permissions.js';
 import { chooseInitialStatus, initialStatusCandidates, DUPLICATE } from './rules/workflow.js';
 import { resolveFlagChanges, type FlagChangeInput } from './rules/flags.js';
-import { BugFlagsService, type PlannedFlag } from './rules/bug-flags.service.js';
+import { BugFlagsService, initialFlagsChange, type PlannedFlag } from './rules/bug-flags.service.js';
 import { initialGroups } from './rules/group-controls.js';
 import { validateSeeAlso } from './rules/see-also.js';
 import { checkStoredDependencyLoops } from './rules/dependency-loops.js';
@@ -165,7 +166,7 @@ export class BugCreateService {
     const component = await this.activeComponent(caller, product, text('component'));
     const summary = text('summary');
     if (summary === '') throw TrackerError.of(Errors.REQUIRE_SUMMARY);
-    if ([...summary].length > MAX_FREETEXT) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: 'summary', length: [...summary].length });
+    checkTextLimit(summary, freeText(MAX_FREETEXT), 'summary');
     const version = await this.activeNamedValue('version', text('version'), product, (v) => products.versionByName(product.id, v));
     const milestoneName = text('target_milestone') || product.defaultMilestone;
     const targetMilestone = await this.activeNamedValue('milestone', milestoneName, product, (v) => products.milestoneByName(product.id, v));
@@ -479,7 +480,8 @@ export class BugCreateService {
       component: bug.component.name,
       changerId: caller.id,
       isNew: true,
-      changes: [],
+      // The initial flags: listed in the mail, and how a requestee gets their request mail.
+      changes: initialFlagsChange(bug.flags),
       comment: { text: bug.description, isPrivate: bug.descriptionIsPrivate },
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,

@@ -22,11 +22,14 @@ export class BugController {
   ) {}
 
   @Get('bug')
-  @ApiOperation({ summary: 'Search Bugs (id, alias, select fields, limit/offset); answers {bugs}.' })
+  @ApiOperation({
+    summary: 'Search Bugs: every criterion of search.md, charts, quicksearch, order, limit/offset; answers {bugs} '
+      + '(plus total_matches with total_matches=1), or {bug_count} with count_only=1. An unknown parameter is 53.',
+  })
   @ApiQuery({ type: BugSearchInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
   search(@Input(BugSearchInput, 'Bug.search') input: BugSearchInput, @Ctx() ctx: RequestContext) {
-    return this.bugs.searchBugs(ctx, input);
+    return this.bugs.searchBugs(ctx, input, ctx.params.all());
   }
 
   @Post('bug')

@@ -32,6 +32,8 @@ import { FlagModule } from '../flag/flag.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
 import { BugFlagsService } from './rules/bug-flags.service.js';
+import { BugCommentChangeService } from './bug-comment-change.service.js';
+import { BugEditsService } from './bug-edits.service.js';
 
 /**
  * Bugs: create, get, search, history (Update Bug is its own module, update/), with the shared pieces every module
@@ -47,8 +49,8 @@ import { BugFlagsService } from './rules/bug-flags.service.js';
   providers: [
     BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService,
+    BugFlagsService, BugEditsService, BugCommentChangeService,
   ],
-  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService],
+  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService],
 })
 export class BugModule {}

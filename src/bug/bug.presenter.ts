@@ -36,7 +36,8 @@ export function updateToken(secret: string, now: Date, userId: number, bugId: nu
   return `${time}-${digest.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
 }
 
-function presentFlag(flag: BugFlag, email: (a: string) => string): Record<string, unknown> {
+/** The Flag object of service-spec.md, for bugs and attachments alike (`requestee` only when set). */
+export function presentFlag(flag: BugFlag, email: (a: string) => string): Record<string, unknown> {
   return {
     id: flag.id,
     name: flag.name,

@@ -90,9 +90,9 @@ export class BugRepository {
     await insertRows(tx.repository(BugDependency), rows);
   }
 
-  /** Moves the bugs' last_change_time: something they show changed. */
-  async touch(tx: Sql, ids: readonly number[], at: string): Promise<void> {
+  /** Moves the bugs' last_change_time: something they show changed (with `columns` changed beside it). */
+  async touch(tx: Sql, ids: readonly number[], at: string, columns: Partial<Pick<Bug, 'remainingTime'>> = {}): Promise<void> {
     if (!ids.length) return;
-    await tx.repository(Bug).update({ id: In([...ids]) }, { lastChangeTime: at });
+    await tx.repository(Bug).update({ id: In([...ids]) }, { ...columns, lastChangeTime: at });
   }
 }

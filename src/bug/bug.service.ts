@@ -62,11 +62,15 @@ export class BugService {
     return { faults, bugs: this.present(page, ctx, true) };
   }
 
-  /** Search Bugs (`GET /rest/bug`): only `bugs`; hidden and unknown bugs are silently absent; no update_token. */
-  async searchBugs(ctx: ReadContext, input: BugSearchInput): Promise<{ bugs: Record<string, unknown>[] }> {
-    const ids = await this.search.findIds(ctx.caller, input);
-    const page = await this.loader.page(ids, ctx.caller, ctx.selection);
-    return { bugs: this.present(page, ctx, false) };
+  /**
+   * Search Bugs (`GET /rest/bug`): only `bugs` (with `total_matches` when asked), or `{bug_count}` with count_only;
+   * hidden and unknown bugs are silently absent; no update_token. `params` are the request's parameters (criteria).
+   */
+  async searchBugs(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const outcome = await this.search.search(ctx.caller, input, params);
+    if ('count' in outcome) return { bug_count: outcome.count };
+    const page = await this.loader.page(outcome.ids, ctx.caller, ctx.selection);
+    return { bugs: this.present(page, ctx, false), ...(outcome.total !== undefined ? { total_matches: outcome.total } : {}) };
   }
 
   private present(page: BugPage, ctx: ReadContext, withUpdateToken: boolean): Record<string, unknown>[] {

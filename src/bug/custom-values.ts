@@ -4,6 +4,7 @@
  * returned are what `bug_custom_values` stores, one row per value; an empty list means no value (clears the field).
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { LONG_TEXT_MAX, checkTextLimit, freeText } from '../common/text-limits.js';
 import { parseDateInput, toDbDateTime, parseDeadline } from '../common/time/datetime.js';
 import { FieldType } from '../field/field-type.js';
 import type { CustomFieldRecord, FieldValueRecord } from '../field/field.service.js';
@@ -52,7 +53,7 @@ export function customFieldValues(ctx: CustomValueContext, raw: unknown): string
     }
     case FieldType.FREETEXT: {
       const text = scalarText(field.name, raw).trim();
-      if ([...text].length > MAX_FREETEXT) throw TrackerError.of(Errors.FREETEXT_TOO_LONG, { field: field.name, length: [...text].length, max: MAX_FREETEXT });
+      checkTextLimit(text, freeText(MAX_FREETEXT), field.name);
       values = text === '' ? [] : [text];
       break;
     }
@@ -73,8 +74,9 @@ export function customFieldValues(ctx: CustomValueContext, raw: unknown): string
       break;
     }
     default: {
-      // Text areas, bug IDs (resolved by the caller) and anything else: the trimmed text.
+      // Text areas, bug IDs (resolved by the caller) and anything else: the trimmed text, as long as a long text may be.
       const text = scalarText(field.name, raw).trim();
+      checkTextLimit(text, freeText(LONG_TEXT_MAX), field.name);
       values = text === '' ? [] : [text];
     }
   }

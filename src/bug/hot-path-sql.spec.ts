@@ -61,16 +61,21 @@ describe('the hot paths quote every identifier for MySQL 8 (`groups` is reserved
     for (const statement of statements) expect(unquotedIdentifiers(statement)).toEqual([]);
   });
 
-  it('search: every criterion', async () => {
+  it('search: every kind of criterion, the page and the count', async () => {
     const { sql, statements } = recordingMysqlHandle();
     const search = new BugSearchRepository();
-    const input = {
-      id: [1], alias: ['a'], product: ['P'], component: ['C'], version: ['1'], status: ['__open__', 'NEW'], resolution: ['---'],
-      summary: ['s'], assigned_to: ['dev@example.com'], tags: ['mine'],
-    };
-    const conditions = search.conditions(sql, { input, since: { creation_time: '2020-01-01 00:00:00' }, tagOwnerId: 7 });
-    await search.findIds(sql, [...conditions, new BugVisibilityRepository().predicate(sql, member)], { limit: 10, offset: 0 });
-    expect(statements).toHaveLength(1);
-    expect(unquotedIdentifiers(statements[0])).toEqual([]);
+    const text = (base: Parameters<BugSearchRepository['matcher']>[1]) => search.matcher(sql, base, ['x'], 'text', 'f');
+    const conditions = [
+      search.onBug(sql, 'status', text('in')), search.onBug(sql, 'summary', text('substring')), search.onBug(sql, 'whiteboard', text('word')),
+      search.onBug(sql, 'product_id', search.idsMatcher(sql, [1])),
+      ...(['aliases', 'tags', 'blocked', 'dependson', 'dup_id', 'see_also', 'keywords', 'cc', 'groups'] as const).map((r) => search.related(sql, r, text('casesubstring'), 7)),
+      search.custom(sql, 3, text('regexp')), search.changed(sql, ['bug_status'], { after: '2020-01-01 00:00:00', to: text('in'), by: search.idsMatcher(sql, [2]) }),
+      new BugVisibilityRepository().predicate(sql, member),
+    ];
+    const where = { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
+    await search.findIds(sql, where, [{ column: 'last_change_time', descending: true }], { limit: 10, offset: 0 });
+    await search.count(sql, where);
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) expect(unquotedIdentifiers(statement)).toEqual([]);
   });
 });

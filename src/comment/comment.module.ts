@@ -1,16 +1,26 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { providingPorts } from '../common/modules/port.js';
 import { BUG_COMMENTS } from '../bug/bug-comments.js';
+import { BUG_COMMENT_SEARCH } from '../bug/bug-search-sources.js';
+import { CommentSearchRepository } from './comment-search.repository.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommentService } from './comment.service.js';
 import { CommentRepository } from './comment.repository.js';
 import { Comment } from './entities/comment.entity.js';
 import { CommentTag } from './entities/comment-tag.entity.js';
 import { CommentTagWeight } from './entities/comment-tag-weight.entity.js';
+import { CommentController } from './comment.controller.js';
+import { CommentViewService } from './comment-view.service.js';
+import { CommentCreateService } from './comment-create.service.js';
+import { CommentTagService } from './comment-tag.service.js';
+import { BugModule } from '../bug/bug.module.js';
+import { ProductModule } from '../product/product.module.js';
+import { UserModule } from '../user/user.module.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Comment, CommentTag, CommentTagWeight])],
-  providers: [CommentService, CommentRepository],
+  imports: [TypeOrmModule.forFeature([Comment, CommentTag, CommentTagWeight]), BugModule, ProductModule, UserModule],
+  controllers: [CommentController],
+  providers: [CommentService, CommentRepository, CommentSearchRepository, CommentViewService, CommentCreateService, CommentTagService],
   exports: [CommentService],
 })
 export class CommentModule {
@@ -20,6 +30,10 @@ export class CommentModule {
    * token, and nothing else of comment, is made visible app-wide.
    */
   static forBug(): DynamicModule {
-    return providingPorts(CommentModule, [{ token: BUG_COMMENTS, implementation: CommentService }]);
+    return providingPorts(CommentModule, [
+      { token: BUG_COMMENTS, implementation: CommentService },
+      // Search Bugs' comment criteria (longdesc, commenter, work_time)
+      { token: BUG_COMMENT_SEARCH, implementation: CommentSearchRepository },
+    ]);
   }
 }

@@ -3,6 +3,8 @@
  * the admin command line), checked as Bugzilla::Field's validators check it. Pure: uniqueness is the service's.
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { checkTextLimit, columnLength, exceedsLimit, freeText } from '../common/text-limits.js';
+import { FieldDefinition } from './entities/field-definition.entity.js';
 import { FieldType } from './field-type.js';
 import type { CustomFieldInput } from './dto/custom-field.dto.js';
 
@@ -60,7 +62,9 @@ export function customFieldName(raw: unknown): string {
   const name = (scalar(raw, 'name') ?? '').trim().toLowerCase();
   if (name === '') throw TrackerError.of(Errors.FIELD_MISSING_NAME);
   if (!/^[a-z0-9_]+$/.test(name) || name === 'cf_') throw TrackerError.of(Errors.FIELD_INVALID_NAME, { name });
-  return name.startsWith('cf_') ? name : `cf_${name}`;
+  const full = name.startsWith('cf_') ? name : `cf_${name}`;
+  checkTextLimit(full, { max: columnLength(FieldDefinition, 'name'), error: Errors.FIELD_INVALID_NAME, fact: 'name' }, 'name');
+  return full;
 }
 
 /** A type by number or by name (`FREETEXT`, `FIELD_TYPE_FREETEXT`, any case). */
@@ -80,7 +84,7 @@ export function customFieldValues(raw: unknown, field: string): string[] {
   return items.map((item) => {
     const value = (scalar(item, 'values') ?? '').trim();
     if (value === '') throw TrackerError.of(Errors.FIELDVALUE_UNDEFINED);
-    if (value.length > MAX_VALUE_LENGTH) throw TrackerError.of(Errors.FIELDVALUE_NAME_TOO_LONG, { value });
+    if (exceedsLimit(value, MAX_VALUE_LENGTH)) throw TrackerError.of(Errors.FIELDVALUE_NAME_TOO_LONG, { value });
     if (seen.has(value.toLowerCase())) throw TrackerError.of(Errors.FIELDVALUE_ALREADY_EXISTS, { value, field });
     seen.add(value.toLowerCase());
     return value;
@@ -91,6 +95,7 @@ export function parseCustomField(input: CustomFieldSource): CustomFieldDefinitio
   const name = customFieldName(input.name);
   const description = (scalar(input.description, 'description') ?? '').trim();
   if (description === '') throw TrackerError.of(Errors.FIELD_MISSING_DESCRIPTION);
+  checkTextLimit(description, freeText(columnLength(FieldDefinition, 'description')), 'description');
   const type = customFieldType(input.type);
   if (input.values !== undefined && input.values !== null && !SELECT_TYPES.has(type)) {
     throw TrackerError.of(Errors.PARAM_INVALID, { param: 'values', function: 'Field.create' });
@@ -100,6 +105,7 @@ export function parseCustomField(input: CustomFieldSource): CustomFieldDefinitio
     throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param: 'sort_key', function: 'Field.create' });
   }
   const reverseDesc = scalar(input.reverse_desc, 'reverse_desc')?.trim() || null;
+  checkTextLimit(reverseDesc, freeText(columnLength(FieldDefinition, 'reverseDesc')), 'reverse_desc');
   return {
     name,
     type,

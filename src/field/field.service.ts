@@ -129,16 +129,17 @@ export class FieldService {
   /**
    * The field reads Create Bug makes on every request, kept under the settings mark (KeptReads): pass
    * `caller.settingsMark`. The answers are frozen and as fresh as the mark; without a mark they are read afresh.
+   * Inside a transaction pass it as `sql` (see ProductService.catalogueAt).
    */
-  catalogueAt(settingsMark: number | undefined): FieldCatalogue {
+  catalogueAt(settingsMark: number | undefined, sql: Sql = this.db.read): FieldCatalogue {
     const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
     return {
-      customFields: () => keep('customFields', [], () => this.customFields()),
-      legalValues: (fieldName) => keep('legalValues', [fieldName], () => this.legalValues(fieldName)),
-      legalValuesOfFields: (fieldNames) => keep('legalValuesOfFields', fieldNames, () => this.legalValuesOfFields(fieldNames)),
-      statuses: () => keep('statuses', [], () => this.statuses()),
-      transitions: () => keep('transitions', [], () => this.transitions()),
-      keywordsByNames: (names) => keep('keywordsByNames', names, () => this.keywordsByNames(names)),
+      customFields: () => keep('customFields', [], () => this.customFields(sql)),
+      legalValues: (fieldName) => keep('legalValues', [fieldName], () => this.legalValues(fieldName, sql)),
+      legalValuesOfFields: (fieldNames) => keep('legalValuesOfFields', fieldNames, () => this.legalValuesOfFields(fieldNames, sql)),
+      statuses: () => keep('statuses', [], () => this.statuses(sql)),
+      transitions: () => keep('transitions', [], () => this.transitions(sql)),
+      keywordsByNames: (names) => keep('keywordsByNames', names, () => this.keywordsByNames(names, sql)),
     };
   }
 

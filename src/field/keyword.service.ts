@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { exceedsLimit } from '../common/text-limits.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import type { KeywordInput } from './dto/keyword.dto.js';
 import { toDbDateTime } from '../common/time/datetime.js';
@@ -90,7 +91,7 @@ export class KeywordService {
   private async checkName(tx: Sql, raw: string, selfId?: number): Promise<string> {
     const name = raw.trim();
     if (name === '') throw TrackerError.of(Errors.KEYWORD_BLANK_NAME);
-    if (/[\s,]/.test(name) || name.length > MAX_NAME) throw TrackerError.of(Errors.KEYWORD_INVALID_NAME, { name });
+    if (/[\s,]/.test(name) || exceedsLimit(name, MAX_NAME)) throw TrackerError.of(Errors.KEYWORD_INVALID_NAME, { name });
     const existing = (await this.fields.keywordsByNames([name], tx)).get(name.toLowerCase());
     if (existing && existing.id !== selfId) throw TrackerError.of(Errors.KEYWORD_ALREADY_EXISTS, { name });
     return name;

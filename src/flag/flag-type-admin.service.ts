@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { exceedsLimit } from '../common/text-limits.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
@@ -21,6 +22,8 @@ const MAX_SORTKEY = 32767;
 /** Bugzilla's check of cc_list addresses (Email::Address addr-spec, ASCII only), not the site's emailregexp. */
 const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/;
 const ANY = '__Any__';
+/** The 5.0 function names errors cite (the controller's DTO names them the same way). */
+const FUNCTION = { create: 'FlagType.create', update: 'FlagType.update' } as const;
 
 /** The boolean settings of a flag type: API name → property. `is_specifically_requestable` is read as is_requesteeble. */
 const BOOLEAN_FIELDS = [
@@ -49,21 +52,26 @@ interface ClusionRow {
   componentId: number | null;
 }
 
-/** A product (and component) list of `inclusions`/`exclusions`, as names: `[product]` or `{product: [component]}`. */
-export function parseClusionNames(raw: unknown, param: string): Array<{ product: string; component: string | null }> {
+type ClusionName = { product: string; component: string | null };
+
+/**
+ * A product (and component) list of `inclusions`/`exclusions` as 5.0's `_process_lists` reads it: an array whose
+ * items are product names or objects of product → component names, mixed (`["Widget", {"Gadget": ["Gears"]}]`);
+ * a bare object or a bare name is taken as one item. Anything else is 53, naming `functionName`.
+ */
+export function parseClusionNames(raw: unknown, param: string, functionName: string): ClusionName[] {
   if (raw === undefined || raw === null) return [];
-  if (Array.isArray(raw)) {
-    return raw.map((item) => {
-      if (item === null || typeof item === 'object') throw TrackerError.of(Errors.PARAM_INVALID, { param });
-      return { product: String(item), component: null };
+  const invalid = () => TrackerError.of(Errors.PARAM_INVALID, { param, function: functionName });
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number';
+  return (Array.isArray(raw) ? raw : [raw]).flatMap((item): ClusionName[] => {
+    if (scalar(item)) return [{ product: String(item), component: null }];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw invalid();
+    return Object.entries(item as Record<string, unknown>).flatMap(([product, components]): ClusionName[] => {
+      const list = components === null || components === undefined ? [] : Array.isArray(components) ? components : [components];
+      if (!list.every(scalar)) throw invalid();
+      // An empty component list means the whole product (Bugzilla's "Product:__Any__").
+      return list.length ? list.map((component) => ({ product, component: String(component) })) : [{ product, component: null }];
     });
-  }
-  if (typeof raw !== 'object') return [{ product: String(raw), component: null }];
-  return Object.entries(raw as Record<string, unknown>).flatMap(([product, components]): Array<{ product: string; component: string | null }> => {
-    const list = components === null || components === undefined ? [] : Array.isArray(components) ? components : [components];
-    if (list.some((c) => c === null || typeof c === 'object')) throw TrackerError.of(Errors.PARAM_INVALID, { param });
-    // An empty component list means the whole product (Bugzilla's "Product:__Any__").
-    return list.length ? list.map((component) => ({ product, component: String(component) })) : [{ product, component: null }];
   });
 }
 
@@ -88,18 +96,18 @@ export class FlagTypeAdminService {
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       for (const key of ['name', 'description'] as const) {
-        if ((input[key] ?? '') === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'FlagType.create', param: key });
+        if ((input[key] ?? '') === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION.create, param: key });
       }
       const name = checkName(input.name!);
       const description = checkDescription(input.description!);
       const targetType = (input.target_type ?? 'bug').trim();
       if (targetType !== 'bug' && targetType !== 'attachment') throw TrackerError.of(Errors.FLAG_TYPE_TARGET_TYPE_INVALID, { target_type: targetType });
-      const ccList = checkCcList(input.cc_list);
+      const ccList = checkCcList(input.cc_list, FUNCTION.create);
       const sortKey = input.sortkey !== undefined ? checkSortKey(input.sortkey) : 1;
       const groups = await this.groupIds(tx, input);
       const isGlobal = ctx.caller.inGroup('editcomponents');
-      const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions')) : [];
-      const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions')) : [];
+      const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions', FUNCTION.create)) : [];
+      const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions', FUNCTION.create)) : [];
       // No inclusion means every product; only editcomponents members may reach beyond their own products.
       if (!inclusions.length && !isGlobal) {
         throw TrackerError.of(Errors.AUTH_FAILURE, { group: 'editcomponents', action: 'add', object: 'flag types for every product' });
@@ -127,7 +135,7 @@ export class FlagTypeAdminService {
   async update(target: { ids: number[]; names: string[] }, input: FlagTypeUpdateInput, ctx: RequestContext) {
     await this.requireSomeAdminRight(ctx.caller, 'edit');
     if (!target.ids.length && !target.names.length) {
-      throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'FlagType.update', params: ['ids', 'names'] });
+      throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: FUNCTION.update, params: ['ids', 'names'] });
     }
     const now = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
@@ -139,15 +147,15 @@ export class FlagTypeAdminService {
       const set: FlagTypeChanges = {};
       if (input.name !== undefined) set.name = checkName(input.name ?? '');
       if (input.description !== undefined) set.description = checkDescription(input.description ?? '');
-      if (input.cc_list !== undefined) set.ccList = checkCcList(input.cc_list);
+      if (input.cc_list !== undefined) set.ccList = checkCcList(input.cc_list, FUNCTION.update);
       if (input.sortkey !== undefined) set.sortkey = checkSortKey(input.sortkey);
       for (const [key, property] of BOOLEAN_FIELDS) if (input[key] !== undefined) set[property] = !!input[key];
       if (input.is_specifically_requestable !== undefined) set.isRequesteeble = !!input.is_specifically_requestable;
       const groups = await this.groupIds(tx, input);
       if (groups.grant !== undefined) set.grantGroupId = groups.grant;
       if (groups.request !== undefined) set.requestGroupId = groups.request;
-      const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions')) : undefined;
-      const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions')) : undefined;
+      const inclusions = input.inclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.inclusions, 'inclusions', FUNCTION.update)) : undefined;
+      const exclusions = input.exclusions !== undefined ? await this.resolveClusions(tx, ctx.caller, parseClusionNames(input.exclusions, 'exclusions', FUNCTION.update)) : undefined;
 
       const current = await this.flagTypes.clusionsOf(types.map((t) => t.id), tx);
       const describe = await this.clusionDescriber(tx, [...current.inclusions, ...current.exclusions, ...(inclusions ?? []), ...(exclusions ?? [])]);
@@ -268,7 +276,7 @@ function rowOf(type: FlagTypeRecord): Required<FlagTypeChanges> {
 /** 1–50 characters, no spaces or commas (1101). */
 function checkName(value: string): string {
   const name = value.trim();
-  if (name === '' || name.length > MAX_NAME || /[\s,]/.test(name)) throw TrackerError.of(Errors.FLAG_TYPE_NAME_INVALID, { name });
+  if (name === '' || exceedsLimit(name, MAX_NAME) || /[\s,]/.test(name)) throw TrackerError.of(Errors.FLAG_TYPE_NAME_INVALID, { name });
   return name;
 }
 
@@ -279,13 +287,13 @@ function checkDescription(value: string): string {
 }
 
 /** An array of addresses or one string of them; at most 200 characters (1103), each a valid address (501). */
-function checkCcList(raw: unknown): string {
+function checkCcList(raw: unknown, functionName: string): string {
   if (raw === undefined || raw === null) return '';
   const items = Array.isArray(raw) ? raw : [raw];
-  if (items.some((i) => i !== null && typeof i === 'object')) throw TrackerError.of(Errors.PARAM_INVALID, { param: 'cc_list' });
+  if (items.some((i) => i !== null && typeof i === 'object')) throw TrackerError.of(Errors.PARAM_INVALID, { param: 'cc_list', function: functionName });
   const addresses = items.flatMap((i) => String(i).split(/[,\s]+/)).filter((a) => a !== '');
   const list = addresses.join(', ');
-  if (list.length > MAX_CC_LIST) throw TrackerError.of(Errors.FLAG_TYPE_CC_LIST_INVALID);
+  if (exceedsLimit(list, MAX_CC_LIST)) throw TrackerError.of(Errors.FLAG_TYPE_CC_LIST_INVALID);
   for (const address of addresses) if (!ADDRESS.test(address)) throw TrackerError.of(Errors.ILLEGAL_EMAIL_ADDRESS, { addr: address });
   return list;
 }

@@ -20,10 +20,16 @@ describe('where a flag type applies (Bugzilla FlagType::match)', () => {
   });
 
   it('inclusions/exclusions are given as product names or as product → components', () => {
-    expect(parseClusionNames(['A', 'B'], 'inclusions')).toEqual([{ product: 'A', component: null }, { product: 'B', component: null }]);
-    expect(parseClusionNames({ A: ['x', 'y'], B: [] }, 'inclusions')).toEqual([
+    const parse = (raw: unknown) => parseClusionNames(raw, 'inclusions', 'FlagType.create');
+    expect(parse(['A', 'B'])).toEqual([{ product: 'A', component: null }, { product: 'B', component: null }]);
+    expect(parse({ A: ['x', 'y'], B: [] })).toEqual([
       { product: 'A', component: 'x' }, { product: 'A', component: 'y' }, { product: 'B', component: null },
     ]);
-    expect(() => parseClusionNames([{ A: 'x' }], 'inclusions')).toThrow();
+    // 5.0's own form: an array mixing product names and product → components objects
+    expect(parse(['A', { B: ['y'] }, { C: [] }])).toEqual([
+      { product: 'A', component: null }, { product: 'B', component: 'y' }, { product: 'C', component: null },
+    ]);
+    expect(() => parse([['A']])).toThrow("'inclusions' is not a valid parameter for the FlagType.create function.");
+    expect(() => parse([{ A: [{ x: 1 }] }])).toThrow(/FlagType\.create function/);
   });
 });

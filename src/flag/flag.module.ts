@@ -10,11 +10,13 @@ import { FlagTypeRepository } from './flag-type.repository.js';
 import { FlagTypeService } from './flag-type.service.js';
 import { FlagRepository } from './flag.repository.js';
 import { FlagService } from './flag.service.js';
+import { FlagSearchRepository } from './flag-search.repository.js';
+import { FlagSearchService } from './flag-search.service.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([FlagType, FlagInclusion, FlagExclusion, Flag])],
-  providers: [FlagTypeRepository, FlagRepository, FlagTypeService, FlagService],
-  exports: [FlagTypeService, FlagService],
+  providers: [FlagTypeRepository, FlagRepository, FlagTypeService, FlagService, FlagSearchRepository, FlagSearchService],
+  exports: [FlagTypeService, FlagService, FlagSearchService],
 })
 export class FlagModule {
   /**

@@ -86,14 +86,14 @@ const REASON_TEXT: Readonly<Record<MailReason, string>> = {
 // Bugzilla's three-column change table: "%19s|%-28s|%s" under a rule of 76 dashes.
 const WHAT_WIDTH = 19;
 const VALUE_WIDTH = 28;
-const MAX_SUBJECT_LENGTH = 255;
+export const MAX_SUBJECT_LENGTH = 255;
 const TABLE_RULE = '-'.repeat(76);
 
 function fieldLabel(field: string, context: ComposeContext): string {
   return FIELD_LABELS[field] ?? context.customFieldLabels?.get(field) ?? field;
 }
 
-function userLabel(user: UserRecord | undefined): string {
+export function userLabel(user: UserRecord | undefined): string {
   if (!user) return 'Nobody';
   return user.realName ? `${user.realName} <${user.login}>` : user.login;
 }

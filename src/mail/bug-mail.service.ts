@@ -9,6 +9,7 @@ import type { BugMailEvent, BugMailer } from '../bug/bug-mailer.js';
 import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
 import { composeBugMail, TIME_TRACKING_FIELDS, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
 import { MailQueueService } from './mail-queue.service.js';
+import { composeFlagRequestMail, flagRequestsOf } from './flag-request.mail.js';
 import { MailKicker } from './mail-kicker.js';
 
 /**
@@ -27,7 +28,7 @@ export class BugMailService implements BugMailer {
   ) {}
 
   async notify(tx: Sql, event: BugMailEvent): Promise<void> {
-    const mails = await this.compose(tx, event);
+    const mails = [...(await this.compose(tx, event)), ...(await this.flagRequests(tx, event))];
     if (!mails.length) return;
     await this.queue.enqueue(tx, mails, event.at);
     this.kicker.afterCommitOf(tx);
@@ -53,6 +54,30 @@ export class BugMailService implements BugMailer {
       customFieldLabels,
     };
     return views.map((view) => composeBugMail(event, view, context)).filter((mail): mail is ComposedMail => mail !== null);
+  }
+
+  /**
+   * One request mail per person the change asks for a flag (Flag::notify): not to the changer, nor to accounts that
+   * take no mail, nor to someone who cannot see the bug.
+   */
+  async flagRequests(tx: Sql, event: BugMailEvent): Promise<ComposedMail[]> {
+    const requests = flagRequestsOf(event);
+    if (!requests.length) return [];
+    const [requestees, changer, parameters] = await Promise.all([
+      this.users.findByLogins(requests.map((r) => r.requestee), tx),
+      this.users.findByIds([event.changerId], tx),
+      this.parameters.load(tx),
+    ]);
+    const asked = requests.flatMap((request) => {
+      const user = requestees.get(request.requestee.toLowerCase());
+      return user && user.id !== event.changerId && user.emailEnabled && user.loginDeniedText === '' ? [{ request, user }] : [];
+    });
+    if (!asked.length) return [];
+    const seeing = await event.canSee(asked.map((a) => a.user.id));
+    const context = {
+      changer: changer.get(event.changerId), urlbase: parameters.get('urlbase'), mailfrom: parameters.get('mailfrom'), emailsuffix: parameters.get('emailsuffix'),
+    };
+    return asked.filter((a) => seeing.has(a.user.id)).map((a) => composeFlagRequestMail(event, a.request, a.user, context));
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { LONG_TEXT_MAX, exceedsLimit } from '../common/text-limits.js';
 import { AuditService } from '../audit/audit.service.js';
 import { randomSecret } from '../common/credentials.js';
 import { PARAMETER_DEFINITIONS, PARAMETERS_BY_NAME, SITE_SECRET_PARAMETER, type ParameterDefinition } from './parameter-definitions.js';
@@ -76,6 +77,7 @@ export class ParametersService {
     const invalid = (reason: string) => TrackerError.of(Errors.PARAMETER_INVALID_VALUE, { name: definition.name, reason });
     if (raw === null || typeof raw === 'object') throw invalid('the value must be a string, a number or a boolean');
     const value = typeof raw === 'boolean' ? (raw ? '1' : '0') : String(raw).trim();
+    if (exceedsLimit(value, LONG_TEXT_MAX)) throw invalid(`it is longer than ${LONG_TEXT_MAX} characters`);
     const kind = definition.kind;
     if (kind === 'bool') {
       const normalised = { '1': '1', '0': '0', true: '1', false: '0', True: '1', False: '0', on: '1', off: '0' }[value];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { exceedsLimit } from '../common/text-limits.js';
 import type { ResourceFields } from '../common/fields/field-selection.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
@@ -13,6 +14,7 @@ import { pickByIdsAndNames } from '../common/pick-by-ids-and-names.js';
 import { ClassificationRepository, type ClassificationChanges } from './classification.repository.js';
 import type { Classification } from './entities/classification.entity.js';
 import { ProductRepository } from './product.repository.js';
+import { MAX_NAME_LENGTH } from './product-values.service.js';
 import { ProductService, type ClassificationRecord } from './product.service.js';
 
 const CLASSIFICATION_CLASS = 'Tracker::Classification';
@@ -123,7 +125,7 @@ export class ClassificationService {
 
   private async checkName(tx: Sql, name: string, selfId?: number): Promise<string> {
     if (name === '') throw TrackerError.of(Errors.CLASSIFICATION_NOT_SPECIFIED);
-    if (name.length > 64) throw TrackerError.of(Errors.CLASSIFICATION_NAME_TOO_LONG, { name });
+    if (exceedsLimit(name, MAX_NAME_LENGTH)) throw TrackerError.of(Errors.CLASSIFICATION_NAME_TOO_LONG, { name });
     const existing = await this.findByName(name, tx);
     if (existing && existing.id !== selfId) throw TrackerError.of(Errors.CLASSIFICATION_ALREADY_EXISTS, { name });
     return name;

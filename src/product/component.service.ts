@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { exceedsLimit } from '../common/text-limits.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
@@ -200,7 +201,7 @@ export class ComponentService {
 
   private async checkName(tx: Sql, product: ProductRecord, name: string, selfId?: number): Promise<string> {
     if (name === '') throw TrackerError.of(Errors.COMPONENT_BLANK_NAME);
-    if (name.length > MAX_NAME_LENGTH) throw TrackerError.of(Errors.COMPONENT_NAME_TOO_LONG, { name });
+    if (exceedsLimit(name, MAX_NAME_LENGTH)) throw TrackerError.of(Errors.COMPONENT_NAME_TOO_LONG, { name });
     const existing = await this.products.componentByName(product.id, name, tx);
     if (existing && existing.id !== selfId) throw TrackerError.of(Errors.COMPONENT_ALREADY_EXISTS, { name, product: product.name });
     return name;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { exceedsLimit } from '../common/text-limits.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
@@ -155,7 +156,7 @@ export class ProductAdminService {
   /** Bugzilla's Product _check_name: non-blank, at most 64 characters, unique ignoring case (702 either way). */
   private async checkName(tx: Sql, name: string, self?: ProductRecord): Promise<string> {
     if (name === '') throw TrackerError.of(Errors.PRODUCT_BLANK_NAME);
-    if (name.length > MAX_NAME_LENGTH) throw TrackerError.of(Errors.PRODUCT_NAME_TOO_LONG, { name });
+    if (exceedsLimit(name, MAX_NAME_LENGTH)) throw TrackerError.of(Errors.PRODUCT_NAME_TOO_LONG, { name });
     const existing = await this.products.findByName(name, tx);
     if (existing && existing.id !== self?.id) {
       if (existing.name === name) throw TrackerError.of(Errors.PRODUCT_NAME_ALREADY_IN_USE, { product: name });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditService } from '../audit/audit.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { exceedsLimit } from '../common/text-limits.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
@@ -30,7 +31,7 @@ const KINDS = {
 
 function checkValueName(kind: ValueKind, name: string): string {
   if (name === '') throw TrackerError.of(KINDS[kind].blank);
-  if (name.length > MAX_NAME_LENGTH) throw TrackerError.of(KINDS[kind].tooLong, { name });
+  if (exceedsLimit(name, MAX_NAME_LENGTH)) throw TrackerError.of(KINDS[kind].tooLong, { name });
   return name;
 }
 

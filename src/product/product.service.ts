@@ -158,20 +158,22 @@ export class ProductService {
   /**
    * The product reads Create Bug makes on every request, kept under the settings mark (KeptReads): pass
    * `caller.settingsMark`. The answers are frozen and as fresh as the mark; without a mark they are read afresh.
+   * Inside a transaction pass it as `sql`: a read through the pool there can wait for a connection that other
+   * transactions, waiting for this one's locks, hold.
    */
-  catalogueAt(settingsMark: number | undefined): ProductCatalogue {
+  catalogueAt(settingsMark: number | undefined, sql: Sql = this.db.read): ProductCatalogue {
     const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
-    const controlsOf = (productId: number) => keep('controlsOf', [productId], () => this.productRepository.controlsOf(this.db.read, [productId]));
+    const controlsOf = (productId: number) => keep('controlsOf', [productId], () => this.productRepository.controlsOf(sql, [productId]));
     return {
-      findByName: (name) => keep('productByName', [name], () => this.findByName(name)),
-      componentByName: (productId, name) => keep('componentByName', [productId, name], () => this.componentByName(productId, name)),
-      versionByName: (productId, value) => keep('versionByName', [productId, value], () => this.versionByName(productId, value)),
-      milestoneByName: (productId, value) => keep('milestoneByName', [productId, value], () => this.milestoneByName(productId, value)),
-      findByIds: (ids) => keep('productsByIds', ids, () => this.findByIds(ids)),
-      componentsByIds: (ids) => keep('componentsByIds', ids, () => this.componentsByIds(ids)),
-      componentsOfProducts: (ids) => keep('componentsOfProducts', ids, () => this.componentsOfProducts(ids)),
-      milestoneCount: (productId) => keep('milestoneCount', [productId], () => this.milestoneCount(productId)),
-      groupControls: (productIds) => keep('groupControls', productIds, () => this.groupControls(productIds)),
+      findByName: (name) => keep('productByName', [name], () => this.findByName(name, sql)),
+      componentByName: (productId, name) => keep('componentByName', [productId, name], () => this.componentByName(productId, name, sql)),
+      versionByName: (productId, value) => keep('versionByName', [productId, value], () => this.versionByName(productId, value, sql)),
+      milestoneByName: (productId, value) => keep('milestoneByName', [productId, value], () => this.milestoneByName(productId, value, sql)),
+      findByIds: (ids) => keep('productsByIds', ids, () => this.findByIds(ids, sql)),
+      componentsByIds: (ids) => keep('componentsByIds', ids, () => this.componentsByIds(ids, sql)),
+      componentsOfProducts: (ids) => keep('componentsOfProducts', ids, () => this.componentsOfProducts(ids, sql)),
+      milestoneCount: (productId) => keep('milestoneCount', [productId], () => this.milestoneCount(productId, sql)),
+      groupControls: (productIds) => keep('groupControls', productIds, () => this.groupControls(productIds, sql)),
       canEnter: async (caller, product) => product.isActive && mayEnter(caller, await controlsOf(product.id)),
       canEdit: async (caller, productId) => mayEdit(caller, await controlsOf(productId)),
     };

@@ -189,7 +189,9 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
         .toMatchObject({ isMultiplicable: false, ccList: 'c@example.com', sortkey: 7 });
       expectCodedError(await t.put(`/flag_type/${id}`, { cc_list: [{ to: 'c@example.com' }] }, { key: editor.apiKey }), 53, 400);
       expectCodedError(await t.put(`/flag_type/${id}`, { grant_group: { name: 'granters' } }, { key: editor.apiKey }), 53, 400);
-      expectCodedError(await t.put(`/flag_type/${id}`, { inclusions: [{ product: 'Alpha' }] }, { key: editor.apiKey }), 53, 400);
+      // An object item is 5.0's product → components form: {"product": ["Alpha"]} names a product called "product" (106).
+      expectCodedError(await t.put(`/flag_type/${id}`, { inclusions: [{ product: 'Alpha' }] }, { key: editor.apiKey }), 106, 401);
+      expectCodedError(await t.put(`/flag_type/${id}`, { inclusions: [{ Alpha: { General: true } }] }, { key: editor.apiKey }), 53, 400);
     });
 
     it('the OpenAPI document lists the parameters of create and update', async () => {

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional } from 'class-validator';
 import { LooseParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 import { NewFlagDoc } from './flag-change.doc.js';
 import { BugBoolean, BugList, BugText } from './params.js';
 
@@ -105,16 +106,16 @@ export class BugCreateInput {
   @BugList('Other name of depends_on.', { commas: true })
   dependson?: string[];
 
-  @BugText('URL of the bug.')
+  @BugText('URL of the bug.') @MaxText(freeText(LONG_TEXT_MAX))
   url?: string;
 
-  @BugText('Other name of url.')
+  @BugText('Other name of url.') @MaxText(freeText(LONG_TEXT_MAX))
   bug_file_loc?: string;
 
-  @BugText('Status whiteboard.')
+  @BugText('Status whiteboard.') @MaxText(freeText(LONG_TEXT_MAX))
   whiteboard?: string;
 
-  @BugText('Other name of whiteboard.')
+  @BugText('Other name of whiteboard.') @MaxText(freeText(LONG_TEXT_MAX))
   status_whiteboard?: string;
 
   @LooseParam({ format: 'date', type: String, description: 'Deadline, YYYY-MM-DD (time trackers only; 56 for a bad date).' })

@@ -1,18 +1,24 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsInt, IsOptional, IsString } from 'class-validator';
-import { ScalarParam, TextListParam } from '../../common/http/dto.js';
+import { IsArray, IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
+import { BooleanParam, ScalarParam, TextListParam } from '../../common/http/dto.js';
 import { IdListParam, IntParam } from './params.js';
 
 /** "any of" a list of texts: repeated keys (select fields keep commas, search.md). */
 const AnyOf = (description: string) =>
   applyDecorators(ApiPropertyOptional({ type: [String], description }), IsOptional(), IsArray(), IsString({ each: true }), TextListParam());
 
+/** A yes/no parameter (`1`, `True`, `true` …). */
+const Switch = (description: string) => applyDecorators(ApiPropertyOptional({ type: Boolean, description }), IsOptional(), IsBoolean(), BooleanParam());
+
 /**
- * Search Bugs (`GET /rest/bug`, search.md "Parameters", service-spec "Search Bugs"): the criteria this service
- * supports, each optional, ANDed; a repeated key means "any of". Types only: which criteria are needed (a search
- * without any is 32614 unless search_allow_no_criteria), `offset` without `limit` (50) and date formats (56) are the
- * service's rules. Internal names (`bug_status`, `short_desc` …) are the other spellings Bugzilla accepts.
+ * Search Bugs (`GET /rest/bug`, search.md "Parameters", service-spec "Search Bugs"): the documented criteria, each
+ * optional, ANDed; a repeated key means "any of". This class types and documents them; the criteria themselves are
+ * read from the request's parameters by the search (search/search-request.ts), which also takes every internal
+ * name (`bug_status`, `short_desc`, `longdesc` …), custom fields by name, `<field>_type` operator overrides, the
+ * advanced-search charts (`f1`/`o1`/`v1`, `field0-0-0`), `chfield*`, `deadlinefrom`/`deadlineto` and `email<N>`, and
+ * refuses any other parameter (53, stricter than 5.0). `offset` without `limit` (50), date formats (56) and a search
+ * without criteria (1000 unless search_allow_no_criteria) are the service's rules.
  */
 export class BugSearchInput {
   @ApiPropertyOptional({ type: [Number], description: 'Bug IDs, exact, any of (repeated or comma list: `id=1,2,3`).' })
@@ -77,6 +83,21 @@ export class BugSearchInput {
   @AnyOf('Substring of the URL, like summary.')
   url?: string[];
 
+  @AnyOf('Keywords: every listed keyword (split on spaces and commas) must be on the bug.')
+  keywords?: string[];
+
+  @AnyOf('Classification names, exact, any of (bugs of the products in them).')
+  classification?: string[];
+
+  @AnyOf('CC logins, exact, any of.')
+  cc?: string[];
+
+  @AnyOf('Comment text contains any of the words (private comments only for insiders).')
+  longdesc?: string[];
+
+  @AnyOf('Other name of tags.')
+  tag?: string[];
+
   @AnyOf('Assignee logins, exact, any of.')
   assigned_to?: string[];
 
@@ -107,4 +128,21 @@ export class BugSearchInput {
   @ApiPropertyOptional({ type: Number, description: 'Skip this many bugs first; needs limit (50 otherwise).' })
   @IsOptional() @IsInt() @IntParam()
   offset?: number;
+
+  @ApiPropertyOptional({ description: 'Quicksearch syntax (search.md "Quicksearch subset"); replaces every other criterion.' })
+  @IsOptional() @IsString() @ScalarParam()
+  quicksearch?: string;
+
+  @ApiPropertyOptional({ description: 'Sort: comma-separated field names, each optionally followed by ASC or DESC; ties (and no order) by ascending bug id.' })
+  @IsOptional() @IsString() @ScalarParam()
+  order?: string;
+
+  @Switch('Beyond 5.0 (BMO): answer only {"bug_count": N}, the number of visible matching bugs (limit and offset do not apply).')
+  count_only?: boolean;
+
+  @Switch('Beyond 5.0: add "total_matches", the number of visible matching bugs before limit/offset, to the answer.')
+  total_matches?: boolean;
+
+  @Switch('Accepted and ignored: clients that fetch bugs through search send it (clients.md).')
+  permissive?: boolean;
 }

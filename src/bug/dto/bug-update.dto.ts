@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsObject, IsOptional } from 'class-validator';
 import { LooseParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 import { FlagChangeDoc } from './flag-change.doc.js';
 import { AddRemoveDoc, AddRemoveSetDoc, CommentDoc } from './update-objects.doc.js';
 import { BugBoolean, BugText } from './params.js';
@@ -57,10 +58,10 @@ export class BugUpdateInput {
   @BugText('Summary: not empty, 255 characters at most.')
   summary?: string;
 
-  @BugText('URL.')
+  @BugText('URL.') @MaxText(freeText(LONG_TEXT_MAX))
   url?: string;
 
-  @BugText('Status whiteboard.')
+  @BugText('Status whiteboard.') @MaxText(freeText(LONG_TEXT_MAX))
   whiteboard?: string;
 
   @BugText('Other name of platform.')

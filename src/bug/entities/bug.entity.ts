@@ -23,6 +23,9 @@ import { ActivityTable } from '../../database/activity-table.js';
 @Index('ix_bugs_creation_time', ['creationTime'])
 @Index('ix_bugs_last_change_time', ['lastChangeTime'])
 @Index('ix_bugs_summary', ['summary'])
+// Search Bugs: one product's bugs in id order (the common `product=X&limit=50` page) without a sort; deadlines.
+@Index('ix_bugs_product_id', ['productId'])
+@Index('ix_bugs_deadline', ['deadline'])
 export class Bug {
   @IdColumn()
   id: number;

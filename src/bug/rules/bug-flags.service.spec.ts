@@ -1,11 +1,11 @@
 import { Caller, type CallerGroups, type ParameterSnapshot } from '../../common/caller.js';
 import { caughtError } from '../../common/errors/testing.js';
 import type { Sql } from '../../database/sql.js';
-import type { FlagService, NewBugFlag } from '../../flag/flag.service.js';
+import type { FlagHolder, FlagService, NewBugFlag } from '../../flag/flag.service.js';
 import type { GroupService } from '../../group/group.service.js';
 import type { UserRecord } from '../../user/user.service.js';
 import type { BugVisibilityService } from '../bug-visibility.service.js';
-import { BugFlagsService, type FlagTarget } from './bug-flags.service.js';
+import { BugFlagsService, initialFlagsChange, type FlagTarget } from './bug-flags.service.js';
 import { resolveFlagChanges, type ApplicableFlagType, type ExistingFlag } from './flags.js';
 
 const GRANTERS = 50;
@@ -29,7 +29,7 @@ const approval = type(11, 'approval', GRANTERS);
 function setup() {
   const written: { added: NewBugFlag[][]; changed: number[]; deleted: number[][] } = { added: [], changed: [], deleted: [] };
   const flags = {
-    addBugFlags: async (_tx: Sql, _bugId: number, rows: readonly NewBugFlag[]) => void (rows.length && written.added.push([...rows])),
+    addBugFlags: async (_tx: Sql, _holder: FlagHolder, rows: readonly NewBugFlag[]) => void (rows.length && written.added.push([...rows])),
     changeFlag: async (_tx: Sql, id: number) => void written.changed.push(id),
     deleteFlags: async (_tx: Sql, ids: readonly number[]) => void written.deleted.push([...ids]),
   } as unknown as FlagService;
@@ -93,5 +93,24 @@ describe('BugFlagsService — flags on Create and Update Bug', () => {
     expect(planned.map((p) => p.newlyAsked)).toEqual([false]);
     await expect(service.apply(target(), planned, existing)).resolves.toMatchObject({ joinCc: [] });
     expect(written.changed).toEqual([]);
+  });
+
+  it('change: the whole rule for one holder, answering the flagtypes.name change; a private attachment needs an insider requestee', async () => {
+    const { service, written } = setup();
+    const existing: ExistingFlag[] = [{ id: 5, typeId: 10, typeName: 'review', status: '?', requesteeLogin: granter.login, setterLogin: admin.user!.login }];
+    const request = { existing, types: [review, approval], users, functionName: 'Bug.update_attachment' };
+    const granted = await service.change(target(), { ...request, changes: [{ id: 5, status: '+' }] });
+    expect(granted.diff).toEqual({ removed: `review?(${granter.login})`, added: 'review+' });
+    expect(written.changed).toEqual([5]);
+    const onPrivate = { ...target(), attachment: { id: 3, isPrivate: true } };
+    await expect(service.change(onPrivate, { ...request, changes: [{ name: 'approval', status: '?', requestee: granter.login }] }))
+      .rejects.toEqual(refused(32000, 'flag_requestee_unauthorized_attachment'));
+  });
+
+  it('initialFlagsChange: the flags a new bug starts with, in the name?(requestee) notation', () => {
+    const { service } = setup();
+    const planned = service.plan(admin, actions([{ name: 'review', status: '?', requestee: granter.login }, { name: 'approval', status: '+' }]), users);
+    expect(initialFlagsChange(planned)).toEqual([{ field: 'flagtypes.name', removed: '', added: `review?(${granter.login}), approval+` }]);
+    expect(initialFlagsChange([])).toEqual([]);
   });
 });

@@ -36,6 +36,8 @@ export interface FlagChangeInput {
 }
 
 export interface FlagContext {
+  /** The 5.0 function an error names (default Bug.update). */
+  functionName?: string;
   /** Flags currently on the bug (or attachment). */
   existingFlags: readonly ExistingFlag[];
   /** Flag types of the bug's product/component (or of the attachment); Bugzilla also lists inactive types that still have flags here. */
@@ -56,6 +58,23 @@ export type FlagAction =
       changed: boolean;
     }
   | { action: 'delete'; flag: ExistingFlag; type: ApplicableFlagType };
+
+/**
+ * The `flags` list of a request (the DTO checked it is a list): each item an object (53) with a status (extract_flags:
+ * a missing status is param_required, 50), naming `functionName`.
+ */
+export function parseFlagChanges(value: readonly unknown[], functionName: string): FlagChangeInput[] {
+  return value.map((item) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      throw TrackerError.of(Errors.PARAM_INVALID, { param: 'flags', function: functionName });
+    }
+    const flag = item as FlagChangeInput;
+    if (flag.status === undefined || flag.status === null || String(flag.status).trim() === '') {
+      throw TrackerError.of(Errors.PARAM_REQUIRED, { function: functionName, param: 'status' });
+    }
+    return flag;
+  });
+}
 
 const toId = (v: unknown): number | null => {
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
@@ -160,7 +179,7 @@ function updateExisting(change: FlagChangeInput, flag: ExistingFlag, ctx: FlagCo
 
 function createNew(change: FlagChangeInput, typeId: number | null, ctx: FlagContext, draft: FlagDraft): FlagAction {
   if (typeId === null) {
-    throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.update', param: 'flags.type_id or flags.name' });
+    throw TrackerError.of(Errors.PARAM_REQUIRED, { function: ctx.functionName ?? 'Bug.update', param: 'flags.type_id or flags.name' });
   }
   const type = ctx.applicableTypes.find((t) => t.id === typeId)!;
   const status = text(change.status);

@@ -1,124 +1,155 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue } from '../../database/sql.js';
-import { likeEscape } from '../../database/dialect.js';
+import { concatSql, likeEscape } from '../../database/dialect.js';
+import { Errors, TrackerError } from '../../common/errors/index.js';
 import type { SqlCondition } from '../bug-visibility.repository.js';
-import type { BugSearchInput } from '../dto/bug-search.dto.js';
+import type { ColumnMatcher } from '../bug-search-sources.js';
+import type { BaseTest } from './search-criteria.js';
+import type { BugColumn, BugRelation, ValueType } from './search-fields.js';
 
-/** The text-list criteria of a search. */
-type SearchList = { [K in keyof BugSearchInput]-?: BugSearchInput[K] extends string[] | undefined ? K : never }[keyof BugSearchInput];
+/** A column of `bugs` holding another module's id: the search resolves names to ids through that module's service. */
+export type BugIdColumn = 'product_id' | 'component_id' | 'reporter_id' | 'assigned_to_id' | 'qa_contact_id';
 
-/** The time criteria of a search: bugs created / changed at or after a moment. */
-export type SearchSince = Partial<Record<'creation_time' | 'last_change_time', string>>;
-
-/** What a search asks, validated: the request, its time criteria as DB datetimes, and whose personal tags count. */
-export interface SearchCriteria {
-  input: BugSearchInput;
-  since: SearchSince;
-  tagOwnerId: number;
+/** One sort key of `order`: a column of `bugs`, ascending or descending. */
+export interface SortKey {
+  column: BugColumn;
+  descending: boolean;
 }
 
-/** Exact-match ("any of") criteria on a column of `bugs` (search.md: select fields keep commas). */
-const EXACT_COLUMNS: Readonly<Partial<Record<SearchList, string>>> = {
-  version: 'version',
-  target_milestone: 'target_milestone',
-  priority: 'priority',
-  severity: 'severity',
-  bug_severity: 'severity',
-  op_sys: 'op_sys',
-  platform: 'platform',
-  rep_platform: 'platform',
+/** A page of a search: at most `limit` ids after skipping `offset`. */
+export interface SearchWindow {
+  limit: number;
+  offset: number;
+}
+
+/** The sub-selects of the bug module's own tables that hang on a bug: (table, the bug's column, the tested column). */
+const RELATIONS: Readonly<Record<Exclude<BugRelation, 'tags'>, [table: string, bugColumn: string, valueColumn: string]>> = {
+  aliases: ['bug_aliases', 'bug_id', 'alias'],
+  // `blocked` of a bug: the bugs it blocks, i.e. those that depend on it.
+  blocked: ['bug_dependencies', 'depends_on_id', 'blocked_id'],
+  dependson: ['bug_dependencies', 'blocked_id', 'depends_on_id'],
+  dup_id: ['bug_duplicates', 'dupe_id', 'dupe_of_id'],
+  see_also: ['bug_see_also', 'bug_id', 'url'],
+  keywords: ['bug_keywords', 'bug_id', 'keyword_id'],
+  cc: ['bug_cc', 'bug_id', 'user_id'],
+  groups: ['bug_groups', 'bug_id', 'group_id'],
 };
 
-/** Substring criteria: parameter → column of `bugs`. */
-const TEXT_COLUMNS: ReadonlyArray<[SearchList, string]> = [
-  ['summary', 'summary'], ['short_desc', 'summary'], ['whiteboard', 'whiteboard'], ['status_whiteboard', 'whiteboard'], ['url', 'url'],
-];
-
-/** People criteria: parameter → user column of `bugs`. */
-const PEOPLE_COLUMNS: ReadonlyArray<[SearchList, string]> = [
-  ['assigned_to', 'assigned_to_id'], ['creator', 'reporter_id'], ['reporter', 'reporter_id'], ['qa_contact', 'qa_contact_id'],
-];
-
 /**
- * The hand-written SQL of Search Bugs (a hot path bench/ measures). Each criterion is one condition over the bugs
- * table aliased `b`; it reaches other modules' tables (products, components, users, field values) through
- * sub-selects, the documented exception for speed. Every identifier is quoted in the handle's dialect.
+ * The hand-written SQL of Search Bugs (a hot path bench/ measures). A search is one WHERE over `bugs` aliased `b`:
+ * each criterion is a test of a column of `bugs` or a sub-select of the bug module's own tables; criteria on other
+ * modules' tables come from those modules (comments, attachments, flags) or as ids their services resolved
+ * (products, components, users, keywords, groups). Every identifier is quoted in the handle's dialect; every value
+ * is bound. Case: text columns carry case-insensitive collations (MariaDB utf8mb4_unicode_ci, SQLite NOCASE), LIKE is
+ * case-insensitive on both.
  */
 @Injectable()
 export class BugSearchRepository {
-  /** Ids of the bugs meeting every condition, in ascending id order, in a window. */
-  async findIds(sql: Sql, conditions: readonly SqlCondition[], window: { limit: number; offset: number }): Promise<number[]> {
+  /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
+  async findIds(sql: Sql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]> {
     const q = sql.quote;
+    const sort = [...order.map((k) => `${q(`b.${k.column}`)}${k.descending ? ' DESC' : ''}`), q('b.id')].join(', ');
     const rows = await sql.all<{ id: number }>(
-      `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${conditions.map((c) => c.sql).join(' AND ')}
-        ORDER BY ${q('b.id')} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
-      conditions.flatMap((c) => c.params),
+      `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${where.sql} ORDER BY ${sort} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
+      where.params,
     );
     return rows.map((r) => Number(r.id));
   }
 
-  /** One condition per criterion the request names (none: the request has no criteria). */
-  conditions(sql: Sql, { input, since, tagOwnerId }: SearchCriteria): SqlCondition[] {
-    const q = sql.quote;
-    const bug = (column: string) => q(`b.${column}`);
-    const conditions: SqlCondition[] = [];
-    const anyOf = (column: string, values: SqlValue[]) => conditions.push({ sql: `${column} IN ${sql.in(values)}`, params: values });
-    /** The bug's column is among the ids of the table's rows named `names`. */
-    const byName = (column: string, table: string, nameColumn: string, names: string[]) =>
-      conditions.push({ sql: `${bug(column)} IN (SELECT ${q('id')} FROM ${q(table)} WHERE ${q(nameColumn)} IN ${sql.in(names)})`, params: names });
-
-    if (input.id !== undefined) anyOf(bug('id'), input.id);
-    if (input.alias !== undefined) {
-      conditions.push({ sql: `${bug('id')} IN (SELECT ${q('bug_id')} FROM ${q('bug_aliases')} WHERE ${q('alias')} IN ${sql.in(input.alias)})`, params: input.alias });
-    }
-    if (input.product !== undefined) byName('product_id', 'products', 'name', input.product);
-    if (input.component !== undefined) byName('component_id', 'components', 'name', input.component);
-    for (const [key, column] of Object.entries(EXACT_COLUMNS) as Array<[SearchList, string]>) {
-      const values = input[key];
-      if (values !== undefined) anyOf(bug(column), values);
-    }
-    for (const values of [input.status, input.bug_status]) if (values !== undefined) conditions.push(this.statusCondition(sql, values));
-    if (input.resolution !== undefined) {
-      // `---` and the empty string both mean "no resolution" (the seed: an empty string finds open bugs).
-      anyOf(bug('resolution'), input.resolution.map((r) => (r === '---' ? '' : r)));
-    }
-    // Text fields: a substring of any of the values (the seed: not split on spaces), case-insensitive.
-    const like = sql.dialect === 'mysql' ? 'LIKE ?' : "LIKE ? ESCAPE '\\'";
-    for (const [key, column] of TEXT_COLUMNS) {
-      const values = input[key] ?? [];
-      if (values.length) conditions.push({ sql: `(${values.map(() => `${bug(column)} ${like}`).join(' OR ')})`, params: values.map((v) => `%${likeEscape(v)}%`) });
-    }
-    // People: the login, exactly (the seed); `reporter` is the other name of `creator`.
-    for (const [key, column] of PEOPLE_COLUMNS) {
-      const logins = input[key] ?? [];
-      if (logins.length) byName(column, 'users', 'login_name', logins);
-    }
-    if (input.tags !== undefined) {
-      conditions.push({
-        sql: `${bug('id')} IN (SELECT ${q('x.bug_id')} FROM ${q('bug_tags')} x JOIN ${q('tags')} t ON ${q('t.id')} = ${q('x.tag_id')}
-               WHERE ${q('t.user_id')} = ? AND ${q('t.name')} IN ${sql.in(input.tags)})`,
-        params: [tagOwnerId, ...input.tags],
-      });
-    }
-    for (const key of ['creation_time', 'last_change_time'] as const) {
-      const value = since[key];
-      if (value !== undefined) conditions.push({ sql: `${bug(key)} >= ?`, params: [value] });
-    }
-    return conditions;
+  /** How many bugs meet `where`. */
+  async count(sql: Sql, where: SqlCondition): Promise<number> {
+    const row = await sql.one<{ n: number }>(`SELECT COUNT(*) AS ${sql.quote('n')} FROM ${sql.quote('bugs')} b WHERE ${where.sql}`, where.params);
+    return Number(row?.n ?? 0);
   }
 
-  /** Statuses by name, or by open-ness (`__open__`, `__closed__`); `__all__` is every status. */
-  private statusCondition(sql: Sql, values: string[]): SqlCondition {
+  /** A test of a column of the bug itself. */
+  onBug(sql: Sql, column: BugColumn | BugIdColumn, match: ColumnMatcher): SqlCondition {
+    return match(sql.quote(`b.${column}`));
+  }
+
+  /** `b.id IN (bugs with a row of the relation whose value matches)`; tags count only the owner's. */
+  related(sql: Sql, relation: BugRelation, match: ColumnMatcher, tagOwnerId = 0): SqlCondition {
     const q = sql.quote;
-    const open = (flag: number) =>
-      `${q('b.status')} IN (SELECT ${q('v.value')} FROM ${q('field_values')} v JOIN ${q('fielddefs')} f ON ${q('f.id')} = ${q('v.field_id')}
-        WHERE ${q('f.name')} = 'bug_status' AND ${q('v.is_open')} = ${flag})`;
-    const parts: string[] = [];
-    const plain = values.filter((v) => !['__open__', '__closed__', '__all__'].includes(v));
-    if (values.includes('__all__')) return { sql: '1 = 1', params: [] };
-    if (values.includes('__open__')) parts.push(open(1));
-    if (values.includes('__closed__')) parts.push(open(0));
-    if (plain.length) parts.push(`${q('b.status')} IN ${sql.in(plain)}`);
-    return { sql: `(${parts.join(' OR ')})`, params: plain };
+    if (relation === 'tags') {
+      const test = match(q('t.name'));
+      return {
+        sql: `${q('b.id')} IN (SELECT ${q('x.bug_id')} FROM ${q('bug_tags')} x JOIN ${q('tags')} t ON ${q('t.id')} = ${q('x.tag_id')} WHERE ${q('t.user_id')} = ? AND ${test.sql})`,
+        params: [tagOwnerId, ...test.params],
+      };
+    }
+    const [table, bugColumn, valueColumn] = RELATIONS[relation];
+    const test = match(q(`r.${valueColumn}`));
+    return { sql: `${q('b.id')} IN (SELECT ${q(`r.${bugColumn}`)} FROM ${q(table)} r WHERE ${test.sql})`, params: test.params };
+  }
+
+  /** A custom field's value (one row per value, multi-selects have several). */
+  custom(sql: Sql, fieldId: number, match: ColumnMatcher): SqlCondition {
+    const q = sql.quote;
+    const test = match(q('cv.value'));
+    return {
+      sql: `${q('b.id')} IN (SELECT ${q('cv.bug_id')} FROM ${q('bug_custom_values')} cv WHERE ${q('cv.field_id')} = ? AND ${test.sql})`,
+      params: [fieldId, ...test.params],
+    };
+  }
+
+  /**
+   * The `changed*` operators: bugs whose history has a change of one of `fields` meeting every given test (moment
+   * before/after, old value, new value, who).
+   */
+  changed(sql: Sql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition {
+    const q = sql.quote;
+    const parts = [`${q('a.field_name')} IN ${sql.in(fields)}`];
+    const params: SqlValue[] = [...fields];
+    if (test.before !== undefined) { parts.push(`${q('a.changed_at')} < ?`); params.push(test.before); }
+    if (test.after !== undefined) { parts.push(`${q('a.changed_at')} > ?`); params.push(test.after); }
+    for (const [matcher, column] of [[test.from, 'removed'], [test.to, 'added'], [test.by, 'user_id']] as const) {
+      if (!matcher) continue;
+      const condition = matcher(q(`a.${column}`));
+      parts.push(condition.sql);
+      params.push(...condition.params);
+    }
+    return { sql: `${q('b.id')} IN (SELECT ${q('a.bug_id')} FROM ${q('bug_activity')} a WHERE ${parts.join(' AND ')})`, params };
+  }
+
+  /**
+   * The SQL of a base test of `values` (any of them) on a column expression of the given type; dates arrive as DB
+   * text, booleans as 0/1. `label` names the field in errors.
+   */
+  matcher(sql: Sql, base: BaseTest, values: readonly SqlValue[], type: ValueType, label: string): ColumnMatcher {
+    const any = (one: (column: string) => string, bound: (v: SqlValue) => SqlValue = (v) => v): ColumnMatcher => (column) =>
+      values.length
+        ? { sql: values.length === 1 ? one(column) : `(${values.map(() => one(column)).join(' OR ')})`, params: values.map(bound) }
+        : { sql: '1 = 0', params: [] };
+    const mysql = sql.dialect === 'mysql';
+    const like = mysql ? 'LIKE ?' : "LIKE ? ESCAPE '\\'";
+    switch (base) {
+      case 'in':
+        return (column) => (values.length
+          ? { sql: `${column}${type === 'text' && !mysql ? ' COLLATE NOCASE' : ''} IN ${sql.in(values)}`, params: [...values] }
+          : { sql: '1 = 0', params: [] });
+      case 'substring':
+        return any((c) => `${c} ${like}`, (v) => `%${likeEscape(String(v))}%`);
+      case 'casesubstring':
+        return any((c) => (mysql ? `INSTR(CAST(${c} AS BINARY), CAST(? AS BINARY)) > 0` : `INSTR(${c}, ?) > 0`));
+      case 'regexp':
+        if (!mysql) throw TrackerError.of(Errors.REGEXP_UNSUPPORTED, { field: label });
+        return any((c) => `${c} REGEXP ?`);
+      case 'word':
+        // A word is delimited by spaces or the ends of the text.
+        return any((c) => `${concatSql(sql.dialect, "' '", c, "' '")} ${like}`, (v) => `% ${likeEscape(String(v))} %`);
+      case 'lessthan': return any((c) => `${c} < ?`);
+      case 'lessthaneq': return any((c) => `${c} <= ?`);
+      case 'greaterthan': return any((c) => `${c} > ?`);
+      case 'greaterthaneq': return any((c) => `${c} >= ?`);
+      case 'isempty':
+        if (type === 'text') return (c) => ({ sql: `COALESCE(${c}, '') = ''`, params: [] });
+        if (type === 'number' || type === 'bool') return (c) => ({ sql: `COALESCE(${c}, 0) = 0`, params: [] });
+        return (c) => ({ sql: `${c} IS NULL`, params: [] });
+    }
+  }
+
+  /** `column IN (ids)`: ids another module's service resolved (none: nothing matches). */
+  idsMatcher(sql: Sql, ids: readonly number[]): ColumnMatcher {
+    return (column) => (ids.length ? { sql: `${column} IN ${sql.in(ids)}`, params: [...ids] } : { sql: '1 = 0', params: [] });
   }
 }

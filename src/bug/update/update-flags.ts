@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { FlagTypeService } from '../../flag/flag-type.service.js';
 import { FlagService } from '../../flag/flag.service.js';
-import { diffFlags, type FlagSnapshot } from '../rules/changes.js';
-import { resolveFlagChanges, type ApplicableFlagType, type ExistingFlag } from '../rules/flags.js';
-import { BugFlagsService } from '../rules/bug-flags.service.js';
+import { diffFlags } from '../rules/changes.js';
+import type { ApplicableFlagType, ExistingFlag } from '../rules/flags.js';
+import { BugFlagsService, snapshotOf } from '../rules/bug-flags.service.js';
 import { BugWork } from './bug-work.js';
 import { RelationSteps } from './update-relations.js';
 
@@ -28,19 +28,21 @@ export class FlagSteps {
     if (!changes && !moved) return;
     const { tx, caller } = run;
     const types = (await this.flagTypes.applicableTypes(w.product.id, w.componentId, 'bug', tx)) as ApplicableFlagType[];
-    const before: FlagSnapshot[] = bug.flags.map((f) => ({ name: f.name, status: f.status, requestee: f.requestee, setter: f.setter }));
+    const all: ExistingFlag[] = bug.flags.map((f) => ({
+      id: f.id, typeId: f.typeId, typeName: f.name, status: f.status as ExistingFlag['status'], requesteeLogin: f.requestee, setterLogin: f.setter,
+    }));
 
     // A bug moved where a flag's type no longer applies loses the flag (Bugzilla's flag clean-up).
-    const obsolete = moved ? bug.flags.filter((f) => !types.some((t) => t.id === f.typeId)) : [];
+    const obsolete = moved ? all.filter((f) => !types.some((t) => t.id === f.typeId)) : [];
     await this.flags.deleteFlags(tx, obsolete.map((f) => f.id));
-    const existing: ExistingFlag[] = bug.flags
-      .filter((f) => !obsolete.includes(f))
-      .map((f) => ({ id: f.id, typeId: f.typeId, typeName: f.name, status: f.status as ExistingFlag['status'], requesteeLogin: f.requestee, setterLogin: f.setter }));
+    const existing = all.filter((f) => !obsolete.includes(f));
 
-    const actions = changes ? resolveFlagChanges(changes, { existingFlags: existing, applicableTypes: types }) : [];
-    const planned = this.bugFlags.plan(caller, actions, run.namedUsers);
-    const { after, joinCc } = await this.bugFlags.apply({ tx, bugId: w.id, caller, at: run.at, ccIds: w.ccIds }, planned, existing);
-    const diff = diffFlags(before, after);
+    const { after, joinCc } = await this.bugFlags.change(
+      { tx, bugId: w.id, caller, at: run.at, ccIds: w.ccIds },
+      { changes: changes ?? [], existing, types, users: run.namedUsers, functionName: 'Bug.update' },
+    );
+    // Against every flag the bug had: the flags a move removed show in the same `flagtypes.name` change.
+    const diff = diffFlags(snapshotOf(all), after);
     if (diff) w.changes.record('flagtypes.name', diff.removed, diff.added);
     if (joinCc.length) await this.relationSteps.changeCc(w, joinCc.map((u) => ({ id: u.id, login: u.login })), []);
   }

@@ -9,7 +9,7 @@ import { Errors, TrackerError } from '../../common/errors/index.js';
 import { parseDeadline } from '../../common/time/datetime.js';
 import { toBoolean } from '../../common/http/request-params.js';
 import { normaliseUpdateObject, type AddRemoveSet } from '../rules/update-objects.js';
-import type { FlagChangeInput } from '../rules/flags.js';
+import { parseFlagChanges, type FlagChangeInput } from '../rules/flags.js';
 import type { StatusChangeRequest } from '../rules/workflow.js';
 import { isCustomFieldName } from '../bug.fields.js';
 import { normaliseCommentText } from '../bug-comments.js';
@@ -113,20 +113,6 @@ function parseComment(value: unknown): CommentInput {
   };
 }
 
-/** Flag-change objects (the DTO checked the list), each with a status (extract_flags: a missing status is param_required). */
-function parseFlags(value: readonly unknown[]): FlagChangeInput[] {
-  return value.map((item) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      throw TrackerError.of(Errors.PARAM_INVALID, { param: 'flags', function: FUNCTION });
-    }
-    const flag = item as FlagChangeInput;
-    if (flag.status === undefined || flag.status === null || String(flag.status).trim() === '') {
-      throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'status' });
-    }
-    return flag;
-  });
-}
-
 const STRING_FIELDS = {
   assigned_to: 'assignedTo',
   qa_contact: 'qaContact',
@@ -183,7 +169,7 @@ export function parseUpdateRequest(input: BugUpdateInput, custom: ReadonlyMap<st
   if (input.comment_is_private) {
     request.commentIsPrivate = Object.entries(input.comment_is_private).map(([id, isPrivate]) => ({ id, isPrivate: toBoolean(isPrivate) }));
   }
-  if (input.flags) request.flags = parseFlags(input.flags);
+  if (input.flags) request.flags = parseFlagChanges(input.flags, FUNCTION);
 
   if (input.deadline !== undefined) {
     const raw: unknown = Array.isArray(input.deadline) ? input.deadline[0] : input.deadline;

@@ -136,6 +136,8 @@ export const Errors = {
   INVALID_CONTENT_TYPE: define('invalid_content_type', 601, (p) => `The content type '${p.contenttype}' is invalid. Valid types must be of the form foo/bar where foo is one of application, audio, image, message, model, multipart, text, video.`),
   FILE_NOT_SPECIFIED: define('file_not_specified', 603, () => 'You did not specify a file to attach.'),
   MISSING_ATTACHMENT_DESCRIPTION: define('missing_attachment_description', 604, () => 'You must enter a description for the attachment.'),
+  // Bugzilla decodes leniently (MIME::Base64 skips what is not base64); Tracker refuses it rather than store garbage.
+  INVALID_BASE64: define('invalid_base64', 53, (p) => `The ${p.param} of the ${p.function} function is not valid base64.`),
   ZERO_LENGTH_FILE: define('zero_length_file', 606, () => 'The file you are trying to attach is empty, does not exist, or you don\'t have permission to read it.'),
   INVALID_ATTACH_ID: define('invalid_attach_id', 32000, (p) => `The attachment id ${p.attach_id} is invalid.`),
   ILLEGAL_ATTACHMENT_EDIT: define('illegal_attachment_edit', 32000, (p) => `You are not authorized to edit attachment ${p.attach_id}.`),
@@ -173,6 +175,7 @@ export const Errors = {
   COMPONENT_IS_LAST: define('component_is_last', 1201, (p) => `'${p.name}' is the last component of '${p.product}' and cannot be deleted.`),
   COMPONENT_HAS_BUGS: define('component_has_bugs', 1202, (p) => `The component '${p.name}' still has ${p.count} bug(s) and cannot be deleted.`),
   COMPONENT_BLANK_NAME: define('component_blank_name', 1210, () => 'You must enter a name for the component.'),
+  USER_NOT_INVOLVED: define('user_not_involved', 1300, (p) => `You are not involved in bug ${p.id}.`),
   COMPONENT_BLANK_DESCRIPTION: define('component_blank_description', 1211, (p) => `You must enter a non-blank description for component '${p.name}'.`),
   MULTIPLE_COMPONENTS_UPDATE_NOT_ALLOWED: define('multiple_components_update_not_allowed', 1212, () => 'Only one component of a product can be renamed to a given name.'),
   COMPONENT_NEED_INITIALOWNER: define('component_need_initialowner', 1213, () => 'A default assignee is required for the component.'),
@@ -186,6 +189,8 @@ export const Errors = {
   MILESTONE_REQUIRED: define('milestone_required', 32000, () => 'You must select a target milestone if you are going to accept this bug.'),
   CC_REMOVE_DENIED: define('cc_remove_denied', 32000, (p) => `You may not remove ${p.login ?? 'other users'} from the CC list of bug ${p.bug_id}: only the assignee, the QA contact or a user with editbugs may remove others.`),
   FLAG_REQUESTEE_UNAUTHORIZED: define('flag_requestee_unauthorized', 32000, (p) => `You asked ${p.requestee} for '${p.flag}' on bug ${p.bug_id}, but that user cannot see the bug.`),
+  FLAG_REQUESTEE_UNAUTHORIZED_ATTACHMENT: define('flag_requestee_unauthorized_attachment', 32000, (p) =>
+    `You asked ${p.requestee} for '${p.flag}' on attachment ${p.attach_id}, but that attachment is private and that user cannot see it.`),
   FLAG_REQUESTEE_NEEDS_PRIVS: define('flag_requestee_needs_privs', 32000, (p) => `You asked ${p.requestee} for '${p.flag}', but that user is not allowed to grant or deny it.`),
   VALUE_INACTIVE: define('value_inactive', 32000, (p) => `The ${p.class} value '${p.value}' is not active.`),
   REQUIRED_FIELD: define('required_field', 32000, (p) => `A value must be set for the '${p.field}' field.`),
@@ -195,6 +200,13 @@ export const Errors = {
   FEATURE_DISABLED: define('feature_disabled', 32000, (p) => `The ${p.feature ?? 'requested'} feature is not available.`),
   PARAMETER_INVALID_VALUE: define('parameter_invalid_value', 32000, (p) => `The value of parameter '${p.name}' is invalid: ${p.reason}`),
   UNKNOWN_PARAMETER: define('unknown_parameter', 32000, (p) => `There is no parameter named '${p.name}'.`),
+
+  // ---- Search Bugs without a table entry (32000)
+  SEARCH_OPERATOR_INVALID: define('search_field_operator_invalid', 32000, (p) => `Can't use '${p.operator}' as an operator for the ${p.field} field.`),
+  ILLEGAL_REGEXP: define('illegal_regexp', 32000, (p) => `The regular expression '${p.value}' is not valid: ${p.reason}`),
+  REGEXP_UNSUPPORTED: define('search_regexp_unsupported', 32000, (p) => `Regular expression searches on ${p.field} need the MariaDB/MySQL database; this installation uses SQLite.`),
+  QUICKSEARCH_INVALID_QUERY: define('quicksearch_invalid_query', 32000, (p) => `Your quick search is not valid: ${p.reason}`),
+  QUICKSEARCH_UNKNOWN_FIELD: define('quicksearch_unknown_field', 32000, (p) => `In your quick search, '${p.field}' is ${p.ambiguous ? `ambiguous (it could be ${list(p.candidates)})` : 'not a known field'}.`),
 
   // ---- Catalogue administration without a table entry (32000): products, versions, milestones, classifications, keywords, fields
   PRODUCT_ILLEGAL_GROUP: define('product_illegal_group', 32000, (p) => `The group '${p.group}' is not an active bug group, so it cannot control the product.`),

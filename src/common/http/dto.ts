@@ -3,6 +3,7 @@ import { ApiPropertyOptional, ApiQuery, type ApiPropertyOptions } from '@nestjs/
 import { plainToInstance, Transform, type ClassConstructor } from 'class-transformer';
 import { Allow, IsOptional, validateSync, type ValidationError } from 'class-validator';
 import { Errors, TrackerError } from '../errors/index.js';
+import { textLimitError } from '../text-limits.js';
 import { toBoolean, type RequestParams } from './request-params.js';
 
 /**
@@ -23,6 +24,8 @@ const NUMERIC_CONSTRAINTS = new Set(['isInt', 'isNumber', 'min', 'max', 'isPosit
 function validationError(error: ValidationError, functionName: string, path = ''): TrackerError {
   const param = `${path}${error.property}`;
   if (!error.constraints && error.children?.length) return validationError(error.children[0], functionName, `${param}.`);
+  const tooLong = textLimitError(error, param);
+  if (tooLong) return tooLong;
   const failed = Object.keys(error.constraints ?? {});
   if (failed.some((c) => NUMERIC_CONSTRAINTS.has(c))) return TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param, function: functionName });
   return TrackerError.of(Errors.PARAM_INVALID, { param, function: functionName });

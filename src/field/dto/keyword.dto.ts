@@ -1,6 +1,7 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, IdsAndNamesInput } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 
 /**
  * Create/Update Keyword input. DTOs check types only: presence and domain rules stay in the service, which answers
@@ -12,7 +13,7 @@ export class KeywordInput {
   name?: string;
 
   @ApiPropertyOptional({ description: 'What the keyword means; required on create.' })
-  @IsOptional() @IsString() @ScalarParam()
+  @IsOptional() @IsString() @ScalarParam() @MaxText(freeText(LONG_TEXT_MAX))
   description?: string;
 
   @ApiPropertyOptional({ description: 'Offered for new changes (default true).' })

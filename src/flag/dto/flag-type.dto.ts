@@ -1,6 +1,7 @@
 import { ApiPropertyOptional, IntersectionType, OmitType, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, IdsAndNamesInput, LooseParam, TextListParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 
 /** `inclusions` / `exclusions`: product names, or an object mapping a product name to component names. */
 const clusions = (description: string): ApiPropertyOptions => ({
@@ -19,7 +20,7 @@ export class FlagTypeInput {
   name?: string;
 
   @ApiPropertyOptional({ description: 'What the flag means; required on create.' })
-  @IsOptional() @IsString() @ScalarParam()
+  @IsOptional() @IsString() @ScalarParam() @MaxText(freeText(LONG_TEXT_MAX))
   description?: string;
 
   @ApiPropertyOptional({ enum: ['bug', 'attachment'], description: 'What the flag is set on (default bug); fixed at creation.' })

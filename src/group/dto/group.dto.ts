@@ -1,6 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, TextParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, columnLength, freeText } from '../../common/text-limits.js';
+import { Group } from '../entities/group.entity.js';
 
 /**
  * Create Group / Update Group input (routes.md "Groups", updates.md "Update Group"). Types only: the required name
@@ -8,15 +10,15 @@ import { BooleanParam, TextParam } from '../../common/http/dto.js';
  */
 export class GroupInput {
   @ApiPropertyOptional({ description: 'Unique group name; required on create.' })
-  @IsOptional() @IsString() @TextParam()
+  @IsOptional() @IsString() @TextParam() @MaxText(freeText(columnLength(Group, 'name')))
   name?: string;
 
   @ApiPropertyOptional({ description: 'Human-readable name shown in the UI; required on create.' })
-  @IsOptional() @IsString() @TextParam()
+  @IsOptional() @IsString() @TextParam() @MaxText(freeText(LONG_TEXT_MAX))
   description?: string;
 
   @ApiPropertyOptional({ description: 'Regular expression; users whose login matches are granted membership automatically.' })
-  @IsOptional() @IsString() @TextParam()
+  @IsOptional() @IsString() @TextParam() @MaxText(freeText(columnLength(Group, 'userRegexp')))
   user_regexp?: string;
 
   @ApiPropertyOptional({ description: 'Whether the group is active and eligible for bugs; a group created without it is inactive.' })
@@ -24,6 +26,6 @@ export class GroupInput {
   is_active?: boolean;
 
   @ApiPropertyOptional({ description: 'URL of a small icon shown next to the names of members; empty clears it.' })
-  @IsOptional() @IsString() @TextParam()
+  @IsOptional() @IsString() @TextParam() @MaxText(freeText(columnLength(Group, 'iconUrl')))
   icon_url?: string;
 }

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
 import { ScalarParam, IdsAndNamesInput, LooseParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 
 /** A sort key 0–32767, checked by the service (classification_invalid_sortkey, 32000), so typed loosely here. */
 const SORT_KEY = { type: 'integer', description: 'Position in lists (0 to 32767; default 0).' } as const;
@@ -15,7 +16,7 @@ export class ClassificationInput {
   name?: string;
 
   @ApiPropertyOptional({ description: 'What the classification groups.' })
-  @IsOptional() @IsString() @ScalarParam()
+  @IsOptional() @IsString() @ScalarParam() @MaxText(freeText(LONG_TEXT_MAX))
   description?: string;
 
   @LooseParam(SORT_KEY)

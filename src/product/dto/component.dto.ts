@@ -1,6 +1,7 @@
 import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, LooseParam, TextListParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 
 /**
  * Create Component input (admin-routes.md "Components"). Types only: presence, lengths, uniqueness and unknown
@@ -20,7 +21,7 @@ export class ComponentCreateInput {
   component?: string;
 
   @ApiPropertyOptional({ description: 'What the component is; required.' })
-  @IsOptional() @IsString() @ScalarParam()
+  @IsOptional() @IsString() @ScalarParam() @MaxText(freeText(LONG_TEXT_MAX))
   description?: string;
 
   @ApiPropertyOptional({ description: 'Login of the default assignee; required.' })

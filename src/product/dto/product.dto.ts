@@ -1,6 +1,7 @@
 import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, IdsAndNamesInput, LooseParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';
 
 /**
  * Create Product input (service-spec.md "Products"; `group_controls` is beyond Bugzilla 5.0). Types only: presence,
@@ -12,7 +13,7 @@ export class ProductCreateInput {
   name?: string;
 
   @ApiPropertyOptional({ description: 'What the product is; required.' })
-  @IsOptional() @IsString() @ScalarParam()
+  @IsOptional() @IsString() @ScalarParam() @MaxText(freeText(LONG_TEXT_MAX))
   description?: string;
 
   @ApiPropertyOptional({ description: 'The default (first) version; required.' })

@@ -1,6 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, TextParam } from '../../common/http/dto.js';
+import { LONG_TEXT_MAX, MaxText, columnLength, freeText } from '../../common/text-limits.js';
+import { User } from '../entities/user.entity.js';
+
+// Over-long texts are refused before the service runs (issue 12); the address keeps UserRules' 127 (501).
+const FULL_NAME = freeText(columnLength(User, 'realname'));
 
 /**
  * Create User input (service-spec.md "Users and login"). Types only: the required, legal and free address (32000,
@@ -12,7 +17,7 @@ export class UserCreateInput {
   email?: string;
 
   @ApiPropertyOptional({ description: 'Real name (empty if omitted).' })
-  @IsOptional() @IsString() @ScalarParam()
+  @IsOptional() @IsString() @ScalarParam() @MaxText(FULL_NAME)
   full_name?: string;
 
   @ApiPropertyOptional({ description: 'Plain-text password, trimmed; blank or omitted: the account cannot log in with a password.' })
@@ -42,7 +47,7 @@ export class GroupChangeShape {
  */
 export class UserUpdateInput {
   @ApiPropertyOptional({ description: 'Real name.' })
-  @IsOptional() @IsString() @TextParam()
+  @IsOptional() @IsString() @TextParam() @MaxText(FULL_NAME)
   full_name?: string;
 
   @ApiPropertyOptional({ description: 'Email address, also the login; only one user may be updated at a time when this is set.' })
@@ -58,7 +63,7 @@ export class UserUpdateInput {
   email_enabled?: boolean;
 
   @ApiPropertyOptional({ description: 'Reason for denying login; non-empty disables the account, empty enables it.' })
-  @IsOptional() @IsString() @TextParam()
+  @IsOptional() @IsString() @TextParam() @MaxText(freeText(LONG_TEXT_MAX))
   login_denied_text?: string;
 
   @ApiPropertyOptional({ type: GroupChangeShape, description: 'Direct memberships; with set, groups the caller cannot bless are kept.' })

@@ -1,0 +1,223 @@
+/**
+ * The Search Bugs benchmark (issue 11), one command: `npm run bench:search`.
+ * 1. Starts Tracker (built, a separate process) on a fresh MariaDB database, creates the catalogue through the API
+ *    (a product of ~2,000 bugs, 19 more products, 50 users), stops it, writes the bugs in bulk through the bug
+ *    entities' repositories (multi-row INSERTs, no API calls), and starts it again (so no kept value predates them).
+ * 2. Phase "2,000": `GET /rest/bug?product=X&limit=50` (50 full bugs, 8 connections), the issue's reference shape.
+ * 3. Phase "100,000": ~98,000 more bugs over 20 products, 5 statuses, 50 assignees and reporters, every 10th with
+ *    an alias; then the indexed criteria (product + status, assignee, creator, alias, id list, last_change_time) with
+ *    limit=50, a summary substring, and count_only on a product.
+ * The load generator is wrk (C; it takes less CPU from the service than a Node one): `wrk -t2 -c8`, several runs per
+ * scenario; medians of requests/s, p50 and p95 latency are printed as a Markdown table, then the EXPLAIN of the main
+ * query shapes (the statements built by the search repository, for an anonymous caller, as the requests are).
+ * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench_search) is dropped and re-created.
+ * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_TOTAL_BUGS (default 100000).
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { benchService } from './support.js';
+import type { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options.js';
+import { openDataSource } from '../src/database/open-data-source.js';
+import { dialectOf } from '../src/database/dialect.js';
+import { insertRows, Sql } from '../src/database/sql.js';
+import { ENTITIES } from '../src/entities.js';
+import { Bug } from '../src/bug/entities/bug.entity.js';
+import { BugAlias } from '../src/bug/entities/bug-alias.entity.js';
+import { Caller, type ParameterSnapshot } from '../src/common/caller.js';
+import { BugSearchRepository } from '../src/bug/search/bug-search.repository.js';
+import { BugVisibilityRepository } from '../src/bug/bug-visibility.repository.js';
+import type { SqlCondition } from '../src/bug/bug-visibility.repository.js';
+
+const run = promisify(execFile);
+const PORT = Number(process.env.BENCH_PORT ?? 3918);
+const BASE = `http://127.0.0.1:${PORT}`;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const TOTAL = Number(process.env.BENCH_TOTAL_BUGS ?? 100000);
+const FIRST = 2000;
+const PRODUCTS = 20;
+const USERS = 50;
+const STATUSES = ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED', 'VERIFIED'];
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench_search';
+const { api, recreateDatabase, startServer, stopServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
+const WORDS = ['crash', 'slow', 'render', 'layout', 'memory', 'leak', 'network', 'timeout', 'editor', 'toolbar', 'printing', 'scroll'];
+
+interface Catalogue {
+  products: Array<{ id: number; name: string; componentId: number }>;
+  userIds: number[];
+}
+
+/** Products, components and users through the API (the service's own rules). */
+async function createCatalogue(): Promise<Catalogue> {
+  const products: Catalogue['products'] = [];
+  for (let p = 0; p < PRODUCTS; p++) {
+    const name = `Bench${p}`;
+    const id = (await api('POST', '/product', { name, description: `Benchmark product ${p}`, version: '1.0', is_open: true })).id as number;
+    const componentId = (await api('POST', '/component', { product: name, name: 'Core', description: 'Core component', default_assignee: 'admin@example.com' })).id as number;
+    products.push({ id, name, componentId });
+  }
+  const userIds: number[] = [];
+  for (let u = 0; u < USERS; u++) userIds.push((await api('POST', '/user', { email: `user${u}@example.com`, full_name: `User ${u}`, password: 'password-1' })).id as number);
+  return { products, userIds };
+}
+
+const stamp = (base: number, offsetSeconds: number): string => new Date(base + offsetSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** Bugs `from`..`to`-1 in bulk (500 rows per INSERT) through the Bug and BugAlias repositories. */
+async function writeBugs(db: DataSource, catalogue: Catalogue, from: number, to: number, onlyFirstProduct: boolean): Promise<void> {
+  const start = Date.UTC(2020, 0, 1);
+  const bugs = db.getRepository(Bug);
+  const aliases = db.getRepository(BugAlias);
+  for (let chunk = from; chunk < to; chunk += 5000) {
+    const rows: Array<Partial<Bug>> = [];
+    for (let i = chunk; i < Math.min(chunk + 5000, to); i++) {
+      const product = catalogue.products[onlyFirstProduct ? 0 : i % PRODUCTS];
+      // Not i % 5: products cycle by i % 20, and every product must hold every status.
+      const status = STATUSES[Math.floor(i / PRODUCTS) % STATUSES.length];
+      rows.push({
+        summary: `Bench bug ${i}: ${WORDS[i % WORDS.length]} in ${WORDS[(i * 7) % WORDS.length]} ${i % 97 === 0 ? 'zebrafish' : ''}`.trim(),
+        status, resolution: status === 'RESOLVED' || status === 'VERIFIED' ? 'FIXED' : '',
+        productId: product.id, componentId: product.componentId, version: '1.0', targetMilestone: '---', opSys: 'Linux', platform: 'PC',
+        priority: 'Normal', severity: 'normal', reporterId: catalogue.userIds[(i * 3) % USERS], assignedToId: catalogue.userIds[i % USERS],
+        qaContactId: null, url: '', whiteboard: '', isConfirmed: true, isCreatorAccessible: true, isCcAccessible: true,
+        estimatedTime: 0, remainingTime: 0, deadline: null, creationTime: stamp(start, i * 60), lastChangeTime: stamp(start, i * 60 + 30),
+      });
+    }
+    await insertRows(bugs, rows);
+    // A fresh database with no other bugs: bug number i has id i + 1.
+    const aliasRows = rows.flatMap((_, k) => ((chunk + k) % 10 === 0 ? [{ bugId: chunk + k + 1, alias: `bench-${chunk + k}` }] : []));
+    await insertRows(aliases, aliasRows);
+  }
+}
+
+interface Figures { rps: number; p50: number; p95: number; errors: number }
+
+const LUA = path.join(os.tmpdir(), `tracker-bench-search-${process.pid}.lua`);
+
+/** One wrk run: 2 threads, 8 connections; the Lua hook prints p50/p95 in microseconds and the non-2xx count. */
+async function wrk(url: string): Promise<Figures> {
+  const { stdout } = await run('/usr/bin/wrk', ['-t2', '-c8', `-d${SECONDS}s`, '-s', LUA, url], { maxBuffer: 1 << 20 });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
+  const figures = /BENCH p50=(\d+) p95=(\d+) errors=(\d+)/.exec(stdout);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+  return { rps, p50: Number(figures?.[1] ?? 0) / 1000, p95: Number(figures?.[2] ?? 0) / 1000, errors: non2xx + Number(figures?.[3] ?? 0) };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function measure(scenarios: Array<[string, string]>): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [name, query] of scenarios) {
+    const url = `${BASE}/rest/bug?${query}`;
+    const check = await (await fetch(url)).json() as { bugs?: unknown[]; bug_count?: number; error?: boolean; message?: string };
+    if (check.error) throw new Error(`${name}: ${check.message}`);
+    const answered = check.bugs ? `${check.bugs.length} bugs` : `count ${check.bug_count}`;
+    const runs: Figures[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      runs.push(await wrk(url));
+      process.stderr.write(`  ${name}: ${runs[i].rps.toFixed(0)} req/s, p50 ${runs[i].p50} ms, p95 ${runs[i].p95} ms\n`);
+    }
+    lines.push(`| ${name} | \`${query}\` | ${answered} | ${median(runs.map((r) => r.rps)).toFixed(0)} | ${median(runs.map((r) => r.p50)).toFixed(1)} | ${median(runs.map((r) => r.p95)).toFixed(1)} | ${runs.reduce((n, r) => n + r.errors, 0)} |`);
+  }
+  return lines;
+}
+
+const anonymousParameters: ParameterSnapshot = { get: () => '', bool: () => false, int: () => 0, all: () => ({}) };
+
+/** EXPLAIN of the statements the search repository builds for these shapes (anonymous caller, as the load). */
+async function explain(db: DataSource, catalogue: Catalogue, userId: number): Promise<string[]> {
+  const sql = new Sql(db.manager, dialectOf(db));
+  const search = new BugSearchRepository();
+  const visible = new BugVisibilityRepository().predicate(sql, Caller.anonymous(anonymousParameters));
+  const where = (condition: SqlCondition): SqlCondition => ({ sql: `${condition.sql} AND ${visible.sql}`, params: [...condition.params, ...visible.params] });
+  const text = (base: Parameters<BugSearchRepository['matcher']>[1], values: string[]) => search.matcher(sql, base, values, 'text', 'bench');
+  const ids = (values: number[]) => search.idsMatcher(sql, values);
+  const shapes: Array<[string, SqlCondition]> = [
+    ['product', search.onBug(sql, 'product_id', ids([catalogue.products[0].id]))],
+    ['product + status', { sql: `(${search.onBug(sql, 'product_id', ids([catalogue.products[3].id])).sql} AND ${search.onBug(sql, 'status', text('in', ['CONFIRMED'])).sql})`, params: [catalogue.products[3].id, 'CONFIRMED'] }],
+    ['assignee', search.onBug(sql, 'assigned_to_id', ids([userId]))],
+    ['alias', search.related(sql, 'aliases', text('in', ['bench-5000']))],
+    ['last_change_time', search.onBug(sql, 'last_change_time', search.matcher(sql, 'greaterthaneq', [stamp(Date.UTC(2020, 0, 1), (TOTAL - 3000) * 60)], 'datetime', 'delta_ts'))],
+    ['summary substring', search.onBug(sql, 'summary', text('substring', ['zebrafish']))],
+  ];
+  const lines: string[] = [];
+  for (const [name, condition] of shapes) {
+    const full = where(condition);
+    const q = sql.quote;
+    const statement = `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${full.sql} ORDER BY ${q('b.id')} LIMIT 50 OFFSET 0`;
+    const rows = await db.query<Array<Record<string, unknown>>>(`EXPLAIN ${statement}`, full.params);
+    lines.push(`-- ${name}`, statement, ...rows.map((r) => `   ${['id', 'select_type', 'table', 'type', 'key', 'rows', 'Extra'].map((k) => `${k}=${String(r[k] ?? '')}`).join(' ')}`), '');
+  }
+  const count = where(search.onBug(sql, 'product_id', ids([catalogue.products[5].id])));
+  const rows = await db.query<Array<Record<string, unknown>>>(`EXPLAIN SELECT COUNT(*) FROM ${sql.quote('bugs')} b WHERE ${count.sql}`, count.params);
+  lines.push('-- count_only on a product', ...rows.map((r) => `   ${['id', 'select_type', 'table', 'type', 'key', 'rows', 'Extra'].map((k) => `${k}=${String(r[k] ?? '')}`).join(' ')}`));
+  return lines;
+}
+
+async function main(): Promise<void> {
+  fs.writeFileSync(LUA, [
+    'done = function(summary, latency, requests)',
+    '  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout',
+    '  io.write(string.format("BENCH p50=%d p95=%d errors=%d\\n", latency:percentile(50), latency:percentile(95), errors))',
+    'end',
+  ].join('\n'));
+  await recreateDatabase();
+  let server = await startServer();
+  const catalogue = await createCatalogue();
+  await stopServer(server);
+  const db = await openDataSource(dataSourceOptions(DATABASE_URL, [], ENTITIES));
+  const out: string[] = [];
+  try {
+    process.stderr.write(`writing ${FIRST} bugs in ${catalogue.products[0].name} …\n`);
+    await writeBugs(db, catalogue, 0, FIRST, true);
+    server = await startServer();
+    try {
+      out.push(`Phase 1: ${FIRST} bugs in one product; wrk -t2 -c8, ${RUNS} runs of ${SECONDS} s, medians; anonymous caller.`, '',
+        '| scenario | query | answer | requests/s | p50 (ms) | p95 (ms) | errors |', '|---|---|---|---|---|---|---|',
+        ...await measure([['product, 50 full bugs', `product=${catalogue.products[0].name}&limit=50`]]));
+    } finally {
+      await stopServer(server);
+    }
+    process.stderr.write(`writing ${TOTAL - FIRST} more bugs …\n`);
+    const started = Date.now();
+    await writeBugs(db, catalogue, FIRST, TOTAL, false);
+    process.stderr.write(`  written in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    await db.query('ANALYZE TABLE `bugs`, `bug_aliases`');
+    server = await startServer();
+    try {
+      const someIds = [17, 4242, 31337, 55555, 77777, 99001].filter((id) => id <= TOTAL).join(',');
+      // The last 3,000 bugs changed at or after this moment.
+      const recent = `${stamp(Date.UTC(2020, 0, 1), (TOTAL - 3000) * 60).replace(' ', 'T')}Z`;
+      out.push('', `Phase 2: ${TOTAL} bugs over ${PRODUCTS} products; same settings.`, '',
+        '| scenario | query | answer | requests/s | p50 (ms) | p95 (ms) | errors |', '|---|---|---|---|---|---|---|',
+        ...await measure([
+          ['product + status', `product=${catalogue.products[3].name}&status=CONFIRMED&limit=50`],
+          ['assignee', `assigned_to=user13@example.com&limit=50`],
+          ['creator', `creator=user7@example.com&limit=50`],
+          ['alias', `alias=bench-5000`],
+          ['id list', `id=${someIds}`],
+          ['last_change_time', `last_change_time=${recent}&limit=50`],
+          ['product, 50 full bugs', `product=${catalogue.products[0].name}&limit=50`],
+          ['summary substring', `summary=zebrafish&limit=50`],
+          ['count_only on a product', `product=${catalogue.products[5].name}&count_only=1`],
+        ]));
+    } finally {
+      await stopServer(server);
+    }
+    out.push('', 'EXPLAIN (MariaDB) of the main shapes, as the search repository builds them for an anonymous caller:', '', '```',
+      ...await explain(db, catalogue, catalogue.userIds[13]), '```');
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    await db.destroy();
+    fs.rmSync(LUA, { force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exit(1);
+});

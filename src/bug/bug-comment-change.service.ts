@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Sql } from '../database/sql.js';
+import type { Caller } from '../common/caller.js';
+import { BUG_MAILER, type BugMailer } from './bug-mailer.js';
+import { BugVisibilityService } from './bug-visibility.service.js';
+import { BugLoaderService } from './bug-loader.service.js';
+import { ChangeRecorderService } from './change-recorder.service.js';
+import { BugRepository } from './bug.repository.js';
+import { ChangeSet, formatWorkTime } from './rules/changes.js';
+import { parseTimeValue, roundHours } from './update/update-request.js';
+import type { ActivityEntry } from './bug.types.js';
+
+/** A comment just written on a bug outside Update Bug (Create Comment), in the writer's transaction. */
+export interface AddedComment {
+  bugId: number;
+  commentId: number;
+  /** The text as stored (for the mail). */
+  text: string;
+  isPrivate: boolean;
+  /** Hours worked, already checked by workTimeOf (0 for none). */
+  workTime: number;
+  /** The request's one timestamp, DB format. */
+  at: string;
+}
+
+/**
+ * What a comment added on its own does to its bug, as Bugzilla 5.0's Bug::add_comment + Bug::update: work_time
+ * lowers remaining_time (not below 0), the history gets `work_time` (with the comment id) and `remaining_time`, the
+ * bug's last_change_time moves, and bug mail with the comment is queued — all in the writer's transaction. The
+ * comment module's Create Comment calls it; the rules stay here, with Update Bug's.
+ */
+@Injectable()
+export class BugCommentChangeService {
+  constructor(
+    private readonly loader: BugLoaderService,
+    private readonly visibility: BugVisibilityService,
+    private readonly recorder: ChangeRecorderService,
+    private readonly bugs: BugRepository,
+    @Inject(BUG_MAILER) private readonly mailer: BugMailer,
+  ) {}
+
+  /**
+   * The hours a comment may carry: for time trackers the value checked as Update Bug checks it (52, 54, 55; negative
+   * allowed), rounded as stored; for anyone else 0 — the seed ignores work_time there (errors.md, 5.0.6 gave 115).
+   */
+  workTimeOf(caller: Caller, value: unknown): number {
+    if (!caller.isTimeTracker || value === undefined || value === null) return 0;
+    return roundHours(parseTimeValue('work_time', value, true).hours);
+  }
+
+  async commentAdded(tx: Sql, caller: Caller, comment: AddedComment): Promise<void> {
+    const { bugId, at, workTime } = comment;
+    const [row] = await this.bugs.rows(tx, [bugId], { forUpdate: true });
+    const changes = new ChangeSet();
+    const history: ActivityEntry[] = [];
+    let remainingTime: number | undefined;
+    if (workTime !== 0) {
+      history.push({ bugId, userId: caller.id, at, field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: comment.commentId });
+      remainingTime = Math.max(roundHours(row.remainingTime - workTime), 0);
+      changes.record('remaining_time', row.remainingTime, remainingTime);
+    }
+    const visible = changes.entries();
+    history.push(...visible.map((e) => ({ bugId, userId: caller.id, at, field: e.field, removed: e.removed, added: e.added })));
+    await this.bugs.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
+    await this.recorder.record(tx, history);
+
+    const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
+    const { byBug } = await this.loader.relations([bugId], new Set(['cc']), { sql: tx });
+    await this.mailer.notify(tx, {
+      bugId,
+      summary: detail.row.summary,
+      product: detail.product,
+      component: detail.component,
+      changerId: caller.id,
+      isNew: false,
+      changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
+      comment: { text: comment.text, isPrivate: comment.isPrivate },
+      participants: {
+        reporterId: detail.row.reporterId,
+        assigneeId: detail.row.assignedToId,
+        qaContactId: detail.row.qaContactId,
+        ccIds: byBug.get(bugId)?.cc.map((u) => u.id) ?? [],
+        formerIds: [],
+      },
+      at,
+      canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller.parameters, tx),
+    });
+  }
+}

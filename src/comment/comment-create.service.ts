@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { Db } from '../database/db.service.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { toDbDateTime } from '../common/time/datetime.js';
+import { AuditService } from '../audit/audit.service.js';
+import { ProductService } from '../product/product.service.js';
+import { BugVisibilityService } from '../bug/bug-visibility.service.js';
+import { BugLoaderService } from '../bug/bug-loader.service.js';
+import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
+import { normaliseCommentText } from '../bug/bug-comments.js';
+import { CommentService } from './comment.service.js';
+import type { CommentCreateInput } from './dto/comment.dto.js';
+
+/** The audit class of comments (GET /rest/last_audit_time?class=Tracker::Comment). */
+export const COMMENT_AUDIT_CLASS = 'Tracker::Comment';
+
+const FUNCTION = 'Bug.add_comment';
+
+/**
+ * Create Comment (Bug.add_comment, `POST /rest/bug/(id_or_alias)/comment`). Errors in Bugzilla 5.0's order: 50 for
+ * a missing bug or an empty or whitespace-only comment; 100/101/102 for the bug; 109 when the caller may not edit
+ * its product; 113 for a private comment by a caller outside the insider group; 52/54/55 for the hours of a time
+ * tracker (others' work_time is ignored, as the seed says); 114 for a text over 65,535 characters. One transaction
+ * writes the comment (CommentService, the one writer), its audit row, and the bug's side (history, remaining_time,
+ * last_change_time, bug mail: BugCommentChangeService).
+ */
+@Injectable()
+export class CommentCreateService {
+  constructor(
+    private readonly db: Db,
+    private readonly comments: CommentService,
+    private readonly visibility: BugVisibilityService,
+    private readonly loader: BugLoaderService,
+    private readonly products: ProductService,
+    private readonly bugChanges: BugCommentChangeService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async create(ctx: Pick<RequestContext, 'caller' | 'now'>, bug: string | undefined, input: CommentCreateInput): Promise<number> {
+    const { caller } = ctx;
+    if (bug === undefined || bug.trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'id' });
+    if ((input.comment ?? '').trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'comment' });
+    const [bugId] = await this.visibility.resolveVisible(caller, [bug]);
+    const detail = (await this.loader.details([bugId])).get(bugId)!;
+    if (!(await this.products.canEdit(caller, detail.row.productId))) {
+      throw TrackerError.of(Errors.PRODUCT_EDIT_DENIED, { product: detail.product });
+    }
+    const isPrivate = input.is_private === true;
+    if (isPrivate && !caller.isInsider) throw TrackerError.of(Errors.USER_NOT_INSIDER);
+    const workTime = this.bugChanges.workTimeOf(caller, input.work_time);
+    const text = normaliseCommentText(input.comment);
+    const at = toDbDateTime(ctx.now);
+
+    return this.db.transaction(async (tx) => {
+      const commentId = await this.comments.add(tx, { bugId, userId: caller.id, text, isPrivate, at, workTime });
+      await this.audit.recordCreate(tx, { userId: caller.id, className: COMMENT_AUDIT_CLASS, objectId: commentId, added: `bug ${bugId}`, at });
+      await this.bugChanges.commentAdded(tx, caller, { bugId, commentId, text, isPrivate, workTime, at });
+      return commentId;
+    });
+  }
+}

@@ -1,0 +1,292 @@
+import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { createBugGroup, createProduct, documentedParameters } from '../support/catalogue-fixtures.js';
+import { expectError, fileBug, productGroup, setProductControl } from './bug-fixtures.js';
+import { attach, attachmentBody, PNG_LIKE, postAttachment } from './attachment-fixtures.js';
+import { In } from 'typeorm';
+import { Comment } from '../../src/comment/entities/comment.entity.js';
+import { CommentType } from '../../src/bug/bug-comments.js';
+
+describe('Attachments (Create, Get, Update Attachment)', () => {
+  let t: TestApp;
+  let outsider: { id: number; login: string; apiKey: string };
+  let insider: { id: number; login: string; apiKey: string };
+  let bug: number;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    await createBugGroup(t, 'insiders');
+    await t.setParameters({ insidergroup: 'insiders' });
+    outsider = await t.createUser('outsider@example.com');
+    insider = await t.createUser('insider@example.com', { groups: ['insiders'] });
+    bug = await fileBug(t);
+  });
+  afterAll(() => t.close());
+
+  describe('create and read back', () => {
+    it('a binary and a text file come back byte for byte, with every field of the Attachment object', async () => {
+      t.clock.advance(60_000);
+      const png = await attach(t, bug, PNG_LIKE, { file_name: 'shot.png', summary: 'Screenshot', content_type: 'image/png' });
+      const text = 'line one\r\nline two — ünïcode\n';
+      const log = await attach(t, bug, text, { file_name: 'C:\\logs\\run.log', summary: 'Log', content_type: 'text/plain' });
+
+      const byBug = await t.get(`/bug/${bug}/attachment`, { key: ADMIN_API_KEY });
+      expect(byBug.status).toBe(200);
+      expect(Object.keys(byBug.body)).toEqual(['bugs', 'attachments']);
+      expect(byBug.body.attachments).toEqual({});
+      const [first, second] = byBug.body.bugs[String(bug)];
+      expect(Buffer.from(first.data, 'base64').equals(PNG_LIKE)).toBe(true);
+      expect(Buffer.from(second.data, 'base64').toString('utf8')).toBe(text);
+      expect(first).toEqual({
+        data: PNG_LIKE.toString('base64'), size: PNG_LIKE.length, creation_time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        last_change_time: first.creation_time, id: png, bug_id: bug, file_name: 'shot.png', summary: 'Screenshot', content_type: 'image/png',
+        is_private: false, is_obsolete: false, is_patch: false, creator: ADMIN_LOGIN, flags: [],
+      });
+      expect(second).toMatchObject({ id: log, file_name: 'run.log', size: Buffer.byteLength(text) });
+
+      const byId = await t.get(`/bug/attachment/${png}`, { key: ADMIN_API_KEY });
+      expect(byId.body).toEqual({ bugs: {}, attachments: { [String(png)]: first } });
+      // The bug changed with the last attachment.
+      const got = await t.get(`/bug/${bug}`, { key: ADMIN_API_KEY, query: { include_fields: 'last_change_time' } });
+      expect(got.body.bugs[0].last_change_time).toBe(second.creation_time);
+    });
+
+    it("python-bugzilla's wire forms: `bugzilla attach --file` (ids in the body too) and `--get` (attachment_ids, repeated include_fields)", async () => {
+      const contents = Buffer.from('%PDF-1.4\n\x00\xff binary tail', 'latin1');
+      const created = await t.request('POST', `/bug/${bug}/attachment`, {
+        key: ADMIN_API_KEY,
+        body: { ids: [bug], data: contents.toString('base64'), file_name: 'report.pdf', summary: 'report.pdf', content_type: 'application/pdf', comment: '' },
+      });
+      expect(created.status).toBe(200);
+      const [id] = created.body.ids;
+      const got = await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY, query: { attachment_ids: [id], include_fields: ['file_name', 'data'] } });
+      expect(got.body).toEqual({ bugs: {}, attachments: { [String(id)]: { file_name: 'report.pdf', data: contents.toString('base64') } } });
+    });
+
+    it('the OpenAPI document lists the parameters of create and update', async () => {
+      expect((await documentedParameters(t, '/bug/{id_or_alias}/attachment', 'post')).body).toEqual(expect.arrayContaining(
+        ['ids', 'data', 'file_name', 'summary', 'content_type', 'comment', 'is_patch', 'is_private', 'flags']));
+      expect((await documentedParameters(t, '/bug/attachment/{attachment_id}', 'put')).body).toEqual(expect.arrayContaining(
+        ['ids', 'file_name', 'summary', 'content_type', 'comment', 'is_patch', 'is_private', 'is_obsolete', 'flags']));
+      expect((await documentedParameters(t, '/bug/attachment/{attachment_id}', 'get')).query).toEqual(expect.arrayContaining(['include_fields', 'exclude_fields']));
+    });
+
+    it('an unknown attachment id answers empty maps; an unknown bug is 101', async () => {
+      expect((await t.get('/bug/attachment/99999', { key: ADMIN_API_KEY })).body).toEqual({ bugs: {}, attachments: {} });
+      expectError(await t.get('/bug/99999/attachment', { key: ADMIN_API_KEY }), 101, 404);
+    });
+
+    it('exclude_fields=data answers without the contents and never reads them (one statement fewer); size is still there', async () => {
+      const id = await attach(t, bug, Buffer.alloc(5000, 7));
+      const path = `/bug/attachment/${id}`;
+      await t.get(path, { key: ADMIN_API_KEY });
+      const withData = await countQueries(() => t.get(path, { key: ADMIN_API_KEY }));
+      let res: ApiResponse | undefined;
+      const withoutData = await countQueries(async () => { res = await t.get(path, { key: ADMIN_API_KEY, query: { exclude_fields: 'data' } }); });
+      expect(withoutData).toBe(withData - 1);
+      expect(res!.body.attachments[String(id)].data).toBeUndefined();
+      expect(res!.body.attachments[String(id)].size).toBe(5000);
+      const only = await t.get(path, { key: ADMIN_API_KEY, query: { include_fields: 'id,size' } });
+      expect(only.body.attachments[String(id)]).toEqual({ id, size: 5000 });
+    });
+
+    it('the same attachment and comment go to every bug of ids, with the path bug first', async () => {
+      const other = await fileBug(t);
+      const res = await postAttachment(t, bug, { ...attachmentBody('shared'), ids: [other], comment: 'see the log' });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body)).toEqual(['ids']);
+      expect(res.body.ids).toHaveLength(2);
+      const [onPath, onOther] = res.body.ids;
+      const read = await t.get(`/bug/attachment/${onPath}`, { key: ADMIN_API_KEY, query: { attachment_ids: onOther } });
+      expect(read.body.attachments[String(onPath)].bug_id).toBe(bug);
+      expect(read.body.attachments[String(onOther)].bug_id).toBe(other);
+      expect(read.body.attachments[String(onOther)].data).toBe(Buffer.from('shared').toString('base64'));
+      const comments = await t.db.read.repository(Comment).find({ where: { attachmentId: In([onPath, onOther]) }, order: { id: 'ASC' } });
+      expect(comments.map((c) => [c.bugId, c.type, c.extraData, c.text])).toEqual([
+        [bug, CommentType.ATTACHMENT_CREATED, String(onPath), 'see the log'], [other, CommentType.ATTACHMENT_CREATED, String(onOther), 'see the log'],
+      ]);
+    });
+
+    it('a patch is text/plain whatever the content type sent', async () => {
+      const id = await attach(t, bug, 'diff --git a b', { is_patch: true, content_type: 'application/x-junk' });
+      const read = await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY });
+      expect(read.body.attachments[String(id)]).toMatchObject({ is_patch: true, content_type: 'text/plain' });
+    });
+  });
+
+  describe('refused values, each coded, nothing stored', () => {
+    const count = async () => (await t.get(`/bug/${bug}/attachment`, { key: ADMIN_API_KEY, query: { exclude_fields: 'data' } })).body.bugs[String(bug)].length;
+
+    it.each([
+      ['bad base64', { data: 'not base64!!' }, 53, 400],
+      ['a lone base64 character too many', { data: 'QUJDR' }, 53, 400],
+      ['empty data', { data: '' }, 606, 400],
+      ['an illegal MIME type', { content_type: 'foo/bar' }, 601, 400],
+      ['a MIME type without subtype', { content_type: 'text' }, 601, 400],
+      ['a missing summary', { summary: '' }, 604, 400],
+      ['a blank file name', { file_name: '  ' }, 603, 400],
+      ['data that is not a string', { data: 12 }, 53, 400],
+    ])('%s', async (_what, fields, code, status) => {
+      const before = await count();
+      expectError(await postAttachment(t, bug, attachmentBody('x', fields)), code, status);
+      expect(await count()).toBe(before);
+    });
+
+    it('without a data key: 50; anonymous: 410; a hidden bug: 102; a product the caller may not edit: 109', async () => {
+      const { data: _data, ...noData } = attachmentBody('x');
+      expectError(await postAttachment(t, bug, noData), 50, 400);
+      expectError(await t.post(`/bug/${bug}/attachment`, attachmentBody('x')), 410, 401);
+      await productGroup(t, 'secret');
+      const hidden = await fileBug(t, { groups: ['secret'] });
+      expectError(await postAttachment(t, hidden, attachmentBody('x'), outsider.apiKey), 102, 401);
+      // a product whose bugs only a group may edit (canedit): 109 for the others
+      await createProduct(t, 'Locked');
+      await createBugGroup(t, 'lockers');
+      await setProductControl(t, 'lockers', { product: 'Locked', canedit: true });
+      const locked = await fileBug(t, { product: 'Locked', component: 'General', version: '1.0' });
+      expectError(await postAttachment(t, locked, attachmentBody('x'), outsider.apiKey), 109, 401);
+    });
+
+    it('the size limit is the larger of maxattachmentsize KB and maxlocalattachment MB: just under passes, just over is 600', async () => {
+      await t.setParameters({ maxattachmentsize: '2' });
+      try {
+        expect((await postAttachment(t, bug, attachmentBody(Buffer.alloc(2048, 1)))).status).toBe(200);
+        const over = await postAttachment(t, bug, attachmentBody(Buffer.alloc(2049, 1)));
+        expectError(over, 600, 400);
+        expect(over.body.message).toContain('2 KB');
+      } finally {
+        await t.setParameters({ maxattachmentsize: '1000' });
+      }
+    });
+
+    it('the HTTP layer takes a body as large as the default limit allows (1000 KB, base64 a third larger)', async () => {
+      const big = Buffer.alloc(1000 * 1024, 0xab);
+      const id = await attach(t, bug, big);
+      const read = await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY });
+      expect(Buffer.from(read.body.attachments[String(id)].data, 'base64').equals(big)).toBe(true);
+    });
+  });
+
+  describe('private attachments', () => {
+    let secret: number;
+    beforeAll(async () => {
+      secret = await attach(t, bug, 'private words', { is_private: true }, insider.apiKey);
+    });
+
+    it('only an insider may create one (113)', async () => {
+      expectError(await postAttachment(t, bug, attachmentBody('x', { is_private: true }), outsider.apiKey), 113, 401);
+    });
+
+    it('outsiders do not see it in the bug list, and get 304 by id; the insider does', async () => {
+      const listed = async (key?: string) => (await t.get(`/bug/${bug}/attachment`, { key, query: { include_fields: 'id' } })).body.bugs[String(bug)].map((a: { id: number }) => a.id);
+      expect(await listed(outsider.apiKey)).not.toContain(secret);
+      expect(await listed()).not.toContain(secret);
+      expect(await listed(insider.apiKey)).toContain(secret);
+      expectError(await t.get(`/bug/attachment/${secret}`, { key: outsider.apiKey }), 304, 401);
+      expectError(await t.get(`/bug/attachment/${secret}`), 304, 401);
+      expect((await t.get(`/bug/attachment/${secret}`, { key: insider.apiKey })).body.attachments[String(secret)].is_private).toBe(true);
+    });
+
+    it('its creator sees it after an insider made it private; its changes are hidden from outsiders in history', async () => {
+      const own = await attach(t, bug, 'mine', {}, outsider.apiKey);
+      const res = await t.put(`/bug/attachment/${own}`, { is_private: true, summary: 'Now private' }, { key: insider.apiKey });
+      expect(res.status).toBe(200);
+      expect(res.body.attachments[0].changes).toEqual({ is_private: { removed: '0', added: '1' }, summary: { removed: 'An attachment', added: 'Now private' } });
+      expect((await t.get(`/bug/attachment/${own}`, { key: outsider.apiKey })).body.attachments[String(own)].summary).toBe('Now private');
+      const mentions = async (key: string) => JSON.stringify((await t.get(`/bug/${bug}/history`, { key })).body).includes(`"attachment_id":${own}`);
+      expect(await mentions(insider.apiKey)).toBe(true);
+      expect(await mentions(outsider.apiKey)).toBe(false);
+    });
+  });
+
+  describe('update', () => {
+    let id: number;
+    let created: string;
+    beforeAll(async () => {
+      id = await attach(t, bug, 'v1', { file_name: 'v1.txt', summary: 'First', content_type: 'text/plain' }, outsider.apiKey);
+      created = (await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY })).body.attachments[String(id)].last_change_time;
+    });
+
+    it('answers changes per updates.md, moves last_change_time, and writes history with attachment_id', async () => {
+      t.clock.advance(120_000);
+      const res = await t.put(`/bug/attachment/${id}`, { file_name: 'v2.txt', summary: 'Second', is_obsolete: true, comment: 'outdated' }, { key: outsider.apiKey });
+      expect(res.status).toBe(200);
+      const [answer] = res.body.attachments;
+      expect(answer.id).toBe(id);
+      expect(answer.changes).toEqual({
+        summary: { removed: 'First', added: 'Second' }, file_name: { removed: 'v1.txt', added: 'v2.txt' }, is_obsolete: { removed: '0', added: '1' },
+      });
+      expect(answer.last_change_time).not.toBe(created);
+      const read = (await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY })).body.attachments[String(id)];
+      expect(read).toMatchObject({ is_obsolete: true, last_change_time: answer.last_change_time, summary: 'Second' });
+      const history = (await t.get(`/bug/${bug}/history`, { key: ADMIN_API_KEY })).body.bugs[0].history;
+      const last = history[history.length - 1];
+      expect(last.when).toBe(answer.last_change_time);
+      expect(last.changes).toEqual(expect.arrayContaining([
+        { field_name: 'attachments.description', removed: 'First', added: 'Second', attachment_id: id },
+        { field_name: 'attachments.filename', removed: 'v1.txt', added: 'v2.txt', attachment_id: id },
+        { field_name: 'attachments.isobsolete', removed: '0', added: '1', attachment_id: id },
+      ]));
+    });
+
+    it('nothing changed: empty changes and the previous last_change_time', async () => {
+      const before = (await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY })).body.attachments[String(id)].last_change_time;
+      t.clock.advance(60_000);
+      const res = await t.put(`/bug/attachment/${id}`, { summary: 'Second' }, { key: outsider.apiKey });
+      expect(res.body.attachments).toEqual([{ id, last_change_time: before, changes: {} }]);
+    });
+
+    it('is_patch forces text/plain', async () => {
+      const res = await t.put(`/bug/attachment/${id}`, { is_patch: true }, { key: outsider.apiKey });
+      expect(res.body.attachments[0].changes).toEqual({ is_patch: { removed: '0', added: '1' } });
+      expect((await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY })).body.attachments[String(id)]).toMatchObject({ is_patch: true, content_type: 'text/plain' });
+    });
+
+    it('an attachment of a bug the caller cannot see is illegal_attachment_edit_bug (32000)', async () => {
+      await productGroup(t, 'hushed');
+      const hidden = await fileBug(t, { groups: ['hushed'] });
+      const onHidden = await attach(t, hidden, 'x');
+      const res = await t.put(`/bug/attachment/${onHidden}`, { summary: 'peek' }, { key: outsider.apiKey });
+      expectError(res, 32000, 400);
+      expect(res.body.message).toContain(`attachments on bug ${hidden}`);
+    });
+
+    it('ids update several; errors: invalid_attach_id, 601, 604, 113 — all or nothing', async () => {
+      const other = await attach(t, bug, 'two', {}, outsider.apiKey);
+      const res = await t.put(`/bug/attachment/${id}`, { ids: [other], is_obsolete: false }, { key: outsider.apiKey });
+      expect(res.body.attachments.map((a: { id: number }) => a.id)).toEqual([id, other]);
+      expectError(await t.put('/bug/attachment/99999', { summary: 'x' }, { key: ADMIN_API_KEY }), 32000, 400);
+      // (the first is a patch now: its type is text/plain whatever is sent)
+      expectError(await t.put(`/bug/attachment/${other}`, { content_type: 'nonsense' }, { key: ADMIN_API_KEY }), 601, 400);
+      expectError(await t.put(`/bug/attachment/${id}`, { summary: ' ' }, { key: ADMIN_API_KEY }), 604, 400);
+      expectError(await t.put(`/bug/attachment/${id}`, { ids: [other], summary: 'changed', is_private: true }, { key: outsider.apiKey }), 113, 401);
+      expect((await t.get(`/bug/attachment/${other}`, { key: ADMIN_API_KEY })).body.attachments[String(other)].summary).toBe('An attachment');
+    });
+  });
+
+  describe('the HTTP body limit of Create Attachment follows maxattachmentsize', () => {
+    let small: TestApp;
+    beforeAll(async () => {
+      small = await startTestApp({ TRACKER_MAX_BODY_BYTES: String(64 * 1024) });
+      await small.setParameters({ maxattachmentsize: '100' });
+    });
+    afterAll(() => small.close());
+
+    it('takes a body over the server-wide limit when the attachment is within maxattachmentsize; refuses the rest, coded', async () => {
+      const smallBug = await fileBug(small);
+      const contents = Buffer.alloc(90 * 1024, 0x5a);
+      expect(attachmentBody(contents).data).toHaveLength(Math.ceil(contents.length / 3) * 4);
+      const id = await attach(small, smallBug, contents);
+      const read = await small.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY });
+      expect(Buffer.from(read.body.attachments[String(id)].data, 'base64').equals(contents)).toBe(true);
+      expectError(await postAttachment(small, smallBug, attachmentBody(Buffer.alloc(101 * 1024, 1))), 600, 400);
+      const huge = await small.request('POST', `/bug/${smallBug}/attachment`, {
+        rawBody: JSON.stringify(attachmentBody(Buffer.alloc(3 * 1024 * 1024, 1))), key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' },
+      });
+      expect(huge.status).toBe(413);
+      expect(huge.body).toMatchObject({ error: true, code: 32000 });
+      // Elsewhere the server-wide limit holds.
+      const other = await small.request('PUT', '/parameters', { rawBody: JSON.stringify({ a: 'x'.repeat(70 * 1024) }), key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } });
+      expect(other.status).toBe(413);
+    });
+  });
+});
