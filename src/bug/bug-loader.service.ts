@@ -7,7 +7,7 @@ import { BugVisibilityService } from './bug-visibility.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import type { BugRow } from './bug.types.js';
 import type { BugDetail, BugPage, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
-import { LoadedBugCache, type BugStamp } from './loaded-bug-cache.js';
+import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
 import { BugLoaderRepository } from './bug-loader.repository.js';
 import { BugRepository } from './bug.repository.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
@@ -61,18 +61,25 @@ export class BugLoaderService {
     return result;
   }
 
-  /** One cheap statement for the stamps; the heavy one only for bugs the cache does not hold current. */
+  /**
+   * One cheap statement for the stamps; the heavy one only for bugs the cache does not hold current. The kept
+   * entries are taken once, before any await: concurrent requests may replace them meanwhile (issue 12, defect 2).
+   */
   private async detailsThroughCache(unique: readonly number[], visibleTo: Caller | undefined): Promise<Map<number, BugDetail>> {
     const stamps = await this.stampsOf(unique, visibleTo);
-    const stale = unique.filter((id) => stamps.has(id) && !this.cache.detail(id, stamps.get(id)!));
+    const kept = new Map<number, KeptBug>();
+    for (const [id, stamp] of stamps) {
+      const entry = this.cache.current(id, stamp);
+      if (entry) kept.set(id, entry);
+    }
+    const stale = unique.filter((id) => stamps.has(id) && !kept.has(id));
     const loaded = stale.length ? await this.detailsOf(stale, {}) : new Map<number, BugDetail>();
     const result = new Map<number, BugDetail>();
     for (const id of unique) {
       const stamp = stamps.get(id);
       if (!stamp) continue;
       const fresh = loaded.get(id);
-      if (fresh) this.cache.storeDetail(id, stamp, fresh);
-      const detail = fresh ?? this.cache.detail(id, stamp);
+      const detail = fresh ? this.cache.storeDetail(id, stamp, fresh).detail : kept.get(id)?.detail;
       if (detail) result.set(id, { ...detail, visible: stamp.visible });
     }
     return result;
@@ -144,15 +151,22 @@ export class BugLoaderService {
       const { byBug, customFields } = await this.relations(present, wanted, { tagOwnerId: caller.id, sql });
       return { bugs: present.map((id) => ({ ...details.get(id)!, ...byBug.get(id)! })), customFields };
     }
-    // Outside a transaction the details were just validated against the database: their kept relations are
-    // current. Personal tags are the caller's and always read.
+    // Outside a transaction the details were just validated against the database: the relations kept with those
+    // very details are current. The entries are taken once, here: concurrent requests replace kept bugs while this
+    // one awaits the database, so it never reads the shared cache again (issue 12, defect 2). Personal tags are
+    // the caller's and always read.
     const shared = new Set([...wanted].filter((relation) => relation !== 'tags'));
-    const missing = present.filter((id) => !this.cache.relations(id, shared));
+    const entries = new Map(present.map((id) => [id, this.cache.entryOf(id, details.get(id)!)] as const));
+    const kept = new Map(present.map((id) => [id, keptRelations(entries.get(id), shared)] as const));
+    const missing = present.filter((id) => !kept.get(id));
     const loaded = await this.relations(missing, shared, { sql });
-    for (const [id, value] of loaded.byBug) this.cache.storeRelations(id, shared, value, loaded.customFields);
+    for (const [id, value] of loaded.byBug) {
+      const entry = entries.get(id);
+      if (entry) this.cache.storeRelations(id, entry, shared, value, loaded.customFields);
+    }
     const tags = wanted.has('tags') ? (await this.relations(present, new Set(['tags'] as const), { tagOwnerId: caller.id, sql })).byBug : undefined;
-    const bugs = present.map((id) => ({ ...details.get(id)!, ...(loaded.byBug.get(id) ?? this.cache.relations(id, shared)!.value), tags: tags?.get(id)?.tags ?? [] }));
-    const customFields = missing.length || !present.length ? loaded.customFields : this.cache.relations(present[0], shared)!.customFields;
+    const bugs = present.map((id) => ({ ...details.get(id)!, ...(loaded.byBug.get(id) ?? kept.get(id)!.value), tags: tags?.get(id)?.tags ?? [] }));
+    const customFields = missing.length || !present.length ? loaded.customFields : [...kept.get(present[0])!.customFields];
     return { bugs, customFields };
   }
 }

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../common/kept-reads.js';
 import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
 
 /** What a read of the database says about one bug right now: its version, and whether the caller may see it. */
@@ -8,11 +9,21 @@ export interface BugStamp {
   visible: boolean;
 }
 
-interface Entry {
-  lastChangeTime: string;
-  auditMark: number;
-  detail: Omit<BugDetail, 'visible'>;
-  relations?: { wanted: ReadonlySet<BugRelation>; value: BugRelations; customFields: CustomFieldDef[] };
+export interface KeptRelations {
+  readonly wanted: ReadonlySet<BugRelation>;
+  readonly value: Readonly<BugRelations>;
+  readonly customFields: readonly CustomFieldDef[];
+}
+
+/**
+ * One kept bug. Entries are frozen and never changed in place: a request holds the entries it took for its whole
+ * life, while concurrent requests replace them in the map (issue 12, defect 2).
+ */
+export interface KeptBug {
+  readonly lastChangeTime: string;
+  readonly auditMark: number;
+  readonly detail: Readonly<Omit<BugDetail, 'visible'>>;
+  readonly relations?: KeptRelations;
 }
 
 /**
@@ -23,35 +34,12 @@ interface Entry {
  * the cache only saves the two heavy statements. Personal tags are never kept (they belong to the caller).
  */
 export class LoadedBugCache {
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries = new Map<number, KeptBug>();
 
   constructor(private readonly capacity = 10_000) {}
 
-  /** The detail of a bug if it is current for this stamp. */
-  detail(id: number, stamp: BugStamp): Omit<BugDetail, 'visible'> | undefined {
-    const entry = this.current(id, stamp);
-    return entry?.detail;
-  }
-
-  storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>): void {
-    this.entries.delete(id);
-    this.entries.set(id, { lastChangeTime: stamp.lastChangeTime, auditMark: stamp.auditMark, detail });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-  }
-
-  /** Relations kept for a bug whose detail was just validated, if they cover `wanted`. */
-  relations(id: number, wanted: ReadonlySet<BugRelation>): { value: BugRelations; customFields: CustomFieldDef[] } | undefined {
-    const kept = this.entries.get(id)?.relations;
-    if (!kept || [...wanted].some((relation) => !kept.wanted.has(relation))) return undefined;
-    return kept;
-  }
-
-  storeRelations(id: number, wanted: ReadonlySet<BugRelation>, value: BugRelations, customFields: CustomFieldDef[]): void {
-    const entry = this.entries.get(id);
-    if (entry) entry.relations = { wanted, value: { ...value, tags: [] }, customFields };
-  }
-
-  private current(id: number, stamp: BugStamp): Entry | undefined {
+  /** The kept bug if it is current for this stamp: a frozen snapshot the caller may hold across awaits. */
+  current(id: number, stamp: BugStamp): KeptBug | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.lastChangeTime !== stamp.lastChangeTime || entry.auditMark !== stamp.auditMark) {
@@ -60,4 +48,40 @@ export class LoadedBugCache {
     }
     return entry;
   }
+
+  /** Keeps a freshly loaded detail (freezing it) and answers the kept entry. */
+  storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>): KeptBug {
+    const entry: KeptBug = deepFreeze({ lastChangeTime: stamp.lastChangeTime, auditMark: stamp.auditMark, detail });
+    this.put(id, entry);
+    return entry;
+  }
+
+  /** The kept entry whose detail is `detail` (the very row object a request was given), if it is still kept. */
+  entryOf(id: number, detail: Pick<BugDetail, 'row'>): KeptBug | undefined {
+    const entry = this.entries.get(id);
+    return entry?.detail.row === detail.row ? entry : undefined;
+  }
+
+  /**
+   * Adds relations to `entry`, only if it is still the kept one: relations must never join a detail of another
+   * version that a concurrent request stored meanwhile.
+   */
+  storeRelations(id: number, entry: KeptBug, wanted: ReadonlySet<BugRelation>, value: BugRelations, customFields: CustomFieldDef[]): void {
+    if (this.entries.get(id) !== entry) return;
+    const relations: KeptRelations = { wanted: new Set(wanted), value: { ...value, tags: [] }, customFields: [...customFields] };
+    this.put(id, deepFreeze({ ...entry, relations }));
+  }
+
+  private put(id: number, entry: KeptBug): void {
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+/** Relations kept with `entry` that cover `wanted`. */
+export function keptRelations(entry: KeptBug | undefined, wanted: ReadonlySet<BugRelation>): KeptRelations | undefined {
+  const kept = entry?.relations;
+  if (!kept || [...wanted].some((relation) => !kept.wanted.has(relation))) return undefined;
+  return kept;
 }

@@ -29,7 +29,8 @@ export class KeptReads {
   }
 }
 
-function deepFreeze<V>(value: V): V {
+/** Freezes a value and everything in it (Map and Set contents too): kept values are shared by every request. */
+export function deepFreeze<V>(value: V): V {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   if (value instanceof Map) {
     for (const item of value.values()) deepFreeze(item);

@@ -194,7 +194,8 @@ export interface OrderKey extends SortKey {
 export function sortKeys(order: string | undefined, customFields: ReadonlySet<string>): OrderKey[] {
   if (order === undefined || order.trim() === '') return [];
   return order.split(',').map((part) => part.trim()).filter(Boolean).flatMap((part) => {
-    const m = /^(.*?)(?:\s+(ASC|DESC))?$/i.exec(part)!;
+    // `s`: a field name may hold a line break (then it names no field, 108), and the pattern must still match.
+    const m = /^(.*?)(?:\s+(ASC|DESC))?$/is.exec(part)!;
     const descending = m[2]?.toUpperCase() === 'DESC';
     const names = LEGACY_ORDER[m[1].toLowerCase()] ?? [m[1]];
     return names.map((name) => {

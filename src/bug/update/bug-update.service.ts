@@ -109,11 +109,14 @@ export class BugUpdateService {
     if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
     if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
     const namedUsers = await this.namedUsers(this.db.read, request);
-    const [products, fields] = [this.products.catalogueAt(ctx.caller.settingsMark), this.fields.catalogueAt(ctx.caller.settingsMark)];
-    const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(fields) : undefined;
+    const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
     return this.db.transaction(async (tx) => {
       await this.states.lock(tx, ids);
+      // Settings not kept yet are read on this transaction's connection: through the pool, this update would wait,
+      // holding the bugs' locks, for a connection that concurrent updates of the same bugs hold while they wait for
+      // those locks (MariaDB then ends them all with a lock wait timeout).
+      const [products, fields] = [this.products.catalogueAt(ctx.caller.settingsMark, tx), this.fields.catalogueAt(ctx.caller.settingsMark, tx)];
       const run: UpdateRun = {
         tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow, products, fields,
         namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),

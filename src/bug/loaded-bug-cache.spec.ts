@@ -1,0 +1,54 @@
+import { LoadedBugCache, keptRelations } from './loaded-bug-cache.js';
+import type { BugDetail, BugRelations } from './loaded-bug.js';
+import type { BugRow } from './bug.types.js';
+
+const user = { id: 1, login: 'a@example.com', realName: 'A', email: 'a@example.com' };
+const detail = (summary: string): Omit<BugDetail, 'visible'> => ({
+  row: { id: 7, summary } as BugRow, product: 'P', component: 'C', classification: 'U', reporter: user, assignee: user,
+  qaContact: null, dupeOf: null, isOpen: true,
+});
+const relations = (cc: string): BugRelations => ({
+  aliases: [], cc: [{ ...user, login: cc }], keywords: ['k'], groups: [], blocks: [], dependsOn: [], seeAlso: [], flags: [],
+  custom: new Map(), tags: ['mine'], actualTime: 0,
+});
+const stamp = (lastChangeTime: string) => ({ lastChangeTime, auditMark: 1, visible: true });
+const wanted = new Set(['cc', 'keywords'] as const);
+
+describe('LoadedBugCache', () => {
+  it('keeps frozen snapshots: what a request holds stays whole while another request replaces the bug', () => {
+    const cache = new LoadedBugCache();
+    const first = cache.storeDetail(7, stamp('t1'), detail('old'));
+    cache.storeRelations(7, first, wanted, relations('old@example.com'), []);
+    const held = cache.entryOf(7, first.detail)!;
+    expect(keptRelations(held, wanted)?.value.cc[0].login).toBe('old@example.com');
+
+    cache.storeDetail(7, stamp('t2'), detail('new'));
+    // The request that took `held` before the replacement still has its relations and detail.
+    expect(keptRelations(held, wanted)?.value.cc[0].login).toBe('old@example.com');
+    expect(held.detail.row.summary).toBe('old');
+    expect(Object.isFrozen(held) && Object.isFrozen(held.relations) && Object.isFrozen(held.detail.row) && Object.isFrozen(held.relations!.value.cc)).toBe(true);
+    expect(() => held.relations!.value.keywords.push('x')).toThrow(TypeError);
+    // Personal tags are never kept.
+    expect(held.relations!.value.tags).toEqual([]);
+  });
+
+  it('never joins relations to a detail of another version stored meanwhile', () => {
+    const cache = new LoadedBugCache();
+    const first = cache.storeDetail(7, stamp('t1'), detail('old'));
+    const second = cache.storeDetail(7, stamp('t2'), detail('new'));
+    cache.storeRelations(7, first, wanted, relations('old@example.com'), []);
+    expect(cache.entryOf(7, second.detail)?.relations).toBeUndefined();
+    expect(cache.entryOf(7, first.detail)).toBeUndefined();
+    cache.storeRelations(7, second, wanted, relations('new@example.com'), []);
+    expect(keptRelations(cache.entryOf(7, second.detail), wanted)?.value.cc[0].login).toBe('new@example.com');
+  });
+
+  it('serves an entry only for the stamp it was stored under, and relations only when they cover what is wanted', () => {
+    const cache = new LoadedBugCache();
+    const entry = cache.storeDetail(7, stamp('t1'), detail('old'));
+    cache.storeRelations(7, entry, new Set(['cc'] as const), relations('a@example.com'), []);
+    expect(keptRelations(cache.current(7, stamp('t1')), wanted)).toBeUndefined();
+    expect(cache.current(7, stamp('t2'))).toBeUndefined();
+    expect(cache.current(7, stamp('t1'))).toBeUndefined();
+  });
+});
