@@ -31,7 +31,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1', ...edgeErrorHandlers(),
     loggerInstance: log, logController: new RequestLog(), genReqId: requestIdOf,
   });
-  configureHttp(adapter.getInstance<FastifyInstance>());
+  configureHttp(adapter.getInstance<FastifyInstance>(), { metrics: config.metrics });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     logger: new NestLog(log),
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).

@@ -37,6 +37,7 @@ onServerDatabase('database faults (issue 12: a lost connection is never a 500)',
       kill(),
       ...[0, 1].map(() => load(() => t.post('/bug', { ...DEFAULT_BUG, summary: 'filed under faults' }, { key: ADMIN_API_KEY }), (res) => acknowledged.push(res.body.id))),
       ...[0, 1].map((i) => load(() => t.get(`/bug/${seeded[i]}`, { key: ADMIN_API_KEY }))),
+      load(() => t.get('/bug', { key: ADMIN_API_KEY, query: { summary: 'fault seed' } })),
     ]);
     expect(killed).toBeGreaterThan(0);
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
@@ -49,6 +50,8 @@ export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // The app's logger is pino (createLog), whose children answer isLevelEnabled; skip building the line if unused.
+    if (!(request.log as Logger).isLevelEnabled('info')) return;
     request.log.info({
       method: request.method, route: request.routeOptions.url ?? '(no route)', status: reply.statusCode,
       ms: Math.round(reply.elapsedTime * 10) / 10, caller: peekRequestContext(request)?.caller.id,
@@ -67,7 +70,7 @@ export function requestIdOf(request: { headers: Record<string, string | string[]
  * coded error and any Content-Type is accepted), OPTIONS answers with the route's methods, and every response is rendered in the negotiated format (JSON, JSONP, HTML)
  * with Vary, CORS and ETag headers.
  */
-export function configureHttp(fastify: FastifyInstance): void {
+export function configureHttp(fastify: FastifyInstance, options: { metrics: boolean }): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
@@ -84,18 +87,19 @@ export function configureHttp(fastify: FastifyInstance): void {
   });
 
   fastify.addHook('onSend', async (request, reply, payload) => renderOutput(request, reply, payload));
-  fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
-  });
-  fastify.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? '(no route)';
-    httpRequests.inc({ method: request.method, route, status: reply.statusCode });
-    httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
+  // Only when /metrics is served: a hook per request is not free on the fastest routes.
+  if (options.metrics) {
+    fastify.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? '(no route)';
+      httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+      httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+  }
 
 }
 
 function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  void reply.header('X-Request-Id', request.id);
   void reply.header('Vary', 'Accept');
   void reply.header('Access-Control-Allow-Origin', '*');
   void reply.header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
