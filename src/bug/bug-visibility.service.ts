@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import { MAX_INT } from '../database/columns.js';
+import { isIdInRange } from '../common/ids.js';
 import type { Sql } from '../database/sql.js';
 import { Caller, type ParameterSnapshot } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
@@ -25,11 +25,6 @@ export interface BugLookup {
  * digits): the caller gets 100 with the value as sent, never an id rounded by a float.
  */
 export type BugReference = { input: string; id: number } | { input: string; alias: string } | { input: string; empty: true };
-
-/** Whether a string of digits is an id the id column can hold. */
-export function isIdInRange(digits: string): boolean {
-  return BigInt(digits) <= BigInt(MAX_INT);
-}
 
 export function parseBugReference(value: unknown): BugReference {
   const input = value === null || value === undefined ? '' : String(value);

@@ -43,9 +43,6 @@ const numeric: ValueTransformer = {
   from: (value: number | string | null) => (value === null ? null : Number(value)),
 };
 
-/** The largest value of an `int` column, ids included (MySQL's signed INT). */
-export const MAX_INT = 2_147_483_647;
-
 /** The generated integer key `id`. */
 export function IdColumn(): PropertyDecorator {
   return PrimaryGeneratedColumn({ type: 'int' });

@@ -168,6 +168,14 @@ describe('REST protocol layer and information endpoints', () => {
     });
   });
 
+  it('an id beyond the id column is an invalid id echoed as sent, on every route that takes ids', async () => {
+    const huge = '9223372036854775808';
+    for (const res of [await t.get(`/user/${huge}`, { key: ADMIN_API_KEY }), await t.get('/product', { key: ADMIN_API_KEY, query: { ids: huge } })]) {
+      expectError(res, 52, 400);
+      expect(res.body.message).toContain(huge);
+    }
+  });
+
   describe('errors raised before any route runs', () => {
     it('an invalid UTF-8 path and a URL over 16 KB get the coded envelope, and neither responses nor logs carry the API key', async () => {
       const secret = ADMIN_API_KEY;

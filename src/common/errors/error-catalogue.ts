@@ -42,6 +42,7 @@ export const Errors = {
       ? `There is no ${p.kind} named '${p.name}'${p.product ? ` in the '${p.product}' product` : ''}.`
       : `There is no ${p.kind} with the id '${p.id}'.`),
   PARAM_MUST_BE_NUMERIC: define('param_must_be_numeric', 52, (p) => `Invalid parameter passed to ${p.function ?? 'the function'}. It must be numeric: ${p.param}.`),
+  ID_OUT_OF_RANGE: define('param_must_be_numeric', 52, (p) => `'${p.value}' is not a valid id for ${p.param}: ids are at most 2147483647.`),
   NUMBER_NOT_NUMERIC: define('number_not_numeric', 52, (p) => `The value '${p.num}' in the ${p.field} field is not a number.`),
   PARAM_INVALID: define('param_invalid', 53, (p) => `'${p.param}' is not a valid parameter for the ${p.function ?? 'function'} function.`),
   NUMBER_TOO_LARGE: define('number_too_large', 54, (p) => `The value '${p.num}' in the ${p.field} field is more than the maximum allowable value of '${p.max}'.`),

@@ -44,6 +44,14 @@ describe('RequestParams (clients.md, routes.md parameter merging)', () => {
     expect(errorCode(() => RequestParams.parseBody('[1]', json))).toBe(32000);
     expect(errorCode(() => RequestParams.parseBody('"s"', 'application/json; charset=utf-8'))).toBe(32000);
   });
+  it('ids beyond the id column are invalid ids (52) echoed as sent, in lists and in the path', () => {
+    const huge = '9223372036854775808';
+    expect(() => RequestParams.merge({ ids: `1,${huge}` }, undefined).intList('ids')).toThrow(huge);
+    expect(errorCode(() => RequestParams.merge({ ids: huge }, undefined).intList('ids'))).toBe(52);
+    expect(errorCode(() => RequestParams.merge({}, undefined).idsAndNames(huge))).toBe(52);
+    expect(RequestParams.merge({ ids: '2147483647' }, undefined).intList('ids')).toEqual([2147483647]);
+  });
+
   it('parseBody: bodies nested deeper than MAX_BODY_DEPTH are 32000, walked without recursion', () => {
     const json = 'application/json';
     const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;

@@ -1,4 +1,5 @@
 import { Errors, TrackerError } from '../errors/index.js';
+import { isIdInRange } from '../ids.js';
 
 /**
  * The parameters of one request as Bugzilla clients encode them (../shared/spec/clients.md, routes.md): query string
@@ -93,6 +94,7 @@ export class RequestParams {
   intList(key: string): number[] {
     return this.list(key, { commas: true }).map((item) => {
       if (!/^\d+$/.test(item)) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param: key });
+      if (!isIdInRange(item)) throw TrackerError.of(Errors.ID_OUT_OF_RANGE, { param: key, value: item });
       return Number(item);
     });
   }
@@ -120,6 +122,7 @@ export class RequestParams {
     const ids = this.intList('ids');
     const names = this.list('names');
     if (segment !== undefined) {
+      if (/^\d+$/.test(segment) && !isIdInRange(segment)) throw TrackerError.of(Errors.ID_OUT_OF_RANGE, { param: 'id', value: segment });
       if (/^\d+$/.test(segment)) ids.unshift(Number(segment));
       else names.unshift(segment);
     }
