@@ -98,6 +98,13 @@ describe('bug mail composition', () => {
       'X-Tracker-Component': 'TestComponent',
       'X-Tracker-Changed-Fields': 'status',
       'X-Tracker-URL': 'https://tracker.example.com/',
+      'X-Bugzilla-Reason': 'AssignedTo Reporter',
+      'X-Bugzilla-Type': 'changed',
+      'X-Bugzilla-Who': 'changer@example.com',
+      'X-Bugzilla-Product': 'TestProduct',
+      'X-Bugzilla-Component': 'TestComponent',
+      'X-Bugzilla-Changed-Fields': 'status',
+      'X-Bugzilla-URL': 'https://tracker.example.com/',
     });
     const created = composeBugMail(change({ isNew: true }), recipient(), context)!;
     expect(created.headers['Message-ID']).toBe('<bug-42-3@tracker.example.com>');

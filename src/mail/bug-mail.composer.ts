@@ -200,16 +200,20 @@ export function composeBugMail(event: BugMailEvent, recipient: RecipientView, co
   parts.push(`-- \nYou are receiving this mail because:\n${recipient.reasons.map((r) => REASON_TEXT[r]).join('\n')}`);
 
   const thread = threadId(event, recipient.user, context.urlbase);
+  const about: Record<string, string> = {
+    Reason: recipient.reasons.join(' '),
+    Type: event.isNew ? 'new' : 'changed',
+    Who: context.changer?.login ?? '',
+    Product: event.product,
+    Component: event.component,
+    ...(changes.length ? { 'Changed-Fields': changes.map((c) => c.field).join(' ') } : {}),
+    ...(context.urlbase ? { URL: context.urlbase } : {}),
+  };
   const headers: Record<string, string> = {
     From: fromAddress(context.mailfrom, context.urlbase),
     ...(event.isNew ? { 'Message-ID': thread } : { 'In-Reply-To': thread, References: thread }),
-    'X-Tracker-Reason': recipient.reasons.join(' '),
-    'X-Tracker-Type': event.isNew ? 'new' : 'changed',
-    'X-Tracker-Who': context.changer?.login ?? '',
-    'X-Tracker-Product': event.product,
-    'X-Tracker-Component': event.component,
-    ...(changes.length ? { 'X-Tracker-Changed-Fields': changes.map((c) => c.field).join(' ') } : {}),
-    ...(context.urlbase ? { 'X-Tracker-URL': context.urlbase } : {}),
+    // Each one twice: the X-Bugzilla-* names existing users' mail filters match, and the service's own.
+    ...Object.fromEntries(Object.entries(about).flatMap(([name, value]) => [[`X-Tracker-${name}`, value], [`X-Bugzilla-${name}`, value]])),
   };
   return {
     to: `${recipient.user.email}${context.emailsuffix}`,

@@ -185,7 +185,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     });
   });
 
-  it('a change reaches the SMTP listener with the change table, From mailfrom and X-Tracker headers', async () => {
+  it('a change reaches the SMTP listener with the change table, From mailfrom and X-Tracker / X-Bugzilla headers', async () => {
     const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.assignee.id }, {
       comment: { text: 'Working on it now.', isPrivate: false },
     });
@@ -196,6 +196,10 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
     expect(mail.raw).toContain('X-Tracker-Reason: AssignedTo');
     expect(mail.raw).toContain('X-Tracker-Product: TestProduct');
     expect(mail.raw).toContain('X-Tracker-Who: changer@example.com');
+    // the names existing Bugzilla users' filters match
+    for (const header of ['X-Bugzilla-Reason: AssignedTo', 'X-Bugzilla-Product: TestProduct', 'X-Bugzilla-Component: TestComponent', 'X-Bugzilla-Who: changer@example.com', 'X-Bugzilla-Type: changed']) {
+      expect(mail.raw).toContain(header);
+    }
     expect(mail.raw).toContain(`https://tracker.example.com/show_bug.cgi?id=${event.bugId}`);
     expect(mail.raw).toContain('Chan Ger <changer@example.com> changed:');
     expect(mail.raw).toContain('             Status|NEW                         |ASSIGNED');
