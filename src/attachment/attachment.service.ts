@@ -7,7 +7,7 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { BugAttachments } from '../bug/bug-attachments.js';
 import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments.js';
-import { BUG_MAILER, type BugMailer } from '../bug/bug-mailer.js';
+import { BUG_MAILER, bugMailState, type BugMailer } from '../bug/bug-mailer.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { BugLoaderService } from '../bug/bug-loader.service.js';
 import { BugEditsService } from '../bug/bug-edits.service.js';
@@ -309,7 +309,7 @@ export class AttachmentService implements BugAttachments {
     if (!byBug.size) return;
     const bugIds = [...byBug.keys()];
     const details = await this.loader.details(bugIds, { sql: tx });
-    const { byBug: relations } = await this.loader.relations(bugIds, new Set(['cc']), { sql: tx });
+    const { byBug: relations } = await this.loader.relations(bugIds, new Set(['cc', 'keywords']), { sql: tx });
     for (const [bugId, changes] of byBug) {
       const ccIds = (relations.get(bugId)?.cc ?? []).map((u) => u.id);
       const joining = changes.flatMap((c) => c.joinCc).filter((u, i, all) => !ccIds.includes(u.id) && all.findIndex((x) => x.id === u.id) === i);
@@ -324,6 +324,7 @@ export class AttachmentService implements BugAttachments {
       const comment = changes.map((c) => c.comment).find((c) => c !== undefined);
       await this.mailer.notify(tx, {
         bugId, summary: bug.row.summary, product: bug.product, component: bug.component, changerId: caller.id, isNew: false,
+        state: bugMailState(bug.row, bug.classification, relations.get(bugId)?.keywords ?? []),
         changes: entries.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
         ...(comment ? { comment } : {}),
         participants: {

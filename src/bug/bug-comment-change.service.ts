@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
-import { BUG_MAILER, type BugMailer } from './bug-mailer.js';
+import { BUG_MAILER, bugMailState, type BugMailer } from './bug-mailer.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
@@ -65,7 +65,7 @@ export class BugCommentChangeService {
     await this.recorder.record(tx, history);
 
     const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
-    const { byBug } = await this.loader.relations([bugId], new Set(['cc']), { sql: tx });
+    const { byBug } = await this.loader.relations([bugId], new Set(['cc', 'keywords']), { sql: tx });
     await this.mailer.notify(tx, {
       bugId,
       summary: detail.row.summary,
@@ -73,6 +73,7 @@ export class BugCommentChangeService {
       component: detail.component,
       changerId: caller.id,
       isNew: false,
+      state: bugMailState(detail.row, detail.classification, byBug.get(bugId)?.keywords ?? []),
       changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
       comment: { text: comment.text, isPrivate: comment.isPrivate },
       participants: {

@@ -12,7 +12,7 @@ import { SELECT_TYPES } from '../field/custom-field-input.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
 import { BUG_COMMENTS, normaliseCommentText, type BugComments } from './bug-comments.js';
-import { BUG_MAILER, type BugMailer } from './bug-mailer.js';
+import { BUG_MAILER, bugMailState, type BugMailer } from './bug-mailer.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugRepository } from './bug.repository.js';
@@ -67,7 +67,7 @@ interface NewBug {
   ccIds: number[];
   aliases: string[];
   groupIds: number[];
-  keywordIds: number[];
+  keywords: Array<{ id: number; name: string }>;
   seeAlso: string[];
   blocks: number[];
   dependsOn: number[];
@@ -200,11 +200,11 @@ export class BugCreateService {
     const remainingTime = timeTracker && input.remaining_time !== undefined ? parseTimeValue('remaining_time', input.remaining_time).hours : estimatedTime;
     const deadline = timeTracker && input.deadline !== undefined ? parseDeadline(input.deadline) : null;
 
-    const [people, aliases, groupIds, keywordIds, dependencies, flags, custom] = await allInOrder([
+    const [people, aliases, groupIds, keywords, dependencies, flags, custom] = await allInOrder([
       this.people(caller, editbugs, input, component),
       this.freeAliases(input.alias),
       (async () => initialGroups({ product: product.name, controls, names: input.groups, isMember: (id) => caller.inGroupId(id) }).map((g) => g.id))(),
-      this.keywordIds(caller, input.keywords ?? []),
+      this.keywords(caller, input.keywords ?? []),
       this.dependencies(caller, input.blocks ?? [], input.depends_on ?? []),
       this.flags(caller, product, component, input.flags),
       this.customValues(caller, customInput, customFields),
@@ -215,7 +215,7 @@ export class BugCreateService {
       descriptionIsPrivate: caller.isInsider && input.comment_is_private === true,
       selects, status, resolution, isConfirmed, targetMilestone,
       ...people,
-      aliases, groupIds, keywordIds, ...dependencies, flags, custom,
+      aliases, groupIds, keywords, ...dependencies, flags, custom,
       seeAlso: this.seeAlso(caller, input.see_also ?? []),
       url: text('url'),
       whiteboard: text('whiteboard'),
@@ -327,14 +327,17 @@ export class BugCreateService {
     return aliases;
   }
 
-  private async keywordIds(caller: Caller, names: string[]): Promise<number[]> {
+  /** The keywords named, once each, as the catalogue spells them. */
+  private async keywords(caller: Caller, names: string[]): Promise<Array<{ id: number; name: string }>> {
     const found = await this.fields.catalogueAt(caller.settingsMark).keywordsByNames(names);
-    return [...new Set(names.map((name) => {
+    const byId = new Map<number, { id: number; name: string }>();
+    for (const name of names) {
       const keyword = found.get(name.toLowerCase());
       if (!keyword) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'keyword', name });
       if (!keyword.isActive) throw TrackerError.of(Errors.VALUE_INACTIVE, { class: 'keyword', value: keyword.name });
-      return keyword.id;
-    }))];
+      byId.set(keyword.id, { id: keyword.id, name: keyword.name });
+    }
+    return [...byId.values()];
   }
 
   /** blocks / depends_on: visible bugs (100/101/102); loops (116) are refused when the edges are written. */
@@ -433,7 +436,7 @@ export class BugCreateService {
       throw err;
     }
     await this.bugs.addCc(tx, id, bug.ccIds);
-    await this.bugs.addKeywords(tx, id, bug.keywordIds);
+    await this.bugs.addKeywords(tx, id, bug.keywords.map((k) => k.id));
     await this.bugs.addGroups(tx, id, bug.groupIds);
     await this.bugs.addSeeAlso(tx, id, bug.seeAlso);
     await this.bugs.addCustomValues(tx, id, bug.custom);
@@ -480,6 +483,7 @@ export class BugCreateService {
       component: bug.component.name,
       changerId: caller.id,
       isNew: true,
+      state: bugMailState({ ...bug, ...bug.selects }, bug.product.classification, bug.keywords.map((k) => k.name)),
       // The initial flags: listed in the mail, and how a requestee gets their request mail.
       changes: initialFlagsChange(bug.flags),
       comment: { text: bug.description, isPrivate: bug.descriptionIsPrivate },

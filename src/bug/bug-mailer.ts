@@ -1,4 +1,28 @@
 import type { Sql } from '../database/sql.js';
+import type { BugRow } from './bug.types.js';
+
+/** The bug's values after the change that Bugzilla 5.0's X-Bugzilla-* mail headers show (users' filters match them). */
+export interface BugMailState {
+  classification: string;
+  version: string;
+  /** Keyword names, as the bug lists them. */
+  keywords: readonly string[];
+  severity: string;
+  priority: string;
+  status: string;
+  resolution: string;
+  targetMilestone: string;
+}
+
+/** The mail state of a bug row (as stored, or as an update leaves it), with what lies outside the row. */
+export function bugMailState(
+  row: Pick<BugRow, 'version' | 'severity' | 'priority' | 'status' | 'resolution' | 'targetMilestone'>,
+  classification: string,
+  keywords: readonly string[],
+): BugMailState {
+  const { version, severity, priority, status, resolution, targetMilestone } = row;
+  return { classification, version, keywords, severity, priority, status, resolution, targetMilestone };
+}
 
 /** What the bug module tells the mail module after a bug was created or changed (inside the write's transaction). */
 export interface BugMailEvent {
@@ -9,6 +33,8 @@ export interface BugMailEvent {
   /** Who made the change: not mailed unless they asked to be. */
   changerId: number;
   isNew: boolean;
+  /** The bug after the change, for the mail's headers. */
+  state: BugMailState;
   /**
    * API field names with string values, as in Update Bug `changes`. For a new bug, the initial values to list in
    * the mail ("Field: value" lines, `removed` ''); summary, product and component are shown from the fields above.

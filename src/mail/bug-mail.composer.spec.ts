@@ -19,6 +19,7 @@ const change = (over: Partial<BugMailEvent> = {}): BugMailEvent => ({
   component: 'TestComponent',
   changerId: 1,
   isNew: false,
+  state: { classification: 'Unclassified', version: 'unspecified', keywords: [], severity: 'normal', priority: '---', status: 'ASSIGNED', resolution: '', targetMilestone: '---' },
   changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
   participants: { reporterId: 2, assigneeId: 3, qaContactId: null, ccIds: [], formerIds: [] },
   at: '2024-05-01 10:00:00',
@@ -85,30 +86,50 @@ describe('bug mail composition', () => {
     );
   });
 
-  it('headers: reason, type, who, product, component, changed fields, URL, and threading on the new-bug mail', () => {
-    const mail = composeBugMail(change(), recipient({ reasons: ['AssignedTo', 'Reporter'] }), context)!;
+  it('headers: those of Bugzilla 5.0 in its order, each also as X-Tracker-*, and threading on the new-bug mail', () => {
+    const assignee = user(3, 'assignee@example.com');
+    const mail = composeBugMail(
+      change({ state: { classification: 'Unclassified', version: '1.0', keywords: ['regression', 'Perf'], severity: 'major', priority: 'P1', status: 'ASSIGNED', resolution: '', targetMilestone: 'M2' } }),
+      recipient({ reasons: ['AssignedTo', 'Reporter'] }),
+      { ...context, assignee },
+    )!;
+    const about = {
+      Reason: 'AssignedTo Reporter',
+      Type: 'changed',
+      'Watch-Reason': 'None',
+      Product: 'TestProduct',
+      Component: 'TestComponent',
+      Version: '1.0',
+      Keywords: 'Perf, regression',
+      Severity: 'major',
+      Who: 'changer@example.com',
+      Status: 'ASSIGNED',
+      Resolution: '',
+      Priority: 'P1',
+      'Assigned-To': 'assignee@example.com',
+      'Changed-Fields': 'status',
+      URL: 'https://tracker.example.com/',
+    };
     expect(mail.headers).toEqual({
       From: 'tracker-daemon@example.com',
       'In-Reply-To': '<bug-42-3@tracker.example.com>',
       References: '<bug-42-3@tracker.example.com>',
-      'X-Tracker-Reason': 'AssignedTo Reporter',
-      'X-Tracker-Type': 'changed',
-      'X-Tracker-Who': 'changer@example.com',
-      'X-Tracker-Product': 'TestProduct',
-      'X-Tracker-Component': 'TestComponent',
-      'X-Tracker-Changed-Fields': 'status',
-      'X-Tracker-URL': 'https://tracker.example.com/',
-      'X-Bugzilla-Reason': 'AssignedTo Reporter',
-      'X-Bugzilla-Type': 'changed',
-      'X-Bugzilla-Who': 'changer@example.com',
-      'X-Bugzilla-Product': 'TestProduct',
-      'X-Bugzilla-Component': 'TestComponent',
-      'X-Bugzilla-Changed-Fields': 'status',
-      'X-Bugzilla-URL': 'https://tracker.example.com/',
+      ...Object.fromEntries(Object.entries(about).flatMap(([name, value]) => [[`X-Tracker-${name}`, value], [`X-Bugzilla-${name}`, value]])),
     });
+    expect(Object.keys(mail.headers).filter((h) => h.startsWith('X-Bugzilla-'))).toEqual(Object.keys(about).map((h) => `X-Bugzilla-${h}`));
     const created = composeBugMail(change({ isNew: true }), recipient(), context)!;
     expect(created.headers['Message-ID']).toBe('<bug-42-3@tracker.example.com>');
     expect(created.headers['X-Tracker-Type']).toBe('new');
+  });
+
+  it('classification, QA contact and target milestone headers only when their parameters are on, as 5.0 sends them', () => {
+    const off = composeBugMail(change(), recipient(), context)!;
+    expect(Object.keys(off.headers).filter((h) => /Classification|QA-Contact|Target-Milestone/.test(h))).toEqual([]);
+    const qa = user(5, 'qa@example.com');
+    const on = composeBugMail(change(), recipient(), { ...context, qaContact: qa, shows: { classification: true, qaContact: true, targetMilestone: true } })!;
+    expect(on.headers['X-Bugzilla-Classification']).toBe('Unclassified');
+    expect(on.headers['X-Bugzilla-QA-Contact']).toBe('qa@example.com');
+    expect(on.headers['X-Bugzilla-Target-Milestone']).toBe('---');
   });
 
   it('a new bug lists its fields and its description', () => {

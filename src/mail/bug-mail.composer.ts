@@ -18,6 +18,11 @@ export interface ComposedMail {
 
 export interface ComposeContext {
   changer: UserRecord | undefined;
+  /** The bug's assignee and QA contact after the change (X-Bugzilla-Assigned-To, -QA-Contact). */
+  assignee?: UserRecord;
+  qaContact?: UserRecord;
+  /** The useclassification, useqacontact and usetargetmilestone parameters: 5.0 sends those headers only when on. */
+  shows?: { classification: boolean; qaContact: boolean; targetMilestone: boolean };
   /** The parameters the mail depends on, as strings. */
   urlbase: string;
   mailfrom: string;
@@ -200,12 +205,27 @@ export function composeBugMail(event: BugMailEvent, recipient: RecipientView, co
   parts.push(`-- \nYou are receiving this mail because:\n${recipient.reasons.map((r) => REASON_TEXT[r]).join('\n')}`);
 
   const thread = threadId(event, recipient.user, context.urlbase);
+  const { state } = event;
+  const shows = context.shows;
+  // The order and the conditions of Bugzilla 5.0's bugmail headers.
   const about: Record<string, string> = {
     Reason: recipient.reasons.join(' '),
     Type: event.isNew ? 'new' : 'changed',
-    Who: context.changer?.login ?? '',
+    // Watching other users (5.0's user watch list) is not offered, so no mail comes through a watched user.
+    'Watch-Reason': 'None',
+    ...(shows?.classification ? { Classification: state.classification } : {}),
     Product: event.product,
     Component: event.component,
+    Version: state.version,
+    Keywords: [...state.keywords].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })).join(', '),
+    Severity: state.severity,
+    Who: context.changer?.login ?? '',
+    Status: state.status,
+    Resolution: state.resolution,
+    Priority: state.priority,
+    'Assigned-To': context.assignee?.login ?? '',
+    ...(shows?.qaContact ? { 'QA-Contact': context.qaContact?.login ?? '' } : {}),
+    ...(shows?.targetMilestone ? { 'Target-Milestone': state.targetMilestone } : {}),
     ...(changes.length ? { 'Changed-Fields': changes.map((c) => c.field).join(' ') } : {}),
     ...(context.urlbase ? { URL: context.urlbase } : {}),
   };

@@ -13,6 +13,7 @@ const event = (over: Partial<BugMailEvent> = {}, participants: Partial<BugMailEv
   component: 'TestComponent',
   changerId: 1,
   isNew: false,
+  state: { classification: 'Unclassified', version: 'unspecified', keywords: [], severity: 'normal', priority: '---', status: 'ASSIGNED', resolution: '', targetMilestone: '---' },
   changes: [],
   at: '2024-05-01 10:00:00',
   canSee: async (ids) => new Set(ids),

@@ -46,8 +46,16 @@ export class BugMailService implements BugMailer {
       this.recipientViews(tx, event, recipients, parameters),
       this.customFieldLabels(tx, event),
     ]);
+    const { qaContactId } = event.participants;
     const context = {
       changer: users.get(event.changerId),
+      assignee: users.get(event.participants.assigneeId),
+      qaContact: qaContactId === null ? undefined : users.get(qaContactId),
+      shows: {
+        classification: parameters.get('useclassification') === '1',
+        qaContact: parameters.get('useqacontact') === '1',
+        targetMilestone: parameters.get('usetargetmilestone') === '1',
+      },
       urlbase: parameters.get('urlbase'),
       mailfrom: parameters.get('mailfrom'),
       emailsuffix: parameters.get('emailsuffix'),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { Like } from 'typeorm';
-import { countQueries, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { BugMailService } from '../../src/mail/bug-mail.service.js';
 import { MAIL_POLL_INTERVAL_MS, MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
 import { MailQueueService } from '../../src/mail/mail-queue.service.js';
@@ -72,6 +72,16 @@ async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs =
   }
 }
 
+/**
+ * `name: value` is a header line of the raw message. Names compare case-insensitively, as RFC 5322 and mail filters
+ * do: nodemailer writes X-Bugzilla-URL as X-Bugzilla-Url.
+ */
+function expectHeader(raw: string, header: string): void {
+  const [name, value] = [header.slice(0, header.indexOf(': ')), header.slice(header.indexOf(': ') + 2)];
+  const lines = raw.split('\r\n\r\n')[0].split('\r\n').filter((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}: `));
+  expect(lines.map((line) => line.slice(name.length + 2))).toContain(value);
+}
+
 type Participants = BugMailEvent['participants'];
 let nextBugId = 1000;
 function changeEvent(changerId: number, participants: Partial<Participants>, over: Partial<BugMailEvent> = {}): BugMailEvent {
@@ -82,6 +92,7 @@ function changeEvent(changerId: number, participants: Partial<Participants>, ove
     component: 'TestComponent',
     changerId,
     isNew: false,
+    state: { classification: 'Unclassified', version: 'unspecified', keywords: [], severity: 'normal', priority: '---', status: 'ASSIGNED', resolution: '', targetMilestone: '---' },
     changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
     participants: { reporterId: 0, assigneeId: 0, qaContactId: null, ccIds: [], formerIds: [], ...participants },
     at: toDbDateTime(new Date()),
@@ -159,6 +170,41 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       expect(toOldOwner.raw).toContain('X-Tracker-Reason: AssignedTo');
       expect(toOldOwner.raw).toContain('X-Tracker-Type: changed');
       expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
+    });
+
+    it('the mails carry the X-Bugzilla-* headers of 5.0 with the bug\'s values after each change, threaded per recipient', async () => {
+      expect((await t.post('/keyword', { name: 'hdr-perf', description: 'slow' }, { key: ADMIN_API_KEY })).status).toBe(200);
+      expect((await t.post('/keyword', { name: 'Hdr-crash', description: 'falls over' }, { key: ADMIN_API_KEY })).status).toBe(200);
+      const reporterKey = (await apiUser('reporter@example.com')).apiKey;
+      const created = await t.post('/bug', {
+        product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Headers for filters', severity: 'major',
+        priority: 'High', description: 'Watch the headers.', assigned_to: 'assignee@example.com', keywords: ['hdr-perf', 'Hdr-crash'],
+      }, { key: reporterKey });
+      expect([created.status, created.body.message]).toEqual([200, undefined]);
+      const bugId: number = created.body.id;
+      const [filed] = await waitFor('the new-bug mail', () => mailsAbout(bugId, 'assignee@example.com').length && mailsAbout(bugId, 'assignee@example.com'));
+      const thread = `<bug-${bugId}-${users.assignee.id}@tracker.example.com>`;
+      for (const header of [
+        'X-Bugzilla-Reason: AssignedTo', 'X-Bugzilla-Type: new', 'X-Bugzilla-Watch-Reason: None', 'X-Bugzilla-Product: TestProduct',
+        'X-Bugzilla-Component: TestComponent', 'X-Bugzilla-Version: unspecified', 'X-Bugzilla-Keywords: Hdr-crash, hdr-perf',
+        'X-Bugzilla-Severity: major', 'X-Bugzilla-Who: reporter@example.com', 'X-Bugzilla-Status: CONFIRMED', 'X-Bugzilla-Priority: High',
+        'X-Bugzilla-Assigned-To: assignee@example.com', 'X-Bugzilla-URL: https://tracker.example.com/', `Message-ID: ${thread}`,
+      ]) expectHeader(filed.raw, header);
+      expect(filed.raw.toLowerCase()).not.toContain('x-bugzilla-target-milestone');
+
+      await t.setParameters({ usetargetmilestone: '1' });
+      const res = await t.put(`/bug/${bugId}`, { status: 'RESOLVED', resolution: 'FIXED', keywords: { remove: ['hdr-perf'] } }, { key: reporterKey });
+      expect(res.status).toBe(200);
+      const [, changed] = await waitFor('the change mail', () => mailsAbout(bugId, 'assignee@example.com').length === 2 && mailsAbout(bugId, 'assignee@example.com'));
+      for (const header of [
+        'X-Bugzilla-Type: changed', 'X-Bugzilla-Status: RESOLVED', 'X-Bugzilla-Resolution: FIXED', 'X-Bugzilla-Keywords: Hdr-crash',
+        'X-Bugzilla-Target-Milestone: ---', 'X-Bugzilla-Changed-Fields: keywords status resolution', `In-Reply-To: ${thread}`, `References: ${thread}`,
+      ]) expectHeader(changed.raw, header);
+
+      expect((await t.post(`/bug/${bugId}/comment`, { comment: 'And a comment.' }, { key: reporterKey })).status).toBe(200);
+      const [, , commented] = await waitFor('the comment mail', () => mailsAbout(bugId, 'assignee@example.com').length === 3 && mailsAbout(bugId, 'assignee@example.com'));
+      for (const header of ['X-Bugzilla-Status: RESOLVED', 'X-Bugzilla-Keywords: Hdr-crash', `In-Reply-To: ${thread}`]) expectHeader(commented.raw, header);
+      await t.setParameters({ usetargetmilestone: '0' });
     });
 
     it('nobody is mailed about a bug they cannot see: a reporter kept out by its group gets none (the visibility rule)', async () => {

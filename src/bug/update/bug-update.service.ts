@@ -7,7 +7,7 @@ import { toApiDateTime, toDbDateTime } from '../../common/time/datetime.js';
 import { ProductService, type ProductRecord } from '../../product/product.service.js';
 import { FieldService } from '../../field/field.service.js';
 import { UserService, type UserRecord } from '../../user/user.service.js';
-import { BUG_MAILER, type BugMailer } from '../bug-mailer.js';
+import { BUG_MAILER, bugMailState, type BugMailer } from '../bug-mailer.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
@@ -146,7 +146,6 @@ export class BugUpdateService {
     const r = run.request;
     const productMoves = r.product !== undefined || r.component !== undefined;
     return {
-      keywords: !!r.keywords,
       groups: !!r.groups || r.product !== undefined,
       dependencies: !!r.blocks || !!r.dependsOn,
       seeAlso: !!r.seeAlso,
@@ -235,6 +234,7 @@ export class BugUpdateService {
         component: w.componentName,
         changerId: run.caller.id,
         isNew: false,
+        state: bugMailState({ ...w.bug.row, ...w.columns }, w.product.classification, w.keywords),
         changes: w.changes.entries().map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
         ...(w.comment ? { comment: w.comment } : {}),
         participants: {
@@ -275,7 +275,7 @@ export class BugUpdateService {
       list.map((e) => ({ bugId, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added })));
     await this.recorder.record(tx, entries);
     const details = await this.loader.details(ids, { sql: tx });
-    const { byBug } = await this.loader.relations(ids, new Set(['cc']), { sql: tx });
+    const { byBug } = await this.loader.relations(ids, new Set(['cc', 'keywords']), { sql: tx });
     for (const id of ids) {
       const bug = details.get(id);
       if (!bug) continue;
@@ -286,6 +286,7 @@ export class BugUpdateService {
         component: bug.component,
         changerId: run.caller.id,
         isNew: false,
+        state: bugMailState(bug.row, bug.classification, byBug.get(id)?.keywords ?? []),
         changes: run.others.get(id) ?? [],
         ...(run.otherComments.has(id) ? { comment: run.otherComments.get(id)! } : {}),
         participants: {

@@ -76,6 +76,7 @@ export class BugWork {
   zeroRemainingTime = false;
   targetMilestone: string;
   aliases: string[];
+  keywords: string[];
   ccIds: number[];
   /** cc logins added and removed by any step (the cc key itself, flag requestees); one `cc` change at the end. */
   readonly ccAdded: string[] = [];
@@ -102,6 +103,7 @@ export class BugWork {
     this.isConfirmed = bug.row.isConfirmed;
     this.targetMilestone = bug.row.targetMilestone;
     this.aliases = [...bug.aliases];
+    this.keywords = [...bug.keywords];
     this.ccIds = bug.cc.map((u) => u.id);
   }
 

@@ -141,6 +141,7 @@ export class RelationSteps {
     if (removed.length) await this.updates.removeKeywords(run.tx, w.id, ids(removed));
     await this.bugs.addKeywords(run.tx, w.id, ids(added));
     w.changes.record('keywords', removed, added);
+    w.keywords = result;
   }
 
   // ---- See Also -------------------------------------------------------------------------------------------
