@@ -98,6 +98,23 @@ export class BugLoaderService {
     return caller ? this.visibility.visibleColumn(caller) : { sql: '1', params: [] };
   }
 
+  /** The bug's JSON kept for `variant` (see BugService), while `detail` is its current kept detail. */
+  keptJson(id: number, detail: BugDetail, variant: string): string | undefined {
+    return this.cache.jsonOf(id, detail, variant);
+  }
+
+  /** Keeps the bug's JSON for `variant`, made from `detail` (ignored unless `detail` is the kept one). */
+  keepJson(id: number, detail: BugDetail, variant: string, text: string): void {
+    this.cache.storeJson(id, detail, variant, text);
+  }
+
+  /** The caller's personal tags on the bugs, when the selection shows tags to this caller (else none, no query). */
+  async tagsOf(ids: readonly number[], caller: Caller, selection: FieldSelection): Promise<Map<number, string[]>> {
+    if (!this.wantedRelations(caller, selection).has('tags')) return new Map();
+    const { byBug } = await this.relations(ids, new Set(['tags'] as const), { tagOwnerId: caller.id });
+    return new Map([...byBug].map(([id, relations]) => [id, relations.tags]));
+  }
+
   /** The relations a response will show: the field selection decides, and the caller (tags, time tracking). */
   wantedRelations(caller: Caller, selection: FieldSelection): Set<BugRelation> {
     const wants = (field: string) => selection.wants(field, BUG_FIELDS);
@@ -126,15 +143,6 @@ export class BugLoaderService {
       customFields = part.customFields;
     }
     return { byBug, customFields };
-  }
-
-  /**
-   * A page of bugs ready for the presenter, in the order of `ids` (unknown ids skipped): two queries in all.
-   * Visibility is the caller's business here: pass ids that were checked, or search with the visibility predicate.
-   */
-  async page(ids: readonly number[], caller: Caller, selection: FieldSelection, sql: Sql = this.db.read): Promise<BugPage> {
-    const details = await this.details(ids, { sql });
-    return this.complete(ids, details, caller, selection, sql);
   }
 
   /** Adds the wanted relations to details already loaded (the Get route loads details with visibility first). */

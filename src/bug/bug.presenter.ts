@@ -17,12 +17,16 @@ export interface BugPresentation {
   withUpdateToken: boolean;
 }
 
+export function seesWholeAddresses(caller: Caller): boolean {
+  return caller.isLoggedIn || !caller.parameters.bool('webservice_email_filter');
+}
+
 /**
  * Bugzilla's email_filter: with `webservice_email_filter` on, anonymous callers see addresses without their domain
  * (`user@example.com` → `user`). Logged-in callers always see them whole.
  */
 export function emailFilter(caller: Caller): (address: string) => string {
-  if (caller.isLoggedIn || !caller.parameters.bool('webservice_email_filter')) return (address) => address;
+  if (seesWholeAddresses(caller)) return (address) => address;
   return (address) => address.replace(/@\S+/g, '');
 }
 
@@ -77,6 +81,25 @@ function customValue(field: CustomFieldDef, values: readonly string[] | undefine
  * callers; `qa_contact` is "" and `qa_contact_detail` absent when there is no QA contact.
  */
 export function presentBug(bug: LoadedBug, view: BugPresentation): Record<string, unknown> {
+  return Object.assign(presentSharedFields(bug, view), presentCallerFields(bug.row, bug.tags, view));
+}
+
+/**
+ * The fields of a bug that belong to the caller, last in its object: their personal tags, and the update token
+ * (Get Bug, logged-in callers). Everything before them is the same for every caller of one class (BugService keeps it).
+ */
+export function presentCallerFields(row: Pick<LoadedBug['row'], 'id' | 'lastChangeTime'>, tags: readonly string[], view: BugPresentation): Record<string, unknown> {
+  const { caller } = view;
+  return {
+    tags,
+    ...(view.withUpdateToken && caller.isLoggedIn && view.siteSecret
+      ? { update_token: updateToken(view.siteSecret, view.now, caller.id, row.id, row.lastChangeTime) }
+      : {}),
+  };
+}
+
+/** The bug's fields but the caller's own: they depend on the caller's class only (time tracker, whole addresses). */
+export function presentSharedFields(bug: LoadedBug, view: Pick<BugPresentation, 'caller' | 'customFields'>): Record<string, unknown> {
   const { caller } = view;
   const email = emailFilter(caller);
   const detail = (user: UserDetail) => ({ id: user.id, real_name: user.realName, name: email(user.login), email: email(user.email) });
@@ -128,9 +151,5 @@ export function presentBug(bug: LoadedBug, view: BugPresentation): Record<string
     out.actual_time = bug.actualTime;
   }
   for (const field of view.customFields) out[field.name] = customValue(field, bug.custom.get(field.id));
-  out.tags = bug.tags;
-  if (view.withUpdateToken && caller.isLoggedIn && view.siteSecret) {
-    out.update_token = updateToken(view.siteSecret, view.now, caller.id, row.id, row.lastChangeTime);
-  }
   return out;
 }

@@ -6,8 +6,10 @@ import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { isIdInRange } from '../common/ids.js';
 import { BugLoaderService } from './bug-loader.service.js';
-import type { BugPage } from './loaded-bug.js';
-import { presentBug } from './bug.presenter.js';
+import type { BugDetail } from './loaded-bug.js';
+import { presentCallerFields, presentSharedFields, seesWholeAddresses, type BugPresentation } from './bug.presenter.js';
+import { BUG_FIELDS } from './bug.fields.js';
+import { appendJsonFields, RawJson } from '../common/http/raw-json.js';
 import { BugSearchService } from './search/bug-search.service.js';
 import type { BugSearchInput } from './dto/bug-search.dto.js';
 
@@ -38,7 +40,7 @@ export class BugService {
    * first failing one (100 / 101 / 102, in request order) fails the call; with it, each becomes a fault.
    * Two queries for ids (rows with visibility, then relations), one more when aliases are named.
    */
-  async get(ctx: ReadContext, references: readonly string[], permissive: boolean): Promise<{ faults: BugFault[]; bugs: Record<string, unknown>[] }> {
+  async get(ctx: ReadContext, references: readonly string[], permissive: boolean): Promise<RawJson> {
     if (!references.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.get', param: 'ids' });
     const parsed = references.map(parseBugReference);
     const aliasIds = await this.visibility.idsOfAliases(parsed.flatMap((r) => ('alias' in r ? [r.alias] : [])));
@@ -59,24 +61,55 @@ export class BugService {
         ids.push(outcome.id!);
       }
     }
-    const page = await this.loader.complete(ids, details, ctx.caller, ctx.selection);
-    return { faults, bugs: this.present(page, ctx, true) };
+    const bugs = await this.renderBugs(ids, details, ctx, true);
+    return new RawJson(`{"faults":${JSON.stringify(faults)},"bugs":[${bugs.join(',')}]}`);
   }
 
   /**
    * Search Bugs (`GET /rest/bug`): only `bugs` (with `total_matches` when asked), or `{bug_count}` with count_only;
    * hidden and unknown bugs are silently absent; no update_token. `params` are the request's parameters (criteria).
    */
-  async searchBugs(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  async searchBugs(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | RawJson> {
     const outcome = await this.search.search(ctx.caller, input, params);
     if ('count' in outcome) return { bug_count: outcome.count };
-    const page = await this.loader.page(outcome.ids, ctx.caller, ctx.selection);
-    return { bugs: this.present(page, ctx, false), ...(outcome.total !== undefined ? { total_matches: outcome.total } : {}) };
+    const details = await this.loader.details(outcome.ids);
+    const bugs = await this.renderBugs(outcome.ids, details, ctx, false);
+    const total = outcome.total !== undefined ? `,"total_matches":${outcome.total}` : '';
+    return new RawJson(`{"bugs":[${bugs.join(',')}]${total}}`);
   }
 
-  private present(page: BugPage, ctx: ReadContext, withUpdateToken: boolean): Record<string, unknown>[] {
-    const siteSecret = ctx.caller.parameters.get(SITE_SECRET_PARAMETER);
-    return page.bugs.map((bug) =>
-      presentBug(bug, { caller: ctx.caller, customFields: page.customFields, siteSecret, now: ctx.now, withUpdateToken }));
+  /**
+   * The JSON of each bug, in the order of `ids` (unknown ids skipped), the field selection applied. All of a bug
+   * but the caller's own fields depends only on the bug, the selection and the caller's class (time tracker, sees
+   * whole addresses), so that part is kept beside the kept bug per such variant and is valid exactly as long as the
+   * bug is (its stamp): a page of kept bugs costs their stamps, the caller's tags if asked, and string joins.
+   */
+  private async renderBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, ctx: ReadContext, withUpdateToken: boolean): Promise<string[]> {
+    const { caller, selection } = ctx;
+    const present = [...new Set(ids)].filter((id) => details.has(id));
+    const variant = `${selection.key}|${caller.isTimeTracker ? 'time' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}`;
+    const kept = new Map<number, string>();
+    for (const id of present) {
+      const json = this.loader.keptJson(id, details.get(id)!, variant);
+      if (json !== undefined) kept.set(id, json);
+    }
+    const view: BugPresentation = { caller, customFields: [], siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), now: ctx.now, withUpdateToken };
+    const ownFields = (detail: BugDetail, tags: readonly string[]) => selection.apply(presentCallerFields(detail.row, tags, view), BUG_FIELDS);
+    const rendered = new Map<number, string>();
+
+    const missing = present.filter((id) => !kept.has(id));
+    if (missing.length) {
+      const page = await this.loader.complete(missing, details, caller, selection);
+      for (const bug of page.bugs) {
+        const shared = JSON.stringify(selection.apply(presentSharedFields(bug, { caller, customFields: page.customFields }), BUG_FIELDS));
+        this.loader.keepJson(bug.row.id, details.get(bug.row.id)!, variant, shared);
+        rendered.set(bug.row.id, appendJsonFields(shared, ownFields(bug, bug.tags)));
+      }
+    }
+    if (kept.size) {
+      const tags = await this.loader.tagsOf([...kept.keys()], caller, selection);
+      for (const [id, shared] of kept) rendered.set(id, appendJsonFields(shared, ownFields(details.get(id)!, tags.get(id) ?? [])));
+    }
+    return present.map((id) => rendered.get(id)!);
   }
 }

@@ -52,3 +52,22 @@ describe('LoadedBugCache', () => {
     expect(cache.current(7, stamp('t1'))).toBeUndefined();
   });
 });
+
+describe('LoadedBugCache JSON variants', () => {
+  const stamp = { lastChangeTime: '2024-01-01 00:00:00', auditMark: 1, visible: true };
+  const detailOf = (summary: string) => ({ row: { id: 1, summary } }) as unknown as Parameters<LoadedBugCache['storeDetail']>[2];
+
+  it('keeps JSON per variant for the kept detail only, and forgets it with the entry', () => {
+    const cache = new LoadedBugCache();
+    const kept = cache.storeDetail(1, stamp, detailOf('first')).detail;
+    cache.storeJson(1, kept, 'a', '{"id":1}');
+    expect(cache.jsonOf(1, kept, 'a')).toBe('{"id":1}');
+    expect(cache.jsonOf(1, kept, 'b')).toBeUndefined();
+
+    const newer = cache.storeDetail(1, { ...stamp, lastChangeTime: '2024-01-02 00:00:00' }, detailOf('second')).detail;
+    expect(cache.jsonOf(1, newer, 'a')).toBeUndefined();
+    expect(cache.jsonOf(1, kept, 'a')).toBeUndefined();
+    cache.storeJson(1, kept, 'a', '{"stale":true}');
+    expect(cache.jsonOf(1, newer, 'a')).toBeUndefined();
+  });
+});

@@ -1,6 +1,9 @@
 import { deepFreeze } from '../common/kept-reads.js';
 import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
 
+/** Kept JSON variants per bug (field selections × caller classes); more are rare, and then the bug's variants start over. */
+const MAX_JSON_VARIANTS = 8;
+
 /** What a read of the database says about one bug right now: its version, and whether the caller may see it. */
 export interface BugStamp {
   lastChangeTime: string;
@@ -35,6 +38,11 @@ export interface KeptBug {
  */
 export class LoadedBugCache {
   private readonly entries = new Map<number, KeptBug>();
+  /**
+   * The bug's JSON as answers show it, by variant (BugService.renderBugs), beside the entry whose detail it was made
+   * from: a WeakMap on that detail's row, so that it goes with the entry and never outlives it.
+   */
+  private readonly json = new WeakMap<object, Map<string, string>>();
 
   constructor(private readonly capacity = 10_000) {}
 
@@ -70,6 +78,20 @@ export class LoadedBugCache {
     if (this.entries.get(id) !== entry) return;
     const relations: KeptRelations = { wanted: new Set(wanted), value: { ...value, tags: [] }, customFields: [...customFields] };
     this.put(id, deepFreeze({ ...entry, relations }));
+  }
+
+  /** The JSON kept for `variant` of the bug, if `detail` is the kept one. */
+  jsonOf(id: number, detail: Pick<BugDetail, 'row'>, variant: string): string | undefined {
+    return this.entryOf(id, detail) ? this.json.get(detail.row)?.get(variant) : undefined;
+  }
+
+  /** Keeps the JSON of `variant`, made from `detail`, if that is still the kept detail (at most a few variants each). */
+  storeJson(id: number, detail: Pick<BugDetail, 'row'>, variant: string, text: string): void {
+    if (!this.entryOf(id, detail)) return;
+    let variants = this.json.get(detail.row);
+    if (!variants) this.json.set(detail.row, (variants = new Map<string, string>()));
+    if (variants.size >= MAX_JSON_VARIANTS) variants.clear();
+    variants.set(variant, text);
   }
 
   private put(id: number, entry: KeptBug): void {

@@ -150,9 +150,12 @@ export class TestApp {
   }
 }
 
-/** Boots the real app (Fastify adapter) on a fresh database of its own, listening on a free port. */
-export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel } = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+/**
+ * Boots the real app (Fastify adapter) on a fresh database of its own, listening on a free port. With `sharing`, a
+ * second instance on that app's database instead (N instances on one database; closing it leaves the database).
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel; sharing?: TestApp } = {}): Promise<TestApp> {
+  const database = options.sharing ? { ...options.sharing.database, drop: async () => undefined } : await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
     TRACKER_ADMIN_EMAIL: ADMIN_LOGIN,

@@ -26,6 +26,11 @@ export class FieldSelection {
     this.exclude = new Set(exclude ?? []);
   }
 
+  /** The same for two selections that keep the same fields (answers kept per selection are found by it). */
+  get key(): string {
+    return `${[...this.include].sort().join(',')}|${[...this.exclude].sort().join(',')}`;
+  }
+
   /** True when nothing is selected, so everything default is returned unfiltered. */
   get isDefault(): boolean {
     return this.include.size === 0 && this.exclude.size === 0;
