@@ -125,12 +125,15 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
   void reply.header('content-type', type);
 
   if (request.method === 'GET' && reply.statusCode === 200) {
-    const etag = etagOf(body, type);
+    // Encoded once: the hash and the socket take the same bytes.
+    const bytes = Buffer.from(body);
+    const etag = etagOf(bytes, type);
     void reply.header('ETag', etag);
     if (etagMatches(request.headers['if-none-match'], etag)) {
       void reply.status(304);
       return '';
     }
+    return bytes;
   }
   return body;
 }
