@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Tracker: build with the dev dependencies (TypeScript), run with the production ones only, as a non-root user.
-ARG NODE_VERSION=20
+# Node 22 LTS, pinned: the image's default database is SQLite, and better-sqlite3 12 aborts on Node >= 24.19
+# (nodejs/node#65446; docs/decisions.md, "Runtime"). Node 24 once better-sqlite3 13 is in.
+ARG NODE_VERSION=22.23.3
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app

@@ -1,7 +1,5 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { AppModule } from '../app.module.js';
 import { ConfigError, loadConfig } from '../config/app-config.js';
 import { TrackerError } from '../common/errors/index.js';
 import { parseArgs, UsageError, type ParsedArgs } from './cli-args.js';
@@ -77,6 +75,8 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       io,
       app: async () => {
         // abortOnError false: a boot failure is reported here, not by Nest exiting the process.
+        // Loaded on first use: `help` and usage errors answer without loading Nest and every module (issue 14: < 1 s).
+        const [{ NestFactory }, { AppModule }] = await Promise.all([import('@nestjs/core'), import('../app.module.js')]);
         app ??= await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
         return app;
       },

@@ -3,6 +3,9 @@ import { Like, type DataSource } from 'typeorm';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { runCli, EXIT_ERROR, EXIT_OK, EXIT_USAGE } from '../../src/cli/cli.js';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { buildService, ROOT } from '../support/service-process.js';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { openDataSource } from '../../src/database/open-data-source.js';
 import { ENTITIES } from '../../src/entities.js';
@@ -187,6 +190,17 @@ describe('admin command line (npm run tracker -- …)', () => {
       expect(res.code).toBe(EXIT_OK);
       for (const line of ['migrate', 'user create <email> [--name <full name>] [--password <password>]', 'api-key create <login> [--description <text>]', 'field create <name> --type', 'param set <name> <value>']) expect(res.out).toContain(line);
       expect((await tracker('param', '--help')).out).toBe(res.out);
+    });
+
+    it('the built command answers help without a database and without loading the app (Nest, the modules)', () => {
+      buildService();
+      // load-recorder.mjs reports the modules of the pattern the process loads: help must reach none of them.
+      const run = spawnSync(process.execPath, ['--import', path.join(ROOT, 'test/support/load-recorder.mjs'), path.join(ROOT, 'dist/src/cli/main.js'), 'help'], {
+        env: { ...process.env, DATABASE_URL: 'mysql://nobody@127.0.0.1:1/none', LOAD_RECORDER_PATTERN: String.raw`app\.module\.js$|/@nestjs/core/` },
+        encoding: 'utf8',
+      });
+      expect([run.status, run.stderr]).toEqual([0, '']);
+      expect(run.stdout).toContain('Usage: npm run tracker -- <command>');
     });
 
     it('no command, an unknown command, a missing argument and an unknown option are usage errors, exit 2', async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_API_KEY } from './test-app.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Builds dist/ when a source changed (scripts/build-if-stale.mjs), for tests of the built service as a process. */
 export function buildService(): void {

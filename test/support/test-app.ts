@@ -154,7 +154,7 @@ export class TestApp {
  * Boots the real app (Fastify adapter) on a fresh database of its own, listening on a free port. With `sharing`, a
  * second instance on that app's database instead (N instances on one database; closing it leaves the database).
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel; sharing?: TestApp } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel; sharing?: TestApp; openApiUi?: boolean } = {}): Promise<TestApp> {
   const database = options.sharing ? { ...options.sharing.database, drop: async () => undefined } : await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -165,7 +165,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const clock = new TestClock();
-  const app = await createApp(config, { logLevel: options.logLevel ?? 'error', openApiUi: false, clock });
+  const app = await createApp(config, { logLevel: options.logLevel ?? 'error', openApiUi: options.openApiUi ?? false, clock });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return new TestApp(app, `http://127.0.0.1:${address.port}`, database, config, clock);

@@ -1,0 +1,39 @@
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/**
+ * Code paths that need Node 22's require() of ES modules (issue 14, "Runtime"): the browsable OpenAPI page
+ * (@fastify/static) and Fastify's inject(). `npm test` runs the e2e suite on the machine's Node and again on the
+ * Node LTS it targets (scripts/node-lts.sh); on a Node older than 22 these are skipped, and say why.
+ */
+const major = Number(process.versions.node.split('.')[0]);
+const onLts = major >= 22 ? describe : describe.skip;
+if (major < 22) {
+  console.warn(`runtime.e2e: Node ${process.versions.node} cannot require() ES modules; the OpenAPI page and inject() are checked in the Node LTS pass of npm test`);
+}
+
+onLts(`on Node ${process.versions.node}: the OpenAPI page and inject()`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({}, { openApiUi: true });
+  });
+  afterAll(() => t.close());
+
+  it('serves the browsable OpenAPI page and its static files', async () => {
+    const page = await fetch(`${t.baseUrl}/rest/openapi`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('swagger-ui');
+    const script = /src="\.?\/?([^"]*swagger-ui-bundle\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(new URL(script!, `${t.baseUrl}/rest/openapi/`));
+    expect(asset.status).toBe(200);
+    expect((await asset.text()).length).toBeGreaterThan(10_000);
+  });
+
+  it('answers through Fastify inject() as over the socket', async () => {
+    const fastify = t.app.getHttpAdapter().getInstance();
+    const injected = await fastify.inject({ method: 'GET', url: '/rest/version' });
+    expect(injected.statusCode).toBe(200);
+    expect(injected.json()).toEqual((await t.get('/version')).body);
+  });
+});
