@@ -36,6 +36,7 @@ const LAYERS = [
   ['config'],
   ['common'],
   ['database'],
+  ['ratelimit'],
   ['audit'],
   ['params'],
   ['group'],

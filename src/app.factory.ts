@@ -12,6 +12,7 @@ import { setupOpenApi } from './openapi.js';
 import { installAttachmentBodyLimit } from './attachment/attachment-body.js';
 import { maxAttachmentBytes } from './attachment/attachment.rules.js';
 import { ParametersService } from './params/parameters.service.js';
+import { RateLimitService } from './ratelimit/rate-limit.service.js';
 
 export interface CreateAppOptions {
   /** Overrides LOG_LEVEL (the tests log errors only). */
@@ -43,7 +44,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // Create Attachment's body follows maxattachmentsize, read per request (base64 is a third larger than the file).
   installAttachmentBodyLimit(adapter.getInstance<FastifyInstance>(), config.maxBodyBytes, async () => maxAttachmentBytes(await app.get(ParametersService).load()));
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
-  installRequestHook(adapter.getInstance<FastifyInstance>(), { resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock) });
+  const limiter = app.get(RateLimitService);
+  installRequestHook(adapter.getInstance<FastifyInstance>(), {
+    resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}),
+  });
   await app.init();
   return app;
 }

@@ -28,6 +28,7 @@ import { ENTITIES } from './entities.js';
 import { InstallModule } from './install/install.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { RateLimitModule } from './ratelimit/rate-limit.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
 export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), HealthModule];
@@ -37,7 +38,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES, ...(config.metrics ? [MetricsModule] : [])],
+      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), RateLimitModule, InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES, ...(config.metrics ? [MetricsModule] : [])],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: FieldSelectionInterceptor },

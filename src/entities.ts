@@ -46,11 +46,12 @@ import { Version } from './product/entities/version.entity.js';
 import { SavedReport } from './user/entities/saved-report.entity.js';
 import { SavedSearch } from './user/entities/saved-search.entity.js';
 import { User } from './user/entities/user.entity.js';
+import { RateLimitBucket } from './ratelimit/entities/rate-limit-bucket.entity.js';
 
 export const ENTITIES = [
   Attachment, AttachmentData, AuditLogEntry, ChangeMark, ApiKey, LoginFailure, LoginToken, Bug, BugActivity, BugAlias, BugCc,
   BugCustomValue, BugDependency, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag, Comment,
   CommentTag, CommentTagWeight, FieldDefinition, FieldValue, Keyword, StatusTransition, Flag, FlagExclusion,
   FlagInclusion, FlagType, Group, GroupGrant, Membership, QueuedMail, Parameter, Classification, Component, ComponentCc,
-  GroupControl, Milestone, Product, Version, SavedReport, SavedSearch, User,
+  GroupControl, Milestone, Product, Version, SavedReport, SavedSearch, User, RateLimitBucket,
 ];

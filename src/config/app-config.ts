@@ -22,6 +22,21 @@ export class AppConfig {
   metrics: boolean;
   /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
   logLevel: LogLevel;
+  /**
+   * Rate limits per caller (TRACKER_RATE_LIMIT_READ / _WRITE, requests per minute; bursts _READ_BURST / _WRITE_BURST,
+   * the per-minute figure by default). A kind left unset is not limited.
+   */
+  rateLimits: { read?: RateRule; write?: RateRule };
+  /** REDIS_URL: where the rate-limit counters live; the database when unset. */
+  redisUrl: string | undefined;
+  /** TRACKER_REDIS_PREFIX: the start of every key the service writes to Redis (`tracker:`). */
+  redisPrefix: string;
+}
+
+/** A token bucket: `perMinute` requests per minute refill it, `burst` is its size. */
+export interface RateRule {
+  perMinute: number;
+  burst: number;
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +55,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got '${raw}')`);
   }
   return value;
+}
+
+function rateRule(env: NodeJS.ProcessEnv, name: string): RateRule | undefined {
+  if (!env[name]?.trim()) return undefined;
+  const perMinute = integer(env, name, 0, 1, 1_000_000);
+  return { perMinute, burst: integer(env, `${name}_BURST`, perMinute, 1, 1_000_000) };
 }
 
 function databaseUrl(env: NodeJS.ProcessEnv, name: string, raw: string): string {
@@ -96,5 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got '${env.LOG_LEVEL}')`);
   config.logLevel = logLevel as LogLevel;
+  config.rateLimits = { read: rateRule(env, 'TRACKER_RATE_LIMIT_READ'), write: rateRule(env, 'TRACKER_RATE_LIMIT_WRITE') };
+  config.redisUrl = env.REDIS_URL?.trim() || undefined;
+  config.redisPrefix = env.TRACKER_REDIS_PREFIX ?? 'tracker:';
+  if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${config.redisUrl}')`);
   return config;
 }

@@ -95,6 +95,11 @@ export function DateColumn(): PropertyDecorator {
   return Column({ type: 'date', nullable: true });
 }
 
+/** Milliseconds since the epoch, as a double (exact to 2^53 ms): beyond an int, and no bigint strings to parse. */
+export function MillisecondsColumn(): PropertyDecorator {
+  return Column({ type: 'double', default: 0, transformer: numeric });
+}
+
 /** Hours of time tracking: DECIMAL(7,2), default 0. */
 export function HoursColumn(): PropertyDecorator {
   return Column({ type: 'decimal', precision: 7, scale: 2, default: 0, transformer: numeric });

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Errors, TrackerError } from '../errors/index.js';
+import { bucketOf, setRateHeaders, type RateLimiter } from './rate-limit.js';
 import type { Caller } from '../caller.js';
 import { FieldSelection } from '../fields/field-selection.js';
 import type { CallerResolver } from '../guards/caller-resolver.js';
@@ -16,7 +18,7 @@ import { setCredentialsRefusal, setRequestContext } from './request-context.js';
  * The hook is attached to each route declared after this call. app.factory calls it just before Nest declares the
  * controllers' routes, so the OpenAPI document and unknown paths (32614) are served as before, without it.
  */
-export function installRequestHook(fastify: FastifyInstance, dependencies: { resolver: CallerResolver; clock: Clock }): void {
+export function installRequestHook(fastify: FastifyInstance, dependencies: RequestHookDependencies): void {
   const readRequest = requestReader(dependencies);
   fastify.addHook('onRoute', (route) => {
     if ((route.config as Record<string, unknown> | undefined)?.[OPERATIONAL_ROUTE]) return;
@@ -25,16 +27,29 @@ export function installRequestHook(fastify: FastifyInstance, dependencies: { res
   });
 }
 
-function requestReader({ resolver, clock }: { resolver: CallerResolver; clock: Clock }) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const body = request.method === 'GET' || request.method === 'HEAD'
-      ? undefined
-      : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
+interface RequestHookDependencies {
+  resolver: CallerResolver;
+  clock: Clock;
+  /** Present when rate limits are on (TRACKER_RATE_LIMIT_*): checked before the caller is resolved. */
+  limiter?: RateLimiter;
+}
+
+function requestReader({ resolver, clock, limiter }: RequestHookDependencies) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    const body = isRead ? undefined : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
     const params = RequestParams.merge(request.query as Record<string, unknown>, body);
+    const credentials = params.credentials(request.headers);
+    if (limiter) {
+      const kind = isRead ? 'read' : 'write';
+      const decision = await limiter.take(kind, bucketOf(kind, credentials, request.ip));
+      if (decision) setRateHeaders(reply, decision);
+      if (decision && !decision.allowed) throw TrackerError.of(Errors.RATE_LIMITED, { kind, seconds: decision.retryAfterSeconds });
+    }
     validateCallback(params.string('callback'));
     let caller: Caller;
     try {
-      caller = await resolver.resolve(params.credentials(request.headers), request.ip);
+      caller = await resolver.resolve(credentials, request.ip);
     } catch (error) {
       setCredentialsRefusal(request, error);
       return;

@@ -1,0 +1,7 @@
+import type { RateRule } from '../config/app-config.js';
+import type { RateDecision } from '../common/http/rate-limit.js';
+
+/** Where buckets live, shared by all instances: the database or Redis. `take` is atomic per bucket. */
+export interface RateBucketStore {
+  take(bucketKey: string, rule: RateRule, now: number): Promise<RateDecision>;
+}

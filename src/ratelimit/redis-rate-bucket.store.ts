@@ -1,0 +1,47 @@
+import { Redis } from 'ioredis';
+import type { RateRule } from '../config/app-config.js';
+import { nextCell, type RateDecision } from '../common/http/rate-limit.js';
+import type { RateBucketStore } from './rate-bucket-store.js';
+
+/**
+ * One request against a bucket, atomically in Redis: answers the bucket's `tat` before the request and moves it
+ * when the request is admitted. The admission test is nextCell's (src/common/http/rate-limit.ts), which then
+ * makes the decision from the same `tat`; the key expires once the bucket is full again.
+ */
+const TAKE_CELL = `
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local tolerance = tonumber(ARGV[3])
+local start = math.max(tat, now)
+if start - now <= tolerance then
+  local next = start + interval
+  redis.call('SET', KEYS[1], string.format('%.3f', next), 'PX', math.ceil(next - now) + 1000)
+end
+return string.format('%.3f', tat)
+`;
+
+interface RateCommands {
+  takeRateCell(key: string, now: number, interval: number, tolerance: number): Promise<string>;
+}
+
+/** The buckets in Redis (REDIS_URL): keys `<TRACKER_REDIS_PREFIX>ratelimit:<bucket>`. */
+export class RedisRateBucketStore implements RateBucketStore {
+  private readonly redis: Redis & RateCommands;
+
+  constructor(url: string, private readonly prefix: string) {
+    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    redis.defineCommand('takeRateCell', { numberOfKeys: 1, lua: TAKE_CELL });
+    this.redis = redis as Redis & RateCommands;
+  }
+
+  async take(bucketKey: string, rule: RateRule, now: number): Promise<RateDecision> {
+    const interval = 60_000 / rule.perMinute;
+    const tat = Number(await this.redis.takeRateCell(`${this.prefix}ratelimit:${bucketKey}`, now, interval, interval * (rule.burst - 1)));
+    return nextCell(tat, now, rule).decision;
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit();
+  }
+}
