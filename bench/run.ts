@@ -2,21 +2,27 @@
  * The benchmark of the bugs issue, one command: `npm run bench`.
  * Starts Tracker (built, as a separate process) on a fresh MariaDB database, generates the reference data shape
  * (~2,000 bugs in one product; the bug read has 13 comments, 2 cc, flags, keywords, see_also, dependencies and an
- * alias; the comments read is of a bug with 100 comments), then loads it with autocannon (8 connections) several times per scenario and prints the medians.
+ * alias; the comments read is of a bug with 100 comments), then loads it with wrk (2 threads, 8 connections) several
+ * times per scenario and prints the medians. Each read is also sent to a bare baseline server (bench/baseline.ts:
+ * Fastify + mysql2, one prepared statement, the same bytes) and reported as a ratio to it (issue 13). Also: the
+ * service's cold start on the existing database, and its RSS after the runs.
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench) is dropped and re-created.
  * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_BUGS (default 2000).
  */
-import autocannon from 'autocannon';
-import { BENCH_API_KEY as API_KEY, benchService } from './support.js';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_API_KEY as API_KEY, benchService, median, wrk, type WrkFigures } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BUGS = Number(process.env.BENCH_BUGS ?? 2000);
-const CONNECTIONS = 8;
+const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? PORT + 1);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench';
-const { api, recreateDatabase, startServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
+const { api, recreateDatabase, startServer, stopServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
 
 async function inBatches<T>(count: number, parallel: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const results: T[] = new Array(count);
@@ -61,53 +67,102 @@ async function generate(): Promise<{ bugId: number; commentedBugId: number; prod
   return { bugId, commentedBugId, product, component };
 }
 
-interface Figures { requests: number; p99: number; errors: number }
+/** A Lua `request` for wrk: a JSON body with the method. */
+const jsonRequest = (method: string, body: string) =>
+  `wrk.method = "${method}"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[${body}]]`;
 
-async function load(name: string, options: autocannon.Options): Promise<Figures> {
-  const result = await autocannon({ ...options, connections: CONNECTIONS, duration: SECONDS });
-  const errors = result.errors + result.non2xx;
-  process.stderr.write(`  ${name}: ${result.requests.average.toFixed(0)} req/s, p99 ${result.latency.p99} ms, errors ${errors}\n`);
-  return { requests: result.requests.average, p99: result.latency.p99, errors };
+/** Update Bug alternating status and cc each request (per wrk thread), with a comment: always a real change. */
+const alternatingUpdate = `
+counter = 0
+request = function()
+  counter = counter + 1
+  local odd = counter % 2 == 1
+  local body = string.format('{"status":"%s","cc":{"%s":["dev2@example.com"]},"comment":{"body":"load %d"}}',
+    odd and "IN_PROGRESS" or "CONFIRMED", odd and "add" or "remove", counter)
+  return wrk.format("PUT", nil, {["Content-Type"] = "application/json"}, body)
+end`;
+
+/** The bare baseline server (bench/baseline.ts) answering the captured bytes of `urls` after one statement. */
+async function startBaseline(urls: string[]): Promise<ChildProcess> {
+  const answers: Record<string, { contentType: string; body: string }> = {};
+  for (const url of urls) {
+    const response = await fetch(`${BASE}${url}`);
+    answers[url] = { contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+  }
+  const file = path.join(os.tmpdir(), `tracker-bench-answers-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(answers));
+  const baseline = spawn(process.execPath, ['dist/bench/baseline.js'], {
+    env: { ...process.env, BASELINE_PORT: String(BASELINE_PORT), BASELINE_DATABASE_URL: DATABASE_URL, BASELINE_ANSWERS: file },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 500; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${BASELINE_PORT}${urls[0]}`)).ok) return baseline;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the baseline server did not start');
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** Resident memory of a process, MB (Linux). */
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function runs(name: string, url: string, lua = ''): Promise<WrkFigures> {
+  const figures: WrkFigures[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    figures.push(await wrk(url, SECONDS, lua));
+    process.stderr.write(`  ${name}: ${figures[run].rps.toFixed(0)} req/s, p99 ${figures[run].p99} ms, errors ${figures[run].errors}\n`);
+  }
+  return {
+    rps: median(figures.map((f) => f.rps)), p50: median(figures.map((f) => f.p50)), p95: median(figures.map((f) => f.p95)),
+    p99: median(figures.map((f) => f.p99)), errors: figures.reduce((n, f) => n + f.errors, 0),
+  };
+}
 
 async function main(): Promise<void> {
   await recreateDatabase();
-  const server = await startServer();
+  let server = await startServer();
+  let baseline: ChildProcess | undefined;
   try {
     process.stderr.write(`generating ${BUGS} bugs …\n`);
     const { bugId, commentedBugId, product, component } = await generate();
+    // Cold start: the built service, from process start to its first answer, on the existing database.
+    await stopServer(server);
+    const started = performance.now();
+    server = await startServer();
+    const coldStartMs = performance.now() - started;
+
     const auth = `Bugzilla_api_key=${API_KEY}`;
-    let counter = 0;
-    const scenarios: Array<[string, () => autocannon.Options]> = [
-      ['GET /rest/version', () => ({ url: `${BASE}/rest/version` })],
-      ['GET /rest/bug/(id)', () => ({ url: `${BASE}/rest/bug/${bugId}?${auth}` })],
-      ['GET /rest/bug/(id)/comment, 100 comments', () => ({ url: `${BASE}/rest/bug/${commentedBugId}/comment?${auth}` })],
-      ['POST /rest/bug', () => ({
-        url: `${BASE}/rest/bug?${auth}`, method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', summary: 'Load', description: 'Created under load' }),
-      })],
-      ['PUT /rest/bug/(id) status+cc+comment', () => ({
-        url: `${BASE}/rest/bug/${bugId}?${auth}`, method: 'PUT', headers: { 'content-type': 'application/json' },
-        setupRequest: (request: any) => {
-          counter++;
-          const status = counter % 2 ? 'IN_PROGRESS' : 'CONFIRMED';
-          const cc = counter % 2 ? { add: ['dev2@example.com'] } : { remove: ['dev2@example.com'] };
-          return { ...request, body: JSON.stringify({ status, cc, comment: { body: `load ${counter}` } }) };
-        },
-      })],
+    const reads: Array<[string, string]> = [
+      ['GET /rest/version', '/rest/version'],
+      ['GET /rest/bug/(id), API key', `/rest/bug/${bugId}?${auth}`],
+      ['GET /rest/bug/(id), anonymous', `/rest/bug/${bugId}`],
+      ['GET /rest/bug/(id)/comment, 100 comments', `/rest/bug/${commentedBugId}/comment?${auth}`],
     ];
+    baseline = await startBaseline(reads.map(([, url]) => url));
     const lines: string[] = [];
-    for (const [name, options] of scenarios) {
-      const runs: Figures[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await load(name, options()));
-      lines.push(`| ${name} | ${median(runs.map((r) => r.requests)).toFixed(0)} | ${median(runs.map((r) => r.p99))} | ${runs.reduce((n, r) => n + r.errors, 0)} |`);
+    for (const [name, url] of reads) {
+      const service = await runs(name, `${BASE}${url}`);
+      const bare = await runs(`${name} (baseline)`, `http://127.0.0.1:${BASELINE_PORT}${url}`);
+      lines.push(`| ${name} | ${service.rps.toFixed(0)} | ${service.p99.toFixed(1)} | ${bare.rps.toFixed(0)} | ${(service.rps / bare.rps * 100).toFixed(0)}% | ${service.errors} |`);
     }
-    process.stdout.write(`\nMedians of ${RUNS} runs of ${SECONDS} s, ${CONNECTIONS} connections, ${BUGS} bugs, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}\n\n`);
-    process.stdout.write('| scenario | requests/s | p99 latency (ms) | errors |\n|---|---|---|---|\n');
-    process.stdout.write(`${lines.join('\n')}\n`);
+    const create = JSON.stringify({ product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', summary: 'Load', description: 'Created under load' });
+    const writes: Array<[string, string, string]> = [
+      ['POST /rest/bug', `${BASE}/rest/bug?${auth}`, jsonRequest('POST', create)],
+      ['PUT /rest/bug/(id) status+cc+comment', `${BASE}/rest/bug/${bugId}?${auth}`, alternatingUpdate],
+    ];
+    for (const [name, url, lua] of writes) {
+      const figures = await runs(name, url, lua);
+      lines.push(`| ${name} | ${figures.rps.toFixed(0)} | ${figures.p99.toFixed(1)} | — | — | ${figures.errors} |`);
+    }
+    const rss = rssMb(server.pid!);
+    process.stdout.write(`\nwrk -t2 -c8, medians of ${RUNS} runs of ${SECONDS} s, ${BUGS} bugs, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`);
+    process.stdout.write('| scenario | requests/s | p99 (ms) | baseline requests/s | ratio | errors |\n|---|---|---|---|---|---|\n');
+    process.stdout.write(`${lines.join('\n')}\n\nRSS of the service after the runs: ${rss.toFixed(0)} MB. Cold start to first answer: ${coldStartMs.toFixed(0)} ms.\n`);
   } finally {
+    baseline?.kill();
     server.kill();
   }
 }

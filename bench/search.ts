@@ -13,12 +13,7 @@
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench_search) is dropped and re-created.
  * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_TOTAL_BUGS (default 100000).
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { benchService } from './support.js';
+import { benchService, median, wrk, type WrkFigures } from './support.js';
 import type { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options.js';
 import { openDataSource } from '../src/database/open-data-source.js';
@@ -32,7 +27,6 @@ import { BugSearchRepository } from '../src/bug/search/bug-search.repository.js'
 import { BugVisibilityRepository } from '../src/bug/bug-visibility.repository.js';
 import type { SqlCondition } from '../src/bug/bug-visibility.repository.js';
 
-const run = promisify(execFile);
 const PORT = Number(process.env.BENCH_PORT ?? 3918);
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -94,20 +88,6 @@ async function writeBugs(db: DataSource, catalogue: Catalogue, from: number, to:
   }
 }
 
-interface Figures { rps: number; p50: number; p95: number; errors: number }
-
-const LUA = path.join(os.tmpdir(), `tracker-bench-search-${process.pid}.lua`);
-
-/** One wrk run: 2 threads, 8 connections; the Lua hook prints p50/p95 in microseconds and the non-2xx count. */
-async function wrk(url: string): Promise<Figures> {
-  const { stdout } = await run('/usr/bin/wrk', ['-t2', '-c8', `-d${SECONDS}s`, '-s', LUA, url], { maxBuffer: 1 << 20 });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
-  const figures = /BENCH p50=(\d+) p95=(\d+) errors=(\d+)/.exec(stdout);
-  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
-  return { rps, p50: Number(figures?.[1] ?? 0) / 1000, p95: Number(figures?.[2] ?? 0) / 1000, errors: non2xx + Number(figures?.[3] ?? 0) };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measure(scenarios: Array<[string, string]>): Promise<string[]> {
   const lines: string[] = [];
@@ -116,9 +96,9 @@ async function measure(scenarios: Array<[string, string]>): Promise<string[]> {
     const check = await (await fetch(url)).json() as { bugs?: unknown[]; bug_count?: number; error?: boolean; message?: string };
     if (check.error) throw new Error(`${name}: ${check.message}`);
     const answered = check.bugs ? `${check.bugs.length} bugs` : `count ${check.bug_count}`;
-    const runs: Figures[] = [];
+    const runs: WrkFigures[] = [];
     for (let i = 0; i < RUNS; i++) {
-      runs.push(await wrk(url));
+      runs.push(await wrk(url, SECONDS));
       process.stderr.write(`  ${name}: ${runs[i].rps.toFixed(0)} req/s, p50 ${runs[i].p50} ms, p95 ${runs[i].p95} ms\n`);
     }
     lines.push(`| ${name} | \`${query}\` | ${answered} | ${median(runs.map((r) => r.rps)).toFixed(0)} | ${median(runs.map((r) => r.p50)).toFixed(1)} | ${median(runs.map((r) => r.p95)).toFixed(1)} | ${runs.reduce((n, r) => n + r.errors, 0)} |`);
@@ -159,12 +139,6 @@ async function explain(db: DataSource, catalogue: Catalogue, userId: number): Pr
 }
 
 async function main(): Promise<void> {
-  fs.writeFileSync(LUA, [
-    'done = function(summary, latency, requests)',
-    '  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout',
-    '  io.write(string.format("BENCH p50=%d p95=%d errors=%d\\n", latency:percentile(50), latency:percentile(95), errors))',
-    'end',
-  ].join('\n'));
   await recreateDatabase();
   let server = await startServer();
   const catalogue = await createCatalogue();
@@ -213,7 +187,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     await db.destroy();
-    fs.rmSync(LUA, { force: true });
   }
 }
 

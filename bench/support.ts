@@ -1,5 +1,9 @@
-/** What the benchmarks share: the API client, a fresh database, and the built service as a process of its own. */
-import { spawn, type ChildProcess } from 'node:child_process';
+/** What the benchmarks share: the API client, a fresh database, the built service as a process of its own, wrk. */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 
 export const BENCH_API_KEY = 'benchkeybenchkeybenchkeybenchkey0000';
@@ -41,13 +45,13 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
       env: { ...process.env, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    for (let i = 0; i < 150; i++) {
+    for (let i = 0; i < 1500; i++) {
       try {
         if ((await fetch(`${base}/rest/version`)).ok) return server;
       } catch {
         /* not up yet */
       }
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 20));
     }
     server.kill();
     throw new Error('the server did not start');
@@ -61,3 +65,39 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
 
   return { base, api, recreateDatabase, startServer, stopServer };
 }
+
+export interface WrkFigures {
+  rps: number;
+  /** Latency percentiles, ms. */
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+}
+
+/**
+ * One run of wrk (Debian package; C, so on two cores it takes less CPU from the service than a Node load generator):
+ * 2 threads, 8 connections. `requestLua` sets the method, body and headers (wrk.method/wrk.body, or a `request`
+ * function); a `done` hook reports the percentiles and the socket errors.
+ */
+export async function wrk(url: string, seconds: number, requestLua = ''): Promise<WrkFigures> {
+  const script = path.join(os.tmpdir(), `tracker-bench-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
+  fs.writeFileSync(script, [
+    requestLua,
+    'done = function(summary, latency, requests)',
+    '  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout',
+    '  io.write(string.format("BENCH p50=%d p95=%d p99=%d errors=%d\\n", latency:percentile(50), latency:percentile(95), latency:percentile(99), errors))',
+    'end',
+  ].join('\n'));
+  try {
+    const { stdout } = await promisify(execFile)('/usr/bin/wrk', ['-t2', '-c8', `-d${seconds}s`, '-s', script, url], { maxBuffer: 1 << 20 });
+    const figures = /BENCH p50=(\d+) p95=(\d+) p99=(\d+) errors=(\d+)/.exec(stdout);
+    const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+    const ms = (index: number) => Number(figures?.[index] ?? 0) / 1000;
+    return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0), p50: ms(1), p95: ms(2), p99: ms(3), errors: non2xx + Number(figures?.[4] ?? 0) };
+  } finally {
+    fs.rmSync(script, { force: true });
+  }
+}
+
+export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
