@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_API_KEY as API_KEY, benchService, median, wrk, type WrkFigures } from './support.js';
+import { BENCH_API_KEY as API_KEY, benchService, median, waitUntilAnswering, wrk, type WrkFigures } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -95,14 +95,8 @@ async function startBaseline(urls: string[]): Promise<ChildProcess> {
     env: { ...process.env, BASELINE_PORT: String(BASELINE_PORT), BASELINE_DATABASE_URL: DATABASE_URL, BASELINE_ANSWERS: file },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  for (let i = 0; i < 500; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${BASELINE_PORT}${urls[0]}`)).ok) return baseline;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  if (await waitUntilAnswering(`http://127.0.0.1:${BASELINE_PORT}${urls[0]}`)) return baseline;
+  baseline.kill();
   throw new Error('the baseline server did not start');
 }
 

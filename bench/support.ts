@@ -45,14 +45,7 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
       env: { ...process.env, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
-    for (let i = 0; i < 1500; i++) {
-      try {
-        if ((await fetch(`${base}/rest/version`)).ok) return server;
-      } catch {
-        /* not up yet */
-      }
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    if (await waitUntilAnswering(`${base}/rest/version`)) return server;
     server.kill();
     throw new Error('the server did not start');
   }
@@ -64,6 +57,19 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
   }
 
   return { base, api, recreateDatabase, startServer, stopServer };
+}
+
+/** Polls `url` every 20 ms for up to 30 s; true once it answers 2xx (a process started, to time its start). */
+export async function waitUntilAnswering(url: string): Promise<boolean> {
+  for (let i = 0; i < 1500; i++) {
+    try {
+      if ((await fetch(url)).ok) return true;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
 }
 
 export interface WrkFigures {

@@ -17,6 +17,7 @@ export interface BugPresentation {
   withUpdateToken: boolean;
 }
 
+/** Whether the caller sees addresses whole (see emailFilter): one of the classes a kept bug JSON is made for. */
 export function seesWholeAddresses(caller: Caller): boolean {
   return caller.isLoggedIn || !caller.parameters.bool('webservice_email_filter');
 }
@@ -88,7 +89,11 @@ export function presentBug(bug: LoadedBug, view: BugPresentation): Record<string
  * The fields of a bug that belong to the caller, last in its object: their personal tags, and the update token
  * (Get Bug, logged-in callers). Everything before them is the same for every caller of one class (BugService keeps it).
  */
-export function presentCallerFields(row: Pick<LoadedBug['row'], 'id' | 'lastChangeTime'>, tags: readonly string[], view: BugPresentation): Record<string, unknown> {
+export function presentCallerFields(
+  row: Pick<LoadedBug['row'], 'id' | 'lastChangeTime'>,
+  tags: readonly string[],
+  view: Pick<BugPresentation, 'caller' | 'siteSecret' | 'now' | 'withUpdateToken'>,
+): Record<string, unknown> {
   const { caller } = view;
   return {
     tags,

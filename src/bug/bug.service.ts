@@ -7,7 +7,7 @@ import { BugVisibilityService, parseBugReference } from './bug-visibility.servic
 import { isIdInRange } from '../common/ids.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import type { BugDetail } from './loaded-bug.js';
-import { presentCallerFields, presentSharedFields, seesWholeAddresses, type BugPresentation } from './bug.presenter.js';
+import { presentCallerFields, presentSharedFields, seesWholeAddresses } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import { appendJsonFields, RawJson } from '../common/http/raw-json.js';
 import { BugSearchService } from './search/bug-search.service.js';
@@ -93,7 +93,7 @@ export class BugService {
       const json = this.loader.keptJson(id, details.get(id)!, variant);
       if (json !== undefined) kept.set(id, json);
     }
-    const view: BugPresentation = { caller, customFields: [], siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), now: ctx.now, withUpdateToken };
+    const view = { caller, siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), now: ctx.now, withUpdateToken };
     const ownFields = (detail: BugDetail, tags: readonly string[]) => selection.apply(presentCallerFields(detail.row, tags, view), BUG_FIELDS);
     const rendered = new Map<number, string>();
 

@@ -75,9 +75,11 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
       io,
       app: async () => {
         // abortOnError false: a boot failure is reported here, not by Nest exiting the process.
-        // Loaded on first use: `help` and usage errors answer without loading Nest and every module (issue 14: < 1 s).
-        const [{ NestFactory }, { AppModule }] = await Promise.all([import('@nestjs/core'), import('../app.module.js')]);
-        app ??= await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
+        if (!app) {
+          // Loaded on first use: `help` and usage errors answer without loading Nest and every module (issue 14: < 1 s).
+          const [{ NestFactory }, { AppModule }] = await Promise.all([import('@nestjs/core'), import('../app.module.js')]);
+          app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: ['error', 'warn'], abortOnError: false });
+        }
         return app;
       },
     };

@@ -4,4 +4,6 @@ import type { RateDecision } from '../common/http/rate-limit.js';
 /** Where buckets live, shared by all instances: the database or Redis. `take` is atomic per bucket. */
 export interface RateBucketStore {
   take(bucketKey: string, rule: RateRule, now: number): Promise<RateDecision>;
+  /** Releases the store's own connection (Redis); the database store has none. */
+  close?(): Promise<void>;
 }

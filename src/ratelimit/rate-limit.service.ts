@@ -15,7 +15,7 @@ export class RateLimitService implements RateLimiter, OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    @Inject(RATE_BUCKET_STORE) private readonly store: RateBucketStore & { close?: () => Promise<void> },
+    @Inject(RATE_BUCKET_STORE) private readonly store: RateBucketStore,
   ) {}
 
   /** Whether any kind of request is limited: without limits the request hook does no rate work at all. */

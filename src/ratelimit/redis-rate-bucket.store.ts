@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RateRule } from '../config/app-config.js';
 import { nextCell, type RateDecision } from '../common/http/rate-limit.js';
 import type { RateBucketStore } from './rate-bucket-store.js';
@@ -21,6 +23,8 @@ end
 return string.format('%.3f', tat)
 `;
 
+const logger = new Logger('RateLimit');
+
 interface RateCommands {
   takeRateCell(key: string, now: number, interval: number, tolerance: number): Promise<string>;
 }
@@ -30,14 +34,23 @@ export class RedisRateBucketStore implements RateBucketStore {
   private readonly redis: Redis & RateCommands;
 
   constructor(url: string, private readonly prefix: string) {
-    const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+    // Connection errors surface as failed commands below (a 503 per request); the client only reconnects.
+    redis.on('error', () => undefined);
     redis.defineCommand('takeRateCell', { numberOfKeys: 1, lua: TAKE_CELL });
     this.redis = redis as Redis & RateCommands;
   }
 
   async take(bucketKey: string, rule: RateRule, now: number): Promise<RateDecision> {
     const interval = 60_000 / rule.perMinute;
-    const tat = Number(await this.redis.takeRateCell(`${this.prefix}ratelimit:${bucketKey}`, now, interval, interval * (rule.burst - 1)));
+    let tat: number;
+    try {
+      tat = Number(await this.redis.takeRateCell(`${this.prefix}ratelimit:${bucketKey}`, now, interval, interval * (rule.burst - 1)));
+    } catch (error) {
+      // The buckets' store is down: refused as when the database is (503, Retry-After), never admitted unlimited.
+      logger.warn(`rate limit store unavailable: ${(error as Error).message}`);
+      throw TrackerError.of(Errors.DATABASE_UNAVAILABLE);
+    }
     return nextCell(tat, now, rule).decision;
   }
 

@@ -22,6 +22,16 @@ function expectLimited(res: ApiResponse, kind: 'read' | 'write'): void {
   expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
 }
 
+/** Two instances on one database, as behind a load balancer. */
+async function startTwoInstances(env: Record<string, string>): Promise<[TestApp, TestApp]> {
+  const first = await startTestApp(env);
+  return [first, await startTestApp(env, { sharing: first })];
+}
+
+async function closeAll(...apps: TestApp[]): Promise<void> {
+  for (const app of apps) await app.close();
+}
+
 describe('rate limits are off unless configured', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -42,13 +52,9 @@ describe('rate limits in the database (TRACKER_RATE_LIMIT_READ=3, _WRITE=2)', ()
   let t: TestApp;
   let other: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(LIMITS);
-    other = await startTestApp(LIMITS, { sharing: t });
+    [t, other] = await startTwoInstances(LIMITS);
   });
-  afterAll(async () => {
-    await other.close();
-    await t.close();
-  });
+  afterAll(() => closeAll(other, t));
   // The instances share the buckets and each reads its own clock: they move together, as NTP keeps hosts together.
   const advance = (seconds: number) => [t, other].forEach((app) => app.clock.advance(seconds));
 
@@ -125,12 +131,10 @@ describe('rate limits in Redis (REDIS_URL)', () => {
   let t: TestApp;
   let other: TestApp;
   beforeAll(async () => {
-    t = await startTestApp(env);
-    other = await startTestApp(env, { sharing: t });
+    [t, other] = await startTwoInstances(env);
   });
   afterAll(async () => {
-    await other.close();
-    await t.close();
+    await closeAll(other, t);
     const redis = new Redis(REDIS_URL);
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(...keys);
@@ -159,5 +163,21 @@ describe('rate limits in Redis (REDIS_URL)', () => {
     expectLimited(await t.post('/bug', bug, { key: user.apiKey }), 'write');
     [t, other].forEach((app) => app.clock.advance(30));
     expect((await t.post('/bug', bug, { key: user.apiKey })).status).toBe(200);
+  });
+});
+
+describe('rate limits with Redis down', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A port nothing listens on: every take fails at once.
+    t = await startTestApp({ ...LIMITS, REDIS_URL: 'redis://127.0.0.1:1' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 with Retry-After (as with the database down), never a 500 and never unlimited', async () => {
+    const res = await t.get('/version');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: true, code: -32001 });
+    expect(res.headers.get('retry-after')).toBe('1');
   });
 });
