@@ -29,9 +29,10 @@ import { InstallModule } from './install/install.module.js';
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitModule } from './ratelimit/rate-limit.module.js';
+import { WebhookModule } from './webhook/webhook.module.js';
 
 /** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), HealthModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), WebhookModule.forBug(), HealthModule];
 
 @Module({})
 export class AppModule {

@@ -58,6 +58,17 @@ export class AttachmentViewService {
     return { bugs, attachments };
   }
 
+  /**
+   * One attachment without its contents, as `caller` sees it through Get Attachment; undefined when it is unknown, or
+   * private and not theirs to see. The caller must be able to see its bug (the webhook checks that through Get Bug).
+   */
+  async seenBy(caller: Caller, attachmentId: number): Promise<Record<string, unknown> | undefined> {
+    const [attachment] = await this.repository.byIds(this.db.read, [attachmentId]);
+    if (!attachment || !maySee(caller, attachment)) return undefined;
+    const present = await this.presenter(this.db.read, caller, [attachment], false);
+    return present(attachment);
+  }
+
   /** The flags of some attachments with their people's logins, by attachment (one query for flags, one for users). */
   async flagsOf(sql: Sql, attachmentIds: readonly number[]): Promise<Map<number, AttachmentFlag[]>> {
     const rows = await this.flags.attachmentFlags(sql, attachmentIds);

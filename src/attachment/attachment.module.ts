@@ -30,13 +30,14 @@ export class AttachmentModule {
   /**
    * The attachment module as the composition root imports it: it provides the bug module's BUG_ATTACHMENTS port
    * (Bug history hides changes of private attachments). Bug cannot import attachment (attachments hang on bugs),
-   * so that one token, and nothing else of attachment, is made visible app-wide.
+   * so that one token, and nothing else of attachment, is made visible app-wide,
+   * with AttachmentViewService for the modules above (webhooks read as their owners).
    */
   static forBug(): DynamicModule {
     return providingPorts(AttachmentModule, [
       { token: BUG_ATTACHMENTS, implementation: AttachmentService },
       // Search Bugs' attachment criteria (attachments.*, attach_data.thedata)
       { token: BUG_ATTACHMENT_SEARCH, implementation: AttachmentSearchRepository },
-    ]);
+    ], [AttachmentViewService]);
   }
 }

@@ -7,7 +7,8 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { BugAttachments } from '../bug/bug-attachments.js';
 import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments.js';
-import { BUG_MAILER, bugMailState, type BugMailer } from '../bug/bug-mailer.js';
+import { bugMailState } from '../bug/bug-events.js';
+import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { BugLoaderService } from '../bug/bug-loader.service.js';
 import { BugEditsService } from '../bug/bug-edits.service.js';
@@ -55,8 +56,9 @@ interface FlagRequest {
 /** What one bug's write changed, for its history and its mail. */
 interface BugChange {
   bugId: number;
+  attachment: { id: number; isNew: boolean };
   entries: ActivityEntry[];
-  comment?: { text: string; isPrivate: boolean };
+  comment?: { id: number; text: string; isPrivate: boolean };
   joinCc: UserRecord[];
 }
 
@@ -64,7 +66,7 @@ interface BugChange {
  * The rules of attachments (Bugzilla 5.0 Bug.add_attachment, Bug.update_attachment): values checked by
  * attachment.rules.ts, the contents kept by the AttachmentStorage, flags by the bug module's one flag rule
  * (BugFlagsService), the comment through BUG_COMMENTS, history through the ChangeRecorder (rows carry
- * attachment_id) and bug mail through BUG_MAILER, all in one transaction per request.
+ * attachment_id) and the bug's mail and webhooks through BugEventsService, all in one transaction per request.
  */
 @Injectable()
 export class AttachmentService implements BugAttachments {
@@ -82,7 +84,7 @@ export class AttachmentService implements BugAttachments {
     private readonly products: ProductService,
     private readonly users: UserService,
     @Inject(BUG_COMMENTS) private readonly comments: BugComments,
-    @Inject(BUG_MAILER) private readonly mailer: BugMailer,
+    private readonly bugEvents: BugEventsService,
   ) {}
 
   async privateAmong(sql: Sql, attachmentIds: readonly number[]): Promise<ReadonlySet<number>> {
@@ -125,17 +127,18 @@ export class AttachmentService implements BugAttachments {
         });
         await this.storage.save(tx, id, data);
         const bug = details.get(bugId)!;
-        const change: BugChange = { bugId, entries: [], joinCc: [], comment: { text: input.comment ?? '', isPrivate: values.isPrivate } };
+        const change: BugChange = { bugId, attachment: { id, isNew: true }, entries: [], joinCc: [] };
         if (flags.length) {
           await this.setFlags(tx, caller, at, {
             bug: { bugId, productId: bug.row.productId, componentId: bug.row.componentId }, attachment: { id, isPrivate: values.isPrivate },
             changes: flags, existing: [], functionName: CREATE,
           }, users, change);
         }
-        await this.comments.add(tx, {
+        const commentId = await this.comments.add(tx, {
           bugId, userId: caller.id, text: input.comment ?? '', isPrivate: values.isPrivate, at,
           type: CommentType.ATTACHMENT_CREATED, extraData: String(id), attachmentId: id,
         });
+        change.comment = { id: commentId, text: input.comment ?? '', isPrivate: values.isPrivate };
         ids.push(id);
         changed.push(change);
       }
@@ -179,7 +182,7 @@ export class AttachmentService implements BugAttachments {
           if (!onlyOwnFlags) throw TrackerError.of(Errors.ILLEGAL_ATTACHMENT_EDIT, { attach_id: attachment.id });
         }
         const set = this.valuesToSet(caller, attachment, input);
-        const change: BugChange = { bugId: attachment.bugId, entries: [], joinCc: [] };
+        const change: BugChange = { bugId: attachment.bugId, attachment: { id: attachment.id, isNew: false }, entries: [], joinCc: [] };
         const changes: Record<string, { removed: string; added: string }> = {};
         for (const [key, property, field] of UPDATABLE) {
           const value = set[property];
@@ -200,11 +203,11 @@ export class AttachmentService implements BugAttachments {
         if (touched) await this.repository.update(tx, attachment.id, { ...this.onlyChanged(set, attachment), lastChangeTime: at });
         const comment = input.comment?.trim();
         if (comment) {
-          await this.comments.add(tx, {
+          const commentId = await this.comments.add(tx, {
             bugId: attachment.bugId, userId: caller.id, text: comment, isPrivate, at,
             type: CommentType.ATTACHMENT_UPDATED, extraData: String(attachment.id), attachmentId: attachment.id,
           });
-          change.comment = { text: comment, isPrivate };
+          change.comment = { id: commentId, text: comment, isPrivate };
         }
         if (touched || comment) changed.push(change);
         results.push({ id: attachment.id, last_change_time: toApiDateTime(touched ? at : attachment.lastChangeTime), changes });
@@ -322,16 +325,18 @@ export class AttachmentService implements BugAttachments {
       await this.bugs.touch(tx, [bugId], at);
       const bug = details.get(bugId)!;
       const comment = changes.map((c) => c.comment).find((c) => c !== undefined);
-      await this.mailer.notify(tx, {
-        bugId, summary: bug.row.summary, product: bug.product, component: bug.component, changerId: caller.id, isNew: false,
+      await this.bugEvents.publish(tx, {
+        bugId, summary: bug.row.summary, product: bug.product, component: bug.component, productId: bug.row.productId, componentId: bug.row.componentId,
+        changerId: caller.id, action: 'attachment', attachments: changes.map((c) => ({ ...c.attachment, commentId: c.comment?.id })),
         state: bugMailState(bug.row, bug.classification, relations.get(bugId)?.keywords ?? []),
-        changes: entries.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-        ...(comment ? { comment } : {}),
+        changes: entries.map((e) => ({ field: e.field, removed: e.removed, added: e.added, attachmentId: e.attachmentId ?? null })),
+        ...(comment ? { comment: { text: comment.text, isPrivate: comment.isPrivate }, commentId: comment.id } : {}),
         participants: {
           reporterId: bug.row.reporterId, assigneeId: bug.row.assignedToId, qaContactId: bug.row.qaContactId,
           ccIds: [...ccIds, ...joining.map((u) => u.id)], formerIds: [],
         },
         at,
+        settingsMark: caller.settingsMark,
         canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller.parameters, tx),
       });
     }

@@ -1,7 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
-import { BUG_MAILER, bugMailState, type BugMailer } from './bug-mailer.js';
+import { bugMailState } from './bug-events.js';
+import { BugEventsService } from './bug-events.service.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
@@ -36,7 +37,7 @@ export class BugCommentChangeService {
     private readonly visibility: BugVisibilityService,
     private readonly recorder: ChangeRecorderService,
     private readonly bugs: BugRepository,
-    @Inject(BUG_MAILER) private readonly mailer: BugMailer,
+    private readonly bugEvents: BugEventsService,
   ) {}
 
   /**
@@ -66,16 +67,19 @@ export class BugCommentChangeService {
 
     const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
     const { byBug } = await this.loader.relations([bugId], new Set(['cc', 'keywords']), { sql: tx });
-    await this.mailer.notify(tx, {
+    await this.bugEvents.publish(tx, {
       bugId,
       summary: detail.row.summary,
       product: detail.product,
       component: detail.component,
+      productId: detail.row.productId,
+      componentId: detail.row.componentId,
       changerId: caller.id,
-      isNew: false,
+      action: 'comment',
       state: bugMailState(detail.row, detail.classification, byBug.get(bugId)?.keywords ?? []),
       changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
       comment: { text: comment.text, isPrivate: comment.isPrivate },
+      commentId: comment.commentId,
       participants: {
         reporterId: detail.row.reporterId,
         assigneeId: detail.row.assignedToId,
@@ -84,6 +88,7 @@ export class BugCommentChangeService {
         formerIds: [],
       },
       at,
+      settingsMark: caller.settingsMark,
       canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller.parameters, tx),
     });
   }

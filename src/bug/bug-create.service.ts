@@ -12,7 +12,8 @@ import { SELECT_TYPES } from '../field/custom-field-input.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
 import { BUG_COMMENTS, normaliseCommentText, type BugComments } from './bug-comments.js';
-import { BUG_MAILER, bugMailState, type BugMailer } from './bug-mailer.js';
+import { bugMailState } from './bug-events.js';
+import { BugEventsService } from './bug-events.service.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugRepository } from './bug.repository.js';
@@ -115,7 +116,7 @@ export class BugCreateService {
     private readonly recorder: ChangeRecorderService,
     private readonly bugs: BugRepository,
     private readonly bugFlags: BugFlagsService,
-    @Inject(BUG_MAILER) private readonly mailer: BugMailer,
+    private readonly bugEvents: BugEventsService,
   ) {}
 
   /**
@@ -129,8 +130,8 @@ export class BugCreateService {
     const bug = await this.validate(ctx.caller, fields, custom, customFields);
     const at = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
-      const id = await this.insert(tx, ctx.caller, bug, at);
-      await this.notify(tx, ctx.caller, id, bug, at);
+      const { id, commentId } = await this.insert(tx, ctx.caller, bug, at);
+      await this.notify(tx, ctx.caller, { id, commentId }, bug, at);
       return id;
     });
   }
@@ -401,7 +402,7 @@ export class BugCreateService {
     return custom;
   }
 
-  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<number> {
+  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: number; commentId: number }> {
     const id = await this.bugs.insertBug(tx, {
       summary: bug.summary,
       status: bug.status,
@@ -442,9 +443,9 @@ export class BugCreateService {
     await this.bugs.addCustomValues(tx, id, bug.custom);
     await this.setFlags(tx, caller, id, bug, at);
     await this.linkDependencies(tx, caller, id, bug, at);
-    await this.comments.add(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
+    const commentId = await this.comments.add(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
     await this.recorder.recordCreate(tx, { bugId: id, userId: caller.id, summary: bug.summary, at });
-    return id;
+    return { id, commentId };
   }
 
   /**
@@ -475,20 +476,24 @@ export class BugCreateService {
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
-  private async notify(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
-    await this.mailer.notify(tx, {
+  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: number; commentId: number }, bug: NewBug, at: string): Promise<void> {
+    await this.bugEvents.publish(tx, {
       bugId: id,
       summary: bug.summary,
       product: bug.product.name,
       component: bug.component.name,
+      productId: bug.product.id,
+      componentId: bug.component.id,
       changerId: caller.id,
-      isNew: true,
+      action: 'create',
       state: bugMailState({ ...bug, ...bug.selects }, bug.product.classification, bug.keywords.map((k) => k.name)),
       // The initial flags: listed in the mail, and how a requestee gets their request mail.
       changes: initialFlagsChange(bug.flags),
       comment: { text: bug.description, isPrivate: bug.descriptionIsPrivate },
+      commentId,
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,
+      settingsMark: caller.settingsMark,
       canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, caller.parameters, tx),
     });
   }

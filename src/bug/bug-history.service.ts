@@ -7,7 +7,7 @@ import { BugLoaderService } from './bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
 import { apiFieldName } from './rules/changes.js';
 import { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
-import { BugHistoryRepository, type ActivityRow } from './bug-history.repository.js';
+import { BugHistoryRepository } from './bug-history.repository.js';
 import { UserService } from '../user/user.service.js';
 import { BUG_ATTACHMENTS, type BugAttachments } from './bug-attachments.js';
 
@@ -66,7 +66,7 @@ export class BugHistoryService {
       const changer = changers.get(Number(row.userId));
       if (!changer) continue;
       const field = apiFieldName(row.fieldName);
-      if (!this.mayShow(caller, field, row, privateAttachments)) continue;
+      if (!mayShowChange(caller, { field, added: row.added, attachmentId: row.attachmentId }, privateAttachments)) continue;
       const bugId = Number(row.bugId);
       const items = historyOf.get(bugId)!;
       const when = toApiDateTime(row.changedAt)!;
@@ -87,11 +87,19 @@ export class BugHistoryService {
       bugs: ids.map((id) => ({ id, alias: relations.byBug.get(id)?.aliases ?? [], history: historyOf.get(id)! })),
     };
   }
+}
 
-  private mayShow(caller: Caller, field: string, row: ActivityRow, privateAttachments: ReadonlySet<number>): boolean {
-    if (TIME_TRACKING_FIELDS.has(field) && !caller.isTimeTracker) return false;
-    if (caller.isInsider) return true;
-    if (row.attachmentId != null && privateAttachments.has(Number(row.attachmentId))) return false;
-    return !(field === 'longdescs.isprivate' && String(row.added).trim() === '1');
-  }
+/**
+ * Whether a change (a history row, a webhook's `changes` entry) may be shown to `caller`: time-tracking fields only
+ * to time trackers; changes of private attachments and comments made private only to the insider group.
+ */
+export function mayShowChange(
+  caller: Caller,
+  change: { field: string; added: unknown; attachmentId?: number | string | null },
+  privateAttachments: ReadonlySet<number>,
+): boolean {
+  if (TIME_TRACKING_FIELDS.has(change.field) && !caller.isTimeTracker) return false;
+  if (caller.isInsider) return true;
+  if (change.attachmentId != null && privateAttachments.has(Number(change.attachmentId))) return false;
+  return !(change.field === 'longdescs.isprivate' && String(change.added).trim() === '1');
 }

@@ -34,6 +34,7 @@ import { UserModule } from '../user/user.module.js';
 import { BugFlagsService } from './rules/bug-flags.service.js';
 import { BugCommentChangeService } from './bug-comment-change.service.js';
 import { BugEditsService } from './bug-edits.service.js';
+import { BugEventsService } from './bug-events.service.js';
 
 /**
  * Bugs: create, get, search, history (Update Bug is its own module, update/), with the shared pieces every module
@@ -49,8 +50,8 @@ import { BugEditsService } from './bug-edits.service.js';
   providers: [
     BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService, BugEditsService, BugCommentChangeService,
+    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService,
   ],
-  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService],
+  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
 })
 export class BugModule {}

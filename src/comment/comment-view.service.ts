@@ -74,6 +74,20 @@ export class CommentViewService {
   }
 
   /**
+   * One comment of a bug as `caller` sees it through Get Comments: undefined when it is private and the caller outside the
+   * insider group. The caller must be able to see its bug (the webhook checks that first, through Get Bug).
+   */
+  async seenBy(caller: Caller, bugId: number, commentId: number): Promise<PresentedComment | undefined> {
+    const [row] = await this.repository.ofBugs(this.db.read, [bugId], { ids: [commentId], includePrivate: caller.isInsider });
+    if (!row) return undefined;
+    const [authors, tags] = await Promise.all([
+      this.users.findByIds([row.userId]),
+      commentTaggersGroup(caller) !== '' ? this.repository.tagsOf(this.db.read, [row.id]) : undefined,
+    ]);
+    return presentComment(row, emailFilter(caller)(authors.get(row.userId)?.login ?? ''), tags ? (tags.get(row.id) ?? []) : undefined);
+  }
+
+  /**
    * Comments asked by id, as Bugzilla checks them: an unknown id is 111, a comment of a bug the caller cannot see
    * 102 (through the bug lookup), a private one 110 for a caller outside the insider group. Answers their bugs.
    */

@@ -27,13 +27,14 @@ export class CommentModule {
   /**
    * The comment module as the composition root imports it: it provides the bug module's BUG_COMMENTS port (Create
    * and Update Bug write comments through it). Bug cannot import comment (comments hang on bugs), so that one
-   * token, and nothing else of comment, is made visible app-wide.
+   * token, and nothing else of comment, is made visible app-wide,
+   * with CommentViewService for the modules above (webhooks read as their owners).
    */
   static forBug(): DynamicModule {
     return providingPorts(CommentModule, [
       { token: BUG_COMMENTS, implementation: CommentService },
       // Search Bugs' comment criteria (longdesc, commenter, work_time)
       { token: BUG_COMMENT_SEARCH, implementation: CommentSearchRepository },
-    ]);
+    ], [CommentViewService]);
   }
 }

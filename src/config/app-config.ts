@@ -31,6 +31,25 @@ export class AppConfig {
   redisUrl: string | undefined;
   /** TRACKER_REDIS_PREFIX: the start of every key the service writes to Redis (`tracker:`). */
   redisPrefix: string;
+  /** Outgoing webhooks (beyond 5.0): how requests are made and when a failing webhook is disabled. */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** TRACKER_WEBHOOK_ALLOW_PRIVATE=1 lets webhooks post to loopback and private addresses (tests, closed networks). */
+  allowPrivate: boolean;
+  /** TRACKER_WEBHOOK_TIMEOUT_MS: how long one request may take, connection to last byte. */
+  timeoutMs: number;
+  /** TRACKER_WEBHOOK_MAX_FAILURES: consecutive failed attempts after which the webhook is disabled. */
+  maxFailures: number;
+  /** TRACKER_WEBHOOK_RETRY_MS: the first retry's delay; each further one doubles it, up to an hour. */
+  retryBaseMs: number;
+  /**
+   * TRACKER_WEBHOOK_POLL_MS: how often an idle worker looks for deliveries nobody woke it for (queued by an instance
+   * that stopped before sending them). A commit that queues deliveries wakes its own instance's worker at once, and a
+   * worker sleeps only until its next retry is due.
+   */
+  pollMs: number;
 }
 
 /** A token bucket: `perMinute` requests per minute refill it, `burst` is its size. */
@@ -120,6 +139,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.rateLimits = { read: rateRule(env, 'TRACKER_RATE_LIMIT_READ'), write: rateRule(env, 'TRACKER_RATE_LIMIT_WRITE') };
   config.redisUrl = env.REDIS_URL?.trim() || undefined;
   config.redisPrefix = env.TRACKER_REDIS_PREFIX ?? 'tracker:';
+  config.webhooks = {
+    allowPrivate: env.TRACKER_WEBHOOK_ALLOW_PRIVATE?.trim() === '1',
+    timeoutMs: integer(env, 'TRACKER_WEBHOOK_TIMEOUT_MS', 10_000, 100, 300_000),
+    maxFailures: integer(env, 'TRACKER_WEBHOOK_MAX_FAILURES', 10, 1, 1000),
+    retryBaseMs: integer(env, 'TRACKER_WEBHOOK_RETRY_MS', 10_000, 10, 3600_000),
+    pollMs: integer(env, 'TRACKER_WEBHOOK_POLL_MS', 30_000, 100, 86_400_000),
+  };
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${config.redisUrl}')`);
   return config;
 }

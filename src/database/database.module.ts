@@ -5,10 +5,11 @@ import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { openDataSource } from './open-data-source.js';
 import { Db } from './db.service.js';
+import { CommitSignals } from './commit-signals.js';
 
 /**
  * The data source (migrations run at start, never synchronize) over the entities the composition root names, and
- * the Db helper. The install data lives at the composition root (src/install).
+ * the Db helper, and the commit signals that wake the outbox workers. The install data lives at the composition root (src/install).
  */
 @Global()
 @Module({})
@@ -26,8 +27,8 @@ export class DatabaseModule {
           dataSourceFactory: (options) => openDataSource(options!),
         }),
       ],
-      providers: [Db],
-      exports: [Db],
+      providers: [Db, CommitSignals],
+      exports: [Db, CommitSignals],
     };
   }
 }

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from '../bug/bug-mailer.js';
+import type { BugChangeEvent } from '../bug/bug-events.js';
 import { changeTable, composeBugMail, fromAddress, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
 
 const user = (id: number, login: string, realName = ''): UserRecord => ({
@@ -12,13 +12,16 @@ const recipient = (over: Partial<RecipientView> = {}): RecipientView => ({
   user: user(3, 'assignee@example.com'), reasons: ['AssignedTo'], isInsider: false, isTimeTracker: false, ...over,
 });
 
-const change = (over: Partial<BugMailEvent> = {}): BugMailEvent => ({
+const change = (over: Partial<BugChangeEvent> = {}): BugChangeEvent => ({
   bugId: 42,
   summary: 'Crash on start',
   product: 'TestProduct',
   component: 'TestComponent',
   changerId: 1,
-  isNew: false,
+  action: 'modify',
+  productId: 1,
+  componentId: 1,
+  settingsMark: undefined,
   state: { classification: 'Unclassified', version: 'unspecified', keywords: [], severity: 'normal', priority: '---', status: 'ASSIGNED', resolution: '', targetMilestone: '---' },
   changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
   participants: { reporterId: 2, assigneeId: 3, qaContactId: null, ccIds: [], formerIds: [] },
@@ -30,7 +33,7 @@ const change = (over: Partial<BugMailEvent> = {}): BugMailEvent => ({
 describe('bug mail composition', () => {
   it('subject is "[Bug <id>] <summary>" for a change and adds "New:" for a new bug', () => {
     expect(composeBugMail(change(), recipient(), context)!.subject).toBe('[Bug 42] Crash on start');
-    expect(composeBugMail(change({ isNew: true, changes: [] }), recipient(), context)!.subject).toBe('[Bug 42] New: Crash on start');
+    expect(composeBugMail(change({ action: 'create', changes: [] }), recipient(), context)!.subject).toBe('[Bug 42] New: Crash on start');
   });
 
   it('clips the subject to the 255 characters the outbox holds', () => {
@@ -117,7 +120,7 @@ describe('bug mail composition', () => {
       ...Object.fromEntries(Object.entries(about).flatMap(([name, value]) => [[`X-Tracker-${name}`, value], [`X-Bugzilla-${name}`, value]])),
     });
     expect(Object.keys(mail.headers).filter((h) => h.startsWith('X-Bugzilla-'))).toEqual(Object.keys(about).map((h) => `X-Bugzilla-${h}`));
-    const created = composeBugMail(change({ isNew: true }), recipient(), context)!;
+    const created = composeBugMail(change({ action: 'create' }), recipient(), context)!;
     expect(created.headers['Message-ID']).toBe('<bug-42-3@tracker.example.com>');
     expect(created.headers['X-Tracker-Type']).toBe('new');
   });
@@ -135,7 +138,7 @@ describe('bug mail composition', () => {
   it('a new bug lists its fields and its description', () => {
     const mail = composeBugMail(
       change({
-        isNew: true,
+        action: 'create',
         changes: [
           { field: 'summary', removed: '', added: 'Crash on start' },
           { field: 'status', removed: '', added: 'NEW' },

@@ -5,7 +5,7 @@
  * Pure: everything it needs (users, parameters, what the recipient may see) is passed in.
  */
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from '../bug/bug-mailer.js';
+import type { BugChangeEvent } from '../bug/bug-events.js';
 import type { MailReason } from './bug-mail.recipients.js';
 
 /** One row of the outbox as composed; `headers` carries From, threading and the X-Tracker-* headers. */
@@ -165,7 +165,7 @@ export function fromAddress(mailfrom: string, urlbase: string): string {
 }
 
 /** Bugzilla threads a bug's mails per recipient: the new-bug mail's Message-ID is what later mails reply to. */
-function threadId(event: BugMailEvent, recipient: UserRecord, urlbase: string): string {
+function threadId(event: BugChangeEvent, recipient: UserRecord, urlbase: string): string {
   return `<bug-${event.bugId}-${recipient.id}@${urlbaseHost(urlbase) ?? 'tracker'}>`;
 }
 
@@ -173,15 +173,15 @@ function threadId(event: BugMailEvent, recipient: UserRecord, urlbase: string): 
  * The mail one recipient gets for one event, or null when, after hiding what they may not see (private comment,
  * time-tracking fields), nothing is left to tell them. A new bug is always mailed.
  */
-export function composeBugMail(event: BugMailEvent, recipient: RecipientView, context: ComposeContext): ComposedMail | null {
+export function composeBugMail(event: BugChangeEvent, recipient: RecipientView, context: ComposeContext): ComposedMail | null {
   const changes = event.changes.filter((c) => recipient.isTimeTracker || !TIME_TRACKING_FIELDS.has(c.field));
   const comment = event.comment && (!event.comment.isPrivate || recipient.isInsider) ? event.comment : undefined;
-  if (!event.isNew && !changes.length && !comment) return null;
+  if (event.action !== 'create' && !changes.length && !comment) return null;
 
   const url = bugUrl(context.urlbase, event.bugId);
   const parts: string[] = [];
   if (url) parts.push(url);
-  if (event.isNew) {
+  if (event.action === 'create') {
     const shown = new Set(['summary', 'product', 'component']);
     const lines = [
       ['Bug ID', String(event.bugId)],
@@ -210,7 +210,7 @@ export function composeBugMail(event: BugMailEvent, recipient: RecipientView, co
   // The order and the conditions of Bugzilla 5.0's bugmail headers.
   const about: Record<string, string> = {
     Reason: recipient.reasons.join(' '),
-    Type: event.isNew ? 'new' : 'changed',
+    Type: event.action === 'create' ? 'new' : 'changed',
     // Watching other users (5.0's user watch list) is not offered, so no mail comes through a watched user.
     'Watch-Reason': 'None',
     ...(shows?.classification ? { Classification: state.classification } : {}),
@@ -231,14 +231,14 @@ export function composeBugMail(event: BugMailEvent, recipient: RecipientView, co
   };
   const headers: Record<string, string> = {
     From: fromAddress(context.mailfrom, context.urlbase),
-    ...(event.isNew ? { 'Message-ID': thread } : { 'In-Reply-To': thread, References: thread }),
+    ...(event.action === 'create' ? { 'Message-ID': thread } : { 'In-Reply-To': thread, References: thread }),
     // Each one twice: the X-Bugzilla-* names existing users' mail filters match, and the service's own.
     ...Object.fromEntries(Object.entries(about).flatMap(([name, value]) => [[`X-Tracker-${name}`, value], [`X-Bugzilla-${name}`, value]])),
   };
   return {
     to: `${recipient.user.email}${context.emailsuffix}`,
     // The outbox column holds 255 characters and a summary alone may have 255: clip rather than fail the change.
-    subject: `[Bug ${event.bugId}] ${event.isNew ? 'New: ' : ''}${event.summary}`.slice(0, MAX_SUBJECT_LENGTH),
+    subject: `[Bug ${event.bugId}] ${event.action === 'create' ? 'New: ' : ''}${event.summary}`.slice(0, MAX_SUBJECT_LENGTH),
     body: `${parts.join('\n\n')}\n`,
     headers,
   };

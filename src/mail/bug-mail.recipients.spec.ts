@@ -1,18 +1,21 @@
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from '../bug/bug-mailer.js';
+import type { BugChangeEvent } from '../bug/bug-events.js';
 import { bugMailRecipients, involvedUserIds } from './bug-mail.recipients.js';
 
 const user = (id: number, login: string, extra: Partial<UserRecord> = {}): UserRecord => ({
   id, login, email: login, realName: '', cryptpassword: null, loginDeniedText: '', emailEnabled: true, ...extra,
 });
 
-const event = (over: Partial<BugMailEvent> = {}, participants: Partial<BugMailEvent['participants']> = {}): BugMailEvent => ({
+const event = (over: Partial<BugChangeEvent> = {}, participants: Partial<BugChangeEvent['participants']> = {}): BugChangeEvent => ({
   bugId: 7,
   summary: 'It breaks',
   product: 'TestProduct',
   component: 'TestComponent',
   changerId: 1,
-  isNew: false,
+  action: 'modify',
+  productId: 1,
+  componentId: 1,
+  settingsMark: undefined,
   state: { classification: 'Unclassified', version: 'unspecified', keywords: [], severity: 'normal', priority: '---', status: 'ASSIGNED', resolution: '', targetMilestone: '---' },
   changes: [],
   at: '2024-05-01 10:00:00',

@@ -4,7 +4,7 @@
  * assignee hears that the bug was taken from them). No voters, no watchers, no component watching.
  */
 import type { UserRecord } from '../user/user.service.js';
-import type { BugMailEvent } from '../bug/bug-mailer.js';
+import type { BugChangeEvent } from '../bug/bug-events.js';
 
 /** Why a user gets the mail (the X-Tracker-Reason header, Bugzilla's X-Bugzilla-Reason values). */
 export type MailReason = 'Reporter' | 'AssignedTo' | 'QAcontact' | 'CC' | 'None';
@@ -16,14 +16,14 @@ export interface MailRecipient {
 }
 
 /** Every user id the recipient rules need loaded (participants, former participants and the changer). */
-export function involvedUserIds(event: BugMailEvent): number[] {
+export function involvedUserIds(event: BugChangeEvent): number[] {
   const p = event.participants;
   const ids = [p.reporterId, p.assigneeId, p.qaContactId, ...p.ccIds, ...p.formerIds, event.changerId];
   return [...new Set(ids.filter((id): id is number => typeof id === 'number' && id > 0))];
 }
 
 /** The role a removed participant had, read from the change itself (the removed login of assigned_to, qa_contact, cc). */
-function formerReasons(event: BugMailEvent, user: UserRecord): MailReason[] {
+function formerReasons(event: BugChangeEvent, user: UserRecord): MailReason[] {
   const login = user.login.toLowerCase();
   const removedLogins = (field: string) =>
     event.changes
@@ -42,7 +42,7 @@ function formerReasons(event: BugMailEvent, user: UserRecord): MailReason[] {
  * default "I don't want bugmail for my own changes"), users with bug mail turned off (`email_enabled`),
  * disabled accounts (a non-empty `login_denied_text`, Bugzilla sends them nothing), and unknown ids.
  */
-export function bugMailRecipients(event: BugMailEvent, users: ReadonlyMap<number, UserRecord>): MailRecipient[] {
+export function bugMailRecipients(event: BugChangeEvent, users: ReadonlyMap<number, UserRecord>): MailRecipient[] {
   const p = event.participants;
   const reasonsById = new Map<number, MailReason[]>();
   const add = (id: number | null, reason: MailReason) => {

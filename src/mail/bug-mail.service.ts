@@ -5,37 +5,33 @@ import { ParametersService, type Parameters } from '../params/parameters.service
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
 import { FieldService } from '../field/field.service.js';
-import type { BugMailEvent, BugMailer } from '../bug/bug-mailer.js';
+import type { BugChangeEvent, BugChangeListener } from '../bug/bug-events.js';
 import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
 import { composeBugMail, TIME_TRACKING_FIELDS, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
-import { MailQueueService } from './mail-queue.service.js';
+import { MailService } from './mail.service.js';
 import { composeFlagRequestMail, flagRequestsOf } from './flag-request.mail.js';
-import { MailKicker } from './mail-kicker.js';
 
 /**
  * Bug mail (Bugzilla::BugMail): for each bug created or changed, one message per recipient, put in the outbox in
  * the change's own transaction. Nothing is sent here: the delivery worker sends after commit.
  */
 @Injectable()
-export class BugMailService implements BugMailer {
+export class BugMailService implements BugChangeListener {
   constructor(
     private readonly users: UserService,
     private readonly groups: GroupService,
     private readonly fields: FieldService,
     private readonly parameters: ParametersService,
-    private readonly queue: MailQueueService,
-    private readonly kicker: MailKicker,
+    private readonly mail: MailService,
   ) {}
 
-  async notify(tx: Sql, event: BugMailEvent): Promise<void> {
+  async notify(tx: Sql, event: BugChangeEvent): Promise<void> {
     const mails = [...(await this.compose(tx, event)), ...(await this.flagRequests(tx, event))];
-    if (!mails.length) return;
-    await this.queue.enqueue(tx, mails, event.at);
-    this.kicker.afterCommitOf(tx);
+    await this.mail.send(tx, mails, event.at);
   }
 
   /** The messages of one event, one per recipient who has something to see (read in the caller's transaction). */
-  async compose(tx: Sql, event: BugMailEvent): Promise<ComposedMail[]> {
+  async compose(tx: Sql, event: BugChangeEvent): Promise<ComposedMail[]> {
     const [users, parameters] = await Promise.all([this.users.findByIds(involvedUserIds(event), tx), this.parameters.load(tx)]);
     const candidates = bugMailRecipients(event, users);
     if (!candidates.length) return [];
@@ -68,7 +64,7 @@ export class BugMailService implements BugMailer {
    * One request mail per person the change asks for a flag (Flag::notify): not to the changer, nor to accounts that
    * take no mail, nor to someone who cannot see the bug.
    */
-  async flagRequests(tx: Sql, event: BugMailEvent): Promise<ComposedMail[]> {
+  async flagRequests(tx: Sql, event: BugChangeEvent): Promise<ComposedMail[]> {
     const requests = flagRequestsOf(event);
     if (!requests.length) return [];
     const [requestees, changer, parameters] = await Promise.all([
@@ -92,7 +88,7 @@ export class BugMailService implements BugMailer {
    * What each recipient may see. Group memberships (for the insider and time-tracking groups) are looked up only
    * when the event holds something they hide: a private comment, or a time-tracking field.
    */
-  private async recipientViews(tx: Sql, event: BugMailEvent, recipients: MailRecipient[], parameters: Parameters): Promise<RecipientView[]> {
+  private async recipientViews(tx: Sql, event: BugChangeEvent, recipients: MailRecipient[], parameters: Parameters): Promise<RecipientView[]> {
     const needsInsider = !!event.comment?.isPrivate;
     const needsTimeTracker = event.changes.some((c) => TIME_TRACKING_FIELDS.has(c.field));
     if (!needsInsider && !needsTimeTracker) {
@@ -106,7 +102,7 @@ export class BugMailService implements BugMailer {
   }
 
   /** Descriptions of the custom fields the change touches (standard fields have fixed labels in the composer). */
-  private async customFieldLabels(tx: Sql, event: BugMailEvent): Promise<Map<string, string>> {
+  private async customFieldLabels(tx: Sql, event: BugChangeEvent): Promise<Map<string, string>> {
     const names = [...new Set(event.changes.map((c) => c.field).filter((f) => f.startsWith('cf_')))];
     if (!names.length) return new Map();
     const fields = await this.fields.customFields(tx);

@@ -4,7 +4,7 @@
  * entry, whose `name?(login)` notation (updates.md) is the one place that names the requestee, for bugs and
  * attachments alike, so every writer of flags (Create/Update Bug, Create/Update Attachment) is covered.
  */
-import type { BugMailEvent } from '../bug/bug-mailer.js';
+import type { BugChangeEvent } from '../bug/bug-events.js';
 import type { UserRecord } from '../user/user.service.js';
 import { bugUrl, fromAddress, MAX_SUBJECT_LENGTH, userLabel, type ComposedMail } from './bug-mail.composer.js';
 
@@ -18,7 +18,7 @@ export interface FlagRequest {
 const REQUEST = /^(.+)\?\((.+)\)$/;
 
 /** The requests a change makes: `name?(login)` added by a `flagtypes.name` entry and not already there before. */
-export function flagRequestsOf(event: Pick<BugMailEvent, 'changes'>): FlagRequest[] {
+export function flagRequestsOf(event: Pick<BugChangeEvent, 'changes'>): FlagRequest[] {
   const requests: FlagRequest[] = [];
   for (const change of event.changes.filter((c) => c.field === 'flagtypes.name')) {
     const removed = new Set(change.removed.split(', '));
@@ -31,7 +31,7 @@ export function flagRequestsOf(event: Pick<BugMailEvent, 'changes'>): FlagReques
 }
 
 export function composeFlagRequestMail(
-  event: Pick<BugMailEvent, 'bugId' | 'summary' | 'product' | 'component'>,
+  event: Pick<BugChangeEvent, 'bugId' | 'summary' | 'product' | 'component'>,
   request: FlagRequest,
   requestee: UserRecord,
   context: { changer: UserRecord | undefined; urlbase: string; mailfrom: string; emailsuffix: string },

@@ -1,14 +1,15 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
+import { CommitSignals } from '../database/commit-signals.js';
+import { WorkerLoop } from '../common/worker-loop.js';
 import { MailQueueService, SENT_RETENTION_DAYS } from './mail-queue.service.js';
-import { MailKicker } from './mail-kicker.js';
+import { MAIL_CHANNEL } from './mail.service.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
 import { mailDeliveries, observeAtScrape } from '../common/metrics/metrics.js';
 
 /** How often an idle worker looks at the outbox (it is also woken right after a commit that queued mail). */
 export const MAIL_POLL_INTERVAL_MS = 1000;
-/** After a pass that failed as a whole (the database is unreachable …): wait longer, log less. */
 const FAILED_PASS_DELAY_MS = 15_000;
 const BATCH_SIZE = 20;
 const PURGE_INTERVAL_MS = 3600_000;
@@ -24,17 +25,22 @@ const reasonOf = (err: unknown) => (err instanceof Error ? err.message : String(
 export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Mail');
   private transport: MailTransport | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private cycle: Promise<void> | undefined;
-  private wakeAgain = false;
-  private running = false;
-  private stopKickListener: (() => void) | undefined;
+  private purgeTimer: NodeJS.Timeout | undefined;
+  private readonly loop = new WorkerLoop(
+    { name: 'Mail delivery', pollMs: MAIL_POLL_INTERVAL_MS, failedPassDelayMs: FAILED_PASS_DELAY_MS, logger: this.logger },
+    async () => {
+      await this.purgeSentIfDue();
+      await this.deliverDue();
+    },
+  );
+  private stopSignalListener: (() => void) | undefined;
+  private started = false;
   private lastPurge = 0;
 
   constructor(
     private readonly config: AppConfig,
     private readonly queue: MailQueueService,
-    private readonly kicker: MailKicker,
+    private readonly signals: CommitSignals,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
@@ -44,25 +50,25 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
   }
 
   async start(): Promise<void> {
-    if (this.running) return;
+    if (this.started) return;
+    this.started = true;
     observeAtScrape('tracker_mail_outbox', 'Unsent outgoing mail: waiting for delivery, or given up.', ['state'], async () => {
       const { waiting, givenUp } = await this.queue.unsentCounts();
       return [[{ state: 'waiting' }, waiting], [{ state: 'given_up' }, givenUp]];
     });
     this.transport = createMailTransport(this.config);
-    this.running = true;
     this.logger.log(`Mail delivery: ${this.transport.kind === 'files' ? `.eml files in ${this.config.dataDir}/mail` : this.transport.kind}`);
     if (this.transport.kind === 'off') {
       // Nothing to send: new rows are written as sent (MailQueueService), so no pass polls the database. Rows an
       // earlier configuration left pending are dropped now, and old rows purged hourly.
       await this.queue.dropPending(new Date());
       await this.purgeSentIfDue();
-      this.timer = setInterval(() => void this.purgeSentIfDue().catch((err) => this.logger.error(`Mail purge failed: ${reasonOf(err)}`)), PURGE_INTERVAL_MS);
-      this.timer.unref();
+      this.purgeTimer = setInterval(() => void this.purgeSentIfDue().catch((err) => this.logger.error(`Mail purge failed: ${reasonOf(err)}`)), PURGE_INTERVAL_MS);
+      this.purgeTimer.unref();
       return;
     }
-    this.stopKickListener = this.kicker.onKick(() => this.wake());
-    this.wake();
+    this.stopSignalListener = this.signals.on(MAIL_CHANNEL, () => this.loop.wake());
+    this.loop.start();
   }
 
   /**
@@ -71,42 +77,17 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
    * queue when their lease ends.
    */
   async onModuleDestroy(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
-    this.stopKickListener?.();
-    await this.cycle;
+    if (!this.started) return;
+    this.started = false;
+    clearInterval(this.purgeTimer);
+    this.stopSignalListener?.();
+    await this.loop.stop();
     this.transport?.close();
   }
 
   /** Runs a delivery pass now (or right after the current one). */
   wake(): void {
-    if (!this.running) return;
-    if (this.cycle) {
-      this.wakeAgain = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    let delay = MAIL_POLL_INTERVAL_MS;
-    this.cycle = this.purgeSentIfDue()
-      .then(() => this.deliverDue())
-      .then(() => undefined)
-      .catch((err) => {
-        delay = FAILED_PASS_DELAY_MS;
-        this.logger.error(`Mail delivery pass failed (next try in ${FAILED_PASS_DELAY_MS / 1000} s): ${reasonOf(err)}`);
-      })
-      .finally(() => {
-        this.cycle = undefined;
-        if (!this.running) return;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-          return;
-        }
-        this.timer = setTimeout(() => this.wake(), delay);
-        this.timer.unref();
-      });
+    this.loop.wake();
   }
 
   /** Once an hour per instance: forget the rows sent more than SENT_RETENTION_DAYS ago (the outbox stays small). */
@@ -124,7 +105,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
     for (;;) {
       const batch = await this.queue.claimDue(new Date(), BATCH_SIZE);
       for (const mail of batch) {
-        if (!this.running) return sent;
+        if (!this.loop.isRunning) return sent;
         try {
           await transport.send(mail);
         } catch (err) {
@@ -139,7 +120,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
         mailDeliveries.inc({ outcome: 'sent' });
         sent++;
       }
-      if (batch.length < BATCH_SIZE || !this.running) return sent;
+      if (batch.length < BATCH_SIZE || !this.loop.isRunning) return sent;
     }
   }
 }

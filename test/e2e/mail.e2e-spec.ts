@@ -8,7 +8,7 @@ import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../supp
 import { BugMailService } from '../../src/mail/bug-mail.service.js';
 import { MAIL_POLL_INTERVAL_MS, MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
 import { MailQueueService } from '../../src/mail/mail-queue.service.js';
-import type { BugMailEvent } from '../../src/bug/bug-mailer.js';
+import type { BugChangeEvent } from '../../src/bug/bug-events.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
 import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
 import { User } from '../../src/user/entities/user.entity.js';
@@ -82,16 +82,19 @@ function expectHeader(raw: string, header: string): void {
   expect(lines.map((line) => line.slice(name.length + 2))).toContain(value);
 }
 
-type Participants = BugMailEvent['participants'];
+type Participants = BugChangeEvent['participants'];
 let nextBugId = 1000;
-function changeEvent(changerId: number, participants: Partial<Participants>, over: Partial<BugMailEvent> = {}): BugMailEvent {
+function changeEvent(changerId: number, participants: Partial<Participants>, over: Partial<BugChangeEvent> = {}): BugChangeEvent {
   return {
     bugId: nextBugId++,
     summary: 'The widget falls over',
     product: 'TestProduct',
     component: 'TestComponent',
     changerId,
-    isNew: false,
+    action: 'modify',
+    productId: 1,
+    componentId: 1,
+    settingsMark: undefined,
     state: { classification: 'Unclassified', version: 'unspecified', keywords: [], severity: 'normal', priority: '---', status: 'ASSIGNED', resolution: '', targetMilestone: '---' },
     changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }],
     participants: { reporterId: 0, assigneeId: 0, qaContactId: null, ccIds: [], formerIds: [], ...participants },
@@ -109,7 +112,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
   const mailsAbout = (bugId: number, to: string) => smtp.to(to).filter((m) => m.raw.includes(`Subject: [Bug ${bugId}]`));
   const apiUser = async (login: string) => Object.values(users).find((u) => u.login === login)!;
 
-  const notify = (event: BugMailEvent) => t.db.transaction((tx) => mailer.notify(tx, event));
+  const notify = (event: BugChangeEvent) => t.db.transaction((tx) => mailer.notify(tx, event));
   const queuedFor = (bugId: number) =>
     t.db.read.repository(QueuedMail).find({ where: { subject: Like(`[Bug ${bugId}]%`) }, order: { id: 'ASC' } });
 
@@ -369,7 +372,7 @@ describe('bug mail as .eml files (TRACKER_MAIL_URL unset) and dropped (off)', ()
     withApp('', async (t, dataDir) => {
       const reporter = await t.createUser('eml-reporter@example.com');
       const changer = await t.createUser('eml-changer@example.com');
-      const event = changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id }, { isNew: true, changes: [] });
+      const event = changeEvent(changer.id, { reporterId: reporter.id, assigneeId: changer.id }, { action: 'create', changes: [] });
       await t.db.transaction((tx) => t.app.get(BugMailService).notify(tx, event));
       const dir = path.join(dataDir, 'mail');
       const emlFiles = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.eml')) : []);

@@ -17,8 +17,8 @@ import { BugUpdateRepository } from './bug-update.repository.js';
 
 /**
  * Update Bug. A module of its own on top of BugModule (whose visibility rule, loader, change recorder and comment
- * service it uses), so that the bug core and the update evolve without editing each other's module. The mailer
- * (BUG_MAILER, bug-mailer.ts) is supplied at the composition root by MailModule.forBug().
+ * service it uses), so that the bug core and the update evolve without editing each other's module. Its changes are
+ * published through BugModule's BugEventsService (mail and webhooks listen; bug-events.ts).
  */
 @Module({
   imports: [BugModule, ProductModule, FieldModule, FlagModule, UserModule, GroupModule],

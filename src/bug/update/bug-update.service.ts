@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { Db } from '../../database/db.service.js';
 import type { Sql } from '../../database/sql.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
@@ -7,7 +7,8 @@ import { toApiDateTime, toDbDateTime } from '../../common/time/datetime.js';
 import { ProductService, type ProductRecord } from '../../product/product.service.js';
 import { FieldService } from '../../field/field.service.js';
 import { UserService, type UserRecord } from '../../user/user.service.js';
-import { BUG_MAILER, bugMailState, type BugMailer } from '../bug-mailer.js';
+import { bugMailState } from '../bug-events.js';
+import { BugEventsService } from '../bug-events.service.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
@@ -78,7 +79,7 @@ export class BugUpdateService {
     private readonly flagSteps: FlagSteps,
     private readonly bugs: BugRepository,
     private readonly updates: BugUpdateRepository,
-    @Inject(BUG_MAILER) private readonly mailer: BugMailer,
+    private readonly bugEvents: BugEventsService,
   ) {}
 
   /**
@@ -227,16 +228,18 @@ export class BugUpdateService {
         ...w.quiet.map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added, commentId: e.commentId ?? null })),
       ];
       await this.recorder.record(run.tx, history);
-      await this.mailer.notify(run.tx, {
+      await this.bugEvents.publish(run.tx, {
         bugId: w.id,
         summary: w.columns.summary ?? w.bug.row.summary,
         product: w.product.name,
         component: w.componentName,
+        productId: w.product.id,
+        componentId: w.componentId,
         changerId: run.caller.id,
-        isNew: false,
+        action: 'modify',
         state: bugMailState({ ...w.bug.row, ...w.columns }, w.product.classification, w.keywords),
         changes: w.changes.entries().map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-        ...(w.comment ? { comment: w.comment } : {}),
+        ...(w.comment ? { comment: { text: w.comment.text, isPrivate: w.comment.isPrivate }, commentId: w.comment.id } : {}),
         participants: {
           reporterId: w.bug.row.reporterId,
           assigneeId: w.assigneeId,
@@ -245,6 +248,7 @@ export class BugUpdateService {
           formerIds: [...new Set(w.formerIds)],
         },
         at: run.at,
+        settingsMark: run.caller.settingsMark,
         canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller.parameters, run.tx),
       });
     }
@@ -279,16 +283,18 @@ export class BugUpdateService {
     for (const id of ids) {
       const bug = details.get(id);
       if (!bug) continue;
-      await this.mailer.notify(tx, {
+      await this.bugEvents.publish(tx, {
         bugId: id,
         summary: bug.row.summary,
         product: bug.product,
         component: bug.component,
+        productId: bug.row.productId,
+        componentId: bug.row.componentId,
         changerId: run.caller.id,
-        isNew: false,
+        action: 'modify',
         state: bugMailState(bug.row, bug.classification, byBug.get(id)?.keywords ?? []),
         changes: run.others.get(id) ?? [],
-        ...(run.otherComments.has(id) ? { comment: run.otherComments.get(id)! } : {}),
+        ...(run.otherComments.has(id) ? { comment: run.otherComments.get(id)!, commentId: run.otherComments.get(id)!.id } : {}),
         participants: {
           reporterId: bug.row.reporterId,
           assigneeId: bug.row.assignedToId,
@@ -297,6 +303,7 @@ export class BugUpdateService {
           formerIds: [],
         },
         at: run.at,
+        settingsMark: run.caller.settingsMark,
         canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, run.caller.parameters, tx),
       });
     }

@@ -52,7 +52,7 @@ export interface UpdateRun {
   /** Bugs whose last_change_time moves because of another bug's change. */
   bumped: Set<number>;
   /** Comments added to such bugs (the "has duplicate" comment of a duplicate's target), for their mail. */
-  otherComments: Map<number, { text: string; isPrivate: boolean }>;
+  otherComments: Map<number, { id: number; text: string; isPrivate: boolean }>;
 }
 
 export class BugWork {
@@ -84,7 +84,7 @@ export class BugWork {
   /** People the change removed from the bug (former assignee, QA contact, cc): they are told too. */
   readonly formerIds: number[] = [];
   /** The comment this update adds to the bug, for the mail. */
-  comment?: { text: string; isPrivate: boolean };
+  comment?: { id: number; text: string; isPrivate: boolean };
   /** The duplicate target set by this update (its side effects run after the comment is written). */
   newDupeOf?: number;
 

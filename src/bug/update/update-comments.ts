@@ -60,7 +60,7 @@ export class CommentSteps {
     if (workTime !== 0) w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
     // The mail shows the comment as Bugzilla renders it, with the duplicate notice after the text.
     const notice = isDupeComment ? `*** This bug has been marked as a duplicate of bug ${w.newDupeOf} ***` : '';
-    w.comment = { text: [text, notice].filter((part) => part !== '').join('\n\n'), isPrivate };
+    w.comment = { id, text: [text, notice].filter((part) => part !== '').join('\n\n'), isPrivate };
     w.changed = true;
   }
 
@@ -94,12 +94,12 @@ export class CommentSteps {
    */
   async markDuplicateTarget(w: BugWork, targetId: number): Promise<void> {
     const { run, bug } = w;
-    await this.comments.add(run.tx, {
+    const commentId = await this.comments.add(run.tx, {
       bugId: targetId, userId: run.caller.id, text: '', isPrivate: false, at: run.at,
       type: CommentType.HAS_DUPE, extraData: String(w.id),
     });
     run.bumped.add(targetId);
-    run.otherComments.set(targetId, { text: `*** Bug ${w.id} has been marked as a duplicate of this bug. ***`, isPrivate: false });
+    run.otherComments.set(targetId, { id: commentId, text: `*** Bug ${w.id} has been marked as a duplicate of this bug. ***`, isPrivate: false });
     const [target] = [...(await this.loader.details([targetId], { sql: run.tx })).values()];
     const reporterId = bug.row.reporterId;
     if (!target || target.row.reporterId === reporterId) return;

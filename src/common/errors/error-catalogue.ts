@@ -255,6 +255,12 @@ export const Errors = {
   DATABASE_UNAVAILABLE: define('database_unavailable', -32001, () => 'The database is not available at the moment. Nothing of this request was saved; please try again.', 503),
   // Beyond 5.0 (issue 15): HTTP 429 with Retry-After and X-RateLimit-*; a code of its own outside Bugzilla's ranges.
   RATE_LIMITED: define('rate_limited', -32029, (p) => `Too many ${p.kind} requests: try again in ${p.seconds} seconds.`, 429),
+  // Beyond 5.0 (issue 15): webhooks. Codes of their own outside Bugzilla's ranges.
+  WEBHOOK_NOT_FOUND: define('webhook_not_found', 10500, (p) => `There is no webhook with the id '${p.id}' that you can see.`, 404),
+  WEBHOOK_URL_INVALID: define('webhook_url_invalid', 10501, (p) => `'${p.url}' is not a webhook URL: it must be an absolute http or https URL.`),
+  WEBHOOK_URL_INTERNAL: define('webhook_url_internal', 10502, (p) => `The webhook URL '${p.url}' leads to the internal address ${p.address}: webhooks may not post to loopback or private networks.`),
+  WEBHOOK_EVENTS_INVALID: define('webhook_events_invalid', 10503, (p) => `A webhook needs one or more events among create, modify, comment and attachment${p.event ? `: '${p.event}' is none of them` : ''}.`),
+  WEBHOOK_NAME_TOO_LONG: define('webhook_name_too_long', 10504, () => 'The name of a webhook is limited to 255 characters.'),
   INTERNAL: define('internal_error', -32000, () => 'An internal error occurred. It has been logged.', 500),
 } as const;
 

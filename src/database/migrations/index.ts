@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-InitialSchema.js';
 import { SettingsMark1795466839342 } from './1795466839342-SettingsMark.js';
 import { SearchIndexes1795468040515 } from './1795468040515-SearchIndexes.js';
 import { RateLimitBuckets1795482280987 } from './1795482280987-RateLimitBuckets.js';
+import { Webhooks1795653222536 } from './1795653222536-Webhooks.js';
 
 /** Every migration, in order. Listed explicitly: ES modules cannot be globbed by TypeORM. */
-export const migrations = [InitialSchema1763700000000, SettingsMark1795466839342, SearchIndexes1795468040515, RateLimitBuckets1795482280987];
+export const migrations = [InitialSchema1763700000000, SettingsMark1795466839342, SearchIndexes1795468040515, RateLimitBuckets1795482280987, Webhooks1795653222536];

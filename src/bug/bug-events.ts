@@ -24,28 +24,46 @@ export function bugMailState(
   return { classification, version, keywords, severity, priority, status, resolution, targetMilestone };
 }
 
-/** What the bug module tells the mail module after a bug was created or changed (inside the write's transaction). */
-export interface BugMailEvent {
+/**
+ * What changed a bug: created (Create Bug), changed (Update Bug, and bugs it touched through dependencies or
+ * duplicates), a comment added on its own (Create Comment), an attachment added or changed.
+ */
+export type BugAction = 'create' | 'modify' | 'comment' | 'attachment';
+
+/**
+ * What the bug module tells the modules that react to changes (mail, webhooks) after a bug was created or changed,
+ * inside the write's transaction.
+ */
+export interface BugChangeEvent {
+  action: BugAction;
   bugId: number;
   summary: string;
   product: string;
   component: string;
+  productId: number;
+  componentId: number;
   /** Who made the change: not mailed unless they asked to be. */
   changerId: number;
-  isNew: boolean;
   /** The bug after the change, for the mail's headers. */
   state: BugMailState;
   /**
    * API field names with string values, as in Update Bug `changes`. For a new bug, the initial values to list in
    * the mail ("Field: value" lines, `removed` ''); summary, product and component are shown from the fields above.
+   * A change of an attachment names it.
    */
-  changes: ReadonlyArray<{ field: string; removed: string; added: string }>;
+  changes: ReadonlyArray<{ field: string; removed: string; added: string; attachmentId?: number | null }>;
+  /** The attachments this change added (isNew) or changed (action `attachment`), each with the comment it added. */
+  attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number }>;
   /** The comment added by this change, if any (its text goes into the mail). */
   comment?: { text: string; isPrivate: boolean };
+  /** That comment's id (webhooks read it as their owner may see it). */
+  commentId?: number;
   /** The people around the bug after the change, plus those the change removed (old assignee, removed cc …). */
   participants: { reporterId: number; assigneeId: number; qaContactId: number | null; ccIds: readonly number[]; formerIds: readonly number[] };
   /** The request's one timestamp, DB format. */
   at: string;
+  /** The settings mark the request read (Caller.settingsMark): listeners keep their settings under it. */
+  settingsMark: number | undefined;
   /**
    * Which of these users may see the bug after the change: the bug module answers with its one visibility rule,
    * so nobody is mailed about a bug they cannot see.
@@ -54,12 +72,14 @@ export interface BugMailEvent {
 }
 
 /**
- * What the bug services need from outgoing mail. The bug module owns this port; the mail module (which sits above
- * bug) implements it and provides BUG_MAILER, so bug never imports mail.
+ * What reacts to bug changes: outgoing mail (BUG_MAILER) and webhooks (BUG_WEBHOOKS). The bug module owns these
+ * ports; the modules above it implement them, so bug never imports mail or webhook. Writers publish through
+ * BugEventsService, which tells each.
  */
-export interface BugMailer {
-  /** Queues the mail for this event in the caller's transaction (the outbox); delivery happens after commit. */
-  notify(tx: Sql, event: BugMailEvent): Promise<void>;
+export interface BugChangeListener {
+  /** Queues what this event causes in the caller's transaction (an outbox); delivery happens after commit. */
+  notify(tx: Sql, event: BugChangeEvent): Promise<void>;
 }
 
 export const BUG_MAILER = Symbol('BugMailer');
+export const BUG_WEBHOOKS = Symbol('BugWebhooks');

@@ -1,0 +1,33 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { BooleanParam, TextListParam, TextParam } from '../../common/http/dto.js';
+
+/**
+ * POST /rest/webhook and PUT /rest/webhook/{id} (beyond Bugzilla 5.0). Create requires name, url and events and
+ * answers {id, secret}; on update every field is optional, and a product or component of '' removes that filter.
+ */
+export class WebhookInput {
+  @ApiPropertyOptional({ description: 'What the webhook is for (255 characters at most).' })
+  @IsOptional() @IsString() @TextParam()
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'Where events are POSTed: an http or https URL (no loopback or private address).' })
+  @IsOptional() @IsString() @TextParam()
+  url?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Which events: create, modify, comment, attachment (at least one).' })
+  @IsOptional() @IsString({ each: true }) @TextListParam({ commas: true })
+  events?: string[];
+
+  @ApiPropertyOptional({ description: 'Only bugs of this product (by name).' })
+  @IsOptional() @IsString() @TextParam()
+  product?: string;
+
+  @ApiPropertyOptional({ description: 'Only bugs of this component of the product (by name).' })
+  @IsOptional() @IsString() @TextParam()
+  component?: string;
+
+  @ApiPropertyOptional({ description: 'false stops deliveries (and the queueing of events); true resumes them, draining any backlog in order.' })
+  @IsOptional() @IsBoolean() @BooleanParam()
+  enabled?: boolean;
+}

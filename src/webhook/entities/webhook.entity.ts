@@ -1,0 +1,51 @@
+import { Entity, Index } from 'typeorm';
+import { BoolColumn, DateTimeColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+
+/**
+ * A webhook (beyond Bugzilla 5.0, issue 15): its owner, where it posts, which events of which product/component,
+ * whether it is enabled. A settings table: every bug change reads the webhooks kept under the settings mark (no
+ * statement while none changes); what each delivery writes lives in webhook_states (activity).
+ */
+@Entity('webhooks')
+@Index('ix_webhooks_owner_id', ['ownerId'])
+@Index('ix_webhooks_enabled', ['enabled'])
+export class Webhook {
+  @IdColumn()
+  id: number;
+
+  @IntColumn()
+  ownerId: number;
+
+  @StringColumn(255)
+  name: string;
+
+  @LongTextColumn()
+  url: string;
+
+  /** The HMAC-SHA256 key of X-Tracker-Signature (hex); shown to the owner once, at creation. */
+  @StringColumn(64)
+  secret: string;
+
+  /** Comma-separated: create, modify, comment, attachment. */
+  @StringColumn(64)
+  events: string;
+
+  @IntColumn({ nullable: true })
+  productId: number | null;
+
+  @IntColumn({ nullable: true })
+  componentId: number | null;
+
+  @BoolColumn(true)
+  enabled: boolean;
+
+  /**
+   * Why the service disabled it (consecutive failures), or null. A webhook disabled this way keeps collecting its
+   * events, so that re-enabling it drains the backlog; one its owner disabled collects nothing.
+   */
+  @LongTextColumn({ nullable: true })
+  disabledReason: string | null;
+
+  @DateTimeColumn()
+  createdAt: string;
+}

@@ -1,0 +1,191 @@
+import { createHmac } from 'node:crypto';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { AppConfig } from '../config/app-config.js';
+import { CommitSignals } from '../database/commit-signals.js';
+import { Db } from '../database/db.service.js';
+import type { Sql } from '../database/sql.js';
+import { WorkerLoop } from '../common/worker-loop.js';
+import { toDbDateTime } from '../common/time/datetime.js';
+import { MailService } from '../mail/mail.service.js';
+import { ParametersService } from '../params/parameters.service.js';
+import { UserService } from '../user/user.service.js';
+import type { Webhook } from './entities/webhook.entity.js';
+import type { WebhookDelivery } from './entities/webhook-delivery.entity.js';
+import { postJson, type PostOutcome } from './webhook-http.js';
+import { WebhookPayloadService } from './webhook-payload.service.js';
+import { WebhookRepository } from './webhook.repository.js';
+import { WEBHOOK_CHANNEL, type StoredEvent } from './webhook.service.js';
+
+const FAILED_PASS_DELAY_MS = 15_000;
+const BATCH_SIZE = 20;
+const MAX_RETRY_DELAY_MS = 3600_000;
+/** The error text kept per failure. */
+const MAX_ERROR_LENGTH = 2000;
+
+/** The wait before attempt `failedAttempts + 1`: the base, doubling per failure, at most an hour. */
+export function webhookRetryDelayMs(baseMs: number, failedAttempts: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_DELAY_MS);
+}
+
+/** `sha256=<hex>`: HMAC-SHA256 of the body with the webhook's secret (X-Tracker-Signature). */
+export function signatureOf(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+/**
+ * The webhook worker: runs in every serving instance, claims due deliveries atomically (one instance per delivery),
+ * renders each for its owner on its first attempt, POSTs it signed, and records the outcome on the delivery and the
+ * webhook. Failures back off; after TRACKER_WEBHOOK_MAX_FAILURES consecutive ones the webhook is disabled and its
+ * owner mailed. One bug's deliveries to one webhook go one at a time, in order (WebhookRepository.due).
+ */
+@Injectable()
+export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Webhooks');
+  private readonly loop: WorkerLoop;
+  private stopSignalListener: (() => void) | undefined;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly db: Db,
+    private readonly repository: WebhookRepository,
+    private readonly payloads: WebhookPayloadService,
+    private readonly signals: CommitSignals,
+    private readonly mail: MailService,
+    private readonly users: UserService,
+    private readonly parameters: ParametersService,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.loop = new WorkerLoop(
+      { name: 'Webhook delivery', pollMs: config.webhooks.pollMs, failedPassDelayMs: FAILED_PASS_DELAY_MS, logger: this.logger },
+      async () => {
+        await this.deliverDue();
+        // Sleep only until the next delivery in line is due (a retry), not a whole poll.
+        const next = await this.repository.nextDueAt(this.db.read);
+        return next === undefined ? undefined : next - Date.now();
+      },
+    );
+  }
+
+  /** Delivery belongs to the serving instances: the admin command line (no HTTP adapter) sends nothing. */
+  onApplicationBootstrap(): void {
+    if (!this.adapterHost.httpAdapter) return;
+    this.stopSignalListener = this.signals.on(WEBHOOK_CHANNEL, () => this.loop.wake());
+    this.loop.start();
+  }
+
+  /** Waits for the delivery in flight; claimed deliveries not yet sent are tried again when their lease ends. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopSignalListener?.();
+    await this.loop.stop();
+  }
+
+  /** Sends every due delivery, batch by batch; answers how many were tried. */
+  async deliverDue(): Promise<number> {
+    let tried = 0;
+    for (;;) {
+      const batch = await this.claimDue(BATCH_SIZE);
+      for (const delivery of batch) {
+        if (!this.loop.isRunning) return tried;
+        await this.deliver(delivery);
+        tried++;
+      }
+      if (batch.length < BATCH_SIZE || !this.loop.isRunning) return tried;
+    }
+  }
+
+  /**
+   * Claims up to `limit` due deliveries: each claim moves the next attempt to a lease only if nobody moved it since
+   * it was read, so of two instances exactly one gets each delivery.
+   */
+  private claimDue(limit: number): Promise<WebhookDelivery[]> {
+    const now = Date.now();
+    const lease = now + Math.max(60_000, this.config.webhooks.timeoutMs * 3);
+    return this.db.transaction(async (tx) => {
+      const claimed: WebhookDelivery[] = [];
+      for (const delivery of await this.repository.due(tx, now, limit)) {
+        if (await this.repository.claim(tx, delivery.id, delivery.nextAttemptAt, lease)) claimed.push(delivery);
+      }
+      return claimed;
+    });
+  }
+
+  private async deliver(delivery: WebhookDelivery): Promise<void> {
+    const webhook = await this.repository.byId(this.db.read, delivery.webhookId);
+    if (!webhook) return; // deleted since the claim (its deliveries with it)
+    let payload = delivery.payload;
+    if (payload === null) {
+      const rendered = await this.payloads.render(webhook, delivery, JSON.parse(delivery.event) as StoredEvent);
+      if ('skipped' in rendered) {
+        const at = toDbDateTime(new Date());
+        await this.db.transaction((tx) => this.repository.changeDelivery(tx, delivery.id, { state: 'skipped', lastError: rendered.skipped, finishedAt: at }));
+        return;
+      }
+      payload = rendered.payload;
+      // Kept before the first attempt: every retry sends the same bytes under the same signature.
+      const body = payload;
+      await this.db.transaction((tx) => this.repository.changeDelivery(tx, delivery.id, { payload: body }));
+    }
+    const outcome = await postJson(webhook.url, payload, {
+      'User-Agent': 'Tracker-Webhooks/1',
+      'X-Tracker-Signature': signatureOf(webhook.secret, payload),
+      'X-Tracker-Delivery': delivery.deliveryId,
+      'X-Tracker-Event': delivery.action,
+      'X-Tracker-Webhook-Id': String(webhook.id),
+    }, { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.webhooks.allowPrivate });
+    if (outcome.error === undefined) await this.recordSuccess(webhook, delivery, outcome);
+    else await this.recordFailure(webhook, delivery, outcome);
+  }
+
+  private async recordSuccess(webhook: Webhook, delivery: WebhookDelivery, outcome: PostOutcome): Promise<void> {
+    const at = toDbDateTime(new Date());
+    await this.db.transaction(async (tx) => {
+      await this.repository.changeDelivery(tx, delivery.id, {
+        state: 'delivered', attempts: delivery.attempts + 1, lastAttemptAt: at, lastStatus: outcome.status ?? null, lastError: null, finishedAt: at,
+      });
+      await this.repository.changeState(tx, webhook.id, { consecutiveFailures: 0, lastSuccessAt: at });
+    });
+  }
+
+  /** Backs the delivery off; past the limit of consecutive failures, disables the webhook and mails its owner. */
+  private async recordFailure(webhook: Webhook, delivery: WebhookDelivery, outcome: PostOutcome): Promise<void> {
+    const now = new Date();
+    const at = toDbDateTime(now);
+    const attempts = delivery.attempts + 1;
+    const error = outcome.error!.slice(0, MAX_ERROR_LENGTH);
+    this.logger.warn(`Webhook ${webhook.id} delivery ${delivery.deliveryId} failed (attempt ${attempts}): ${error}`);
+    await this.db.transaction(async (tx) => {
+      await this.repository.changeDelivery(tx, delivery.id, {
+        attempts, lastAttemptAt: at, lastStatus: outcome.status ?? null, lastError: error,
+        nextAttemptAt: now.getTime() + webhookRetryDelayMs(this.config.webhooks.retryBaseMs, attempts),
+      });
+      const failures = await this.repository.countFailure(tx, webhook.id, { lastFailureAt: at, lastFailureStatus: outcome.status ?? null, lastFailureError: error });
+      const current = await this.repository.byId(tx, webhook.id);
+      if (failures < this.config.webhooks.maxFailures || !current?.enabled) return;
+      const reason = `disabled after ${failures} consecutive failed deliveries; the last: ${error}`;
+      await this.repository.change(tx, webhook.id, { enabled: false, disabledReason: reason.slice(0, MAX_ERROR_LENGTH) });
+      await this.mailOwner(tx, webhook, reason, at);
+      this.logger.warn(`Webhook ${webhook.id} disabled: ${reason}`);
+    });
+  }
+
+  private async mailOwner(tx: Sql, webhook: Webhook, reason: string, at: string): Promise<void> {
+    const owner = (await this.users.findByIds([webhook.ownerId], tx)).get(webhook.ownerId);
+    if (!owner || !owner.emailEnabled) return;
+    const parameters = await this.parameters.load(tx);
+    const urlbase = parameters.get('urlbase');
+    await this.mail.send(tx, [{
+      to: `${owner.email}${parameters.get('emailsuffix')}`,
+      subject: `[Tracker] Your webhook "${webhook.name}" was disabled`,
+      body: [
+        `Your webhook "${webhook.name}" (id ${webhook.id}) posting to ${webhook.url} was disabled:`,
+        reason,
+        '',
+        'Its events are kept. Once the receiver works again, enable the webhook and they are delivered in order:',
+        `  PUT ${urlbase}rest/webhook/${webhook.id} with {"enabled": true}`,
+        `Its state and recent deliveries: GET ${urlbase}rest/webhook/${webhook.id} and ${urlbase}rest/webhook/${webhook.id}/deliveries`,
+      ].join('\n'),
+      headers: { From: parameters.get('mailfrom') },
+    }], at);
+  }
+}

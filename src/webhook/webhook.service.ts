@@ -1,0 +1,269 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { KeptReads } from '../common/kept-reads.js';
+import type { Caller } from '../common/caller.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
+import { AppConfig } from '../config/app-config.js';
+import { CommitSignals } from '../database/commit-signals.js';
+import { Db } from '../database/db.service.js';
+import type { Sql } from '../database/sql.js';
+import type { BugAction, BugChangeEvent, BugChangeListener } from '../bug/bug-events.js';
+import { ProductService } from '../product/product.service.js';
+import { UserService } from '../user/user.service.js';
+import type { WebhookInput } from './dto/webhook.dto.js';
+import type { Webhook } from './entities/webhook.entity.js';
+import type { WebhookDelivery } from './entities/webhook-delivery.entity.js';
+import type { WebhookState } from './entities/webhook-state.entity.js';
+import { internalAddressOf } from './webhook-http.js';
+import { WebhookRepository, type WebhookChange } from './webhook.repository.js';
+
+/** The commit-signal channel of the webhook outbox (CommitSignals). */
+export const WEBHOOK_CHANNEL = 'webhooks';
+
+export const WEBHOOK_EVENTS: readonly BugAction[] = ['create', 'modify', 'comment', 'attachment'];
+
+const MAX_NAME_LENGTH = 255;
+const MAX_URL_LENGTH = 2000;
+/** GET /rest/webhook/{id}/deliveries answers this many by default, and at most MAX_DELIVERIES_LISTED. */
+const DEFAULT_DELIVERIES_LISTED = 50;
+const MAX_DELIVERIES_LISTED = 500;
+
+/** A delivery's event as it happened, stored with the delivery (WebhookDelivery.event). */
+export interface StoredEvent {
+  changerId: number;
+  /** The change's one timestamp, DB format. */
+  at: string;
+  changes: ReadonlyArray<{ field: string; removed: string; added: string }>;
+  /** The comment the change added (shown to the owner if they may read it). */
+  commentId?: number;
+  attachment?: { id: number; isNew: boolean };
+}
+
+/**
+ * Webhooks (beyond Bugzilla 5.0): each user manages their own, an administrator all of them. Every bug change queues
+ * one delivery per matching webhook in the change's own transaction (the outbox); WebhookDeliveryService sends them.
+ */
+@Injectable()
+export class WebhookService implements BugChangeListener {
+  private readonly kept = new KeptReads(1);
+
+  constructor(
+    private readonly db: Db,
+    private readonly repository: WebhookRepository,
+    private readonly products: ProductService,
+    private readonly users: UserService,
+    private readonly config: AppConfig,
+    private readonly signals: CommitSignals,
+  ) {}
+
+  async list(caller: Caller): Promise<Record<string, unknown>[]> {
+    return this.present(await this.repository.list(this.db.read, isAdmin(caller) ? undefined : caller.id));
+  }
+
+  async get(caller: Caller, id: string): Promise<Record<string, unknown>> {
+    const [view] = await this.present([await this.ownWebhook(caller, id)]);
+    return view;
+  }
+
+  async create(caller: Caller, input: WebhookInput, now: Date): Promise<{ id: number; secret: string }> {
+    for (const param of ['name', 'url', 'events'] as const) {
+      if (input[param] === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Webhook.create', param });
+    }
+    const values = await this.checked(input, undefined);
+    const secret = randomBytes(32).toString('hex');
+    const at = toDbDateTime(now);
+    const id = await this.db.transaction((tx) => this.repository.insert(tx, {
+      ownerId: caller.id, name: values.name!, url: values.url!, secret, events: values.events!,
+      productId: values.productId ?? null, componentId: values.componentId ?? null, enabled: values.enabled ?? true,
+      disabledReason: null, createdAt: at,
+    }));
+    return { id, secret };
+  }
+
+  /**
+   * Changes a webhook. Enabling one clears its failure state and makes its backlog due at once (it drains in order);
+   * disabling it by hand stops the queueing of new events too.
+   */
+  async update(caller: Caller, id: string, input: WebhookInput): Promise<Record<string, unknown>> {
+    const webhook = await this.ownWebhook(caller, id);
+    const values = await this.checked(input, webhook);
+    const change: WebhookChange = { ...values };
+    const enabling = values.enabled === true && !webhook.enabled;
+    if (enabling || values.enabled === false) change.disabledReason = null;
+    await this.db.transaction(async (tx) => {
+      if (Object.keys(change).length) await this.repository.change(tx, webhook.id, change);
+      if (enabling) {
+        await this.repository.changeState(tx, webhook.id, { consecutiveFailures: 0 });
+        await this.repository.makeBacklogDue(tx, webhook.id, Date.now());
+        this.signals.afterCommitOf(tx, WEBHOOK_CHANNEL);
+      }
+    });
+    return this.get(caller, id);
+  }
+
+  async remove(caller: Caller, id: string): Promise<{ id: number }> {
+    const webhook = await this.ownWebhook(caller, id);
+    await this.db.transaction((tx) => this.repository.delete(tx, webhook.id));
+    return { id: webhook.id };
+  }
+
+  /** A webhook's recent deliveries, newest first: what was sent, when, and how the receiver answered. */
+  async deliveries(caller: Caller, id: string, limit: unknown): Promise<Record<string, unknown>[]> {
+    const webhook = await this.ownWebhook(caller, id);
+    const count = limit === undefined || limit === '' ? DEFAULT_DELIVERIES_LISTED : Number(limit);
+    if (!Number.isInteger(count) || count < 1) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { function: 'Webhook.deliveries', param: 'limit' });
+    const rows = await this.repository.recentDeliveries(this.db.read, webhook.id, Math.min(count, MAX_DELIVERIES_LISTED));
+    return rows.map(presentDelivery);
+  }
+
+  /**
+   * Queues one delivery per webhook this event matches (per attachment, for an attachment event), in `tx`. The
+   * webhooks are kept under the settings mark: while none changes, a bug change spends no statement on them.
+   */
+  async notify(tx: Sql, event: BugChangeEvent): Promise<void> {
+    const collecting = await this.kept.through(event.settingsMark, 'collectingWebhooks', [], () => this.repository.collecting(tx));
+    const matching = collecting.filter((w) =>
+      w.events.split(',').includes(event.action)
+      && (w.productId === null || w.productId === event.productId)
+      && (w.componentId === null || w.componentId === event.componentId));
+    if (!matching.length) return;
+    const events = storedEvents(event);
+    const now = Date.now();
+    await this.repository.addDeliveries(tx, matching.flatMap((webhook) => events.map((stored) => ({
+      webhookId: webhook.id, bugId: event.bugId, deliveryId: randomUUID(), action: event.action, event: JSON.stringify(stored),
+      payload: null, state: 'pending' as const, attempts: 0, nextAttemptAt: now, createdAt: event.at,
+      lastAttemptAt: null, lastStatus: null, lastError: null, finishedAt: null,
+    }))));
+    this.signals.afterCommitOf(tx, WEBHOOK_CHANNEL);
+  }
+
+  /** The webhook `id` if the caller owns it or is an administrator; otherwise as if it did not exist. */
+  private async ownWebhook(caller: Caller, id: string): Promise<Webhook> {
+    const webhook = /^\d+$/.test(id.trim()) ? await this.repository.byId(this.db.read, Number(id)) : null;
+    if (!webhook || (webhook.ownerId !== caller.id && !isAdmin(caller))) throw TrackerError.of(Errors.WEBHOOK_NOT_FOUND, { id });
+    return webhook;
+  }
+
+  /** The input's values, checked, as columns; `current` is the webhook being changed (its product for a component). */
+  private async checked(input: WebhookInput, current: Webhook | undefined): Promise<WebhookChange> {
+    const values: WebhookChange = {};
+    if (input.name !== undefined) {
+      const name = input.name.trim();
+      if (!name) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Webhook', param: 'name' });
+      if (name.length > MAX_NAME_LENGTH) throw TrackerError.of(Errors.WEBHOOK_NAME_TOO_LONG);
+      values.name = name;
+    }
+    if (input.url !== undefined) values.url = await this.checkedUrl(input.url.trim());
+    if (input.events !== undefined) {
+      const events = [...new Set(input.events.map((e) => e.trim().toLowerCase()))];
+      const unknown = events.find((e) => !WEBHOOK_EVENTS.includes(e as BugAction));
+      if (unknown !== undefined || !events.length) throw TrackerError.of(Errors.WEBHOOK_EVENTS_INVALID, { event: unknown });
+      values.events = WEBHOOK_EVENTS.filter((e) => events.includes(e)).join(',');
+    }
+    if (input.product !== undefined) {
+      const name = input.product.trim();
+      const product = name ? await this.products.findByName(name) : undefined;
+      if (name && !product) throw TrackerError.of(Errors.PRODUCT_ACCESS_DENIED, { product: name });
+      values.productId = product?.id ?? null;
+      if (values.productId !== current?.productId && input.component === undefined) values.componentId = null;
+    }
+    if (input.component !== undefined) {
+      const name = input.component.trim();
+      const productId = values.productId !== undefined ? values.productId : (current?.productId ?? null);
+      if (name && productId === null) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Webhook', param: 'product' });
+      const component = name && productId !== null ? await this.products.componentByName(productId, name) : undefined;
+      if (name && !component) {
+        const product = (await this.products.findByIds([productId!])).get(productId!);
+        throw TrackerError.of(Errors.PRODUCT_UNKNOWN_COMPONENT, { product: product?.name, component: name });
+      }
+      values.componentId = component?.id ?? null;
+    }
+    if (input.enabled !== undefined) values.enabled = input.enabled;
+    return values;
+  }
+
+  private async checkedUrl(text: string): Promise<string> {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw TrackerError.of(Errors.WEBHOOK_URL_INVALID, { url: text });
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || text.length > MAX_URL_LENGTH) throw TrackerError.of(Errors.WEBHOOK_URL_INVALID, { url: text });
+    if (!this.config.webhooks.allowPrivate) {
+      const address = await internalAddressOf(url);
+      if (address !== undefined) throw TrackerError.of(Errors.WEBHOOK_URL_INTERNAL, { url: text, address });
+    }
+    return text;
+  }
+
+  /** The public shape of webhooks, with their state: owners, filters and queue depths read in one query each. */
+  private async present(webhooks: readonly Webhook[]): Promise<Record<string, unknown>[]> {
+    const ids = webhooks.map((w) => w.id);
+    const [owners, products, components, pending, states] = await Promise.all([
+      this.users.findByIds(webhooks.map((w) => w.ownerId)),
+      this.products.findByIds(webhooks.flatMap((w) => (w.productId === null ? [] : [w.productId]))),
+      this.products.componentsByIds(webhooks.flatMap((w) => (w.componentId === null ? [] : [w.componentId]))),
+      this.repository.pendingCounts(this.db.read, ids),
+      this.repository.states(this.db.read, ids),
+    ]);
+    return webhooks.map((w) => ({
+      id: w.id,
+      name: w.name,
+      url: w.url,
+      events: w.events.split(','),
+      product: w.productId === null ? null : (products.get(w.productId)?.name ?? null),
+      component: w.componentId === null ? null : (components.get(w.componentId)?.name ?? null),
+      enabled: w.enabled,
+      owner: owners.get(w.ownerId)?.login ?? null,
+      creation_time: toApiDateTime(w.createdAt),
+      state: presentState(w, states.get(w.id), pending.get(w.id) ?? 0),
+    }));
+  }
+}
+
+const isAdmin = (caller: Caller) => caller.inGroup('admin');
+
+/** The deliveries an event makes per webhook: one, or one per attachment (each with the changes of its own). */
+function storedEvents(event: BugChangeEvent): StoredEvent[] {
+  const base = { changerId: event.changerId, at: event.at };
+  const plain = (changes: BugChangeEvent['changes']) => changes.map(({ field, removed, added }) => ({ field, removed, added }));
+  if (!event.attachments?.length) return [{ ...base, commentId: event.commentId, changes: plain(event.changes) }];
+  return event.attachments.map(({ id, isNew, commentId }, index) => ({
+    ...base,
+    commentId,
+    attachment: { id, isNew },
+    // Changes of the bug itself (requestees joining cc) travel with the first attachment's delivery.
+    changes: plain(event.changes.filter((c) => c.attachmentId === id || ((c.attachmentId ?? null) === null && index === 0))),
+  }));
+}
+
+function presentState(webhook: Webhook, state: WebhookState | undefined, queueDepth: number): Record<string, unknown> {
+  const failedAt = state?.lastFailureAt ?? null;
+  return {
+    status: webhook.enabled ? 'enabled' : 'disabled',
+    disabled_reason: webhook.enabled ? null : (webhook.disabledReason ?? 'disabled by its owner'),
+    consecutive_failures: state?.consecutiveFailures ?? 0,
+    last_success_time: toApiDateTime(state?.lastSuccessAt),
+    last_failure: failedAt === null ? null : { time: toApiDateTime(failedAt), status: state!.lastFailureStatus, error: state!.lastFailureError },
+    queue_depth: queueDepth,
+  };
+}
+
+function presentDelivery(row: WebhookDelivery): Record<string, unknown> {
+  return {
+    id: row.id,
+    delivery_id: row.deliveryId,
+    bug_id: row.bugId,
+    action: row.action,
+    state: row.state,
+    attempts: row.attempts,
+    creation_time: toApiDateTime(row.createdAt),
+    last_attempt_time: toApiDateTime(row.lastAttemptAt),
+    last_status: row.lastStatus,
+    last_error: row.lastError,
+    next_attempt_time: row.state === 'pending' ? toApiDateTime(new Date(row.nextAttemptAt)) : null,
+    finished_time: toApiDateTime(row.finishedAt),
+  };
+}
