@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
@@ -14,9 +15,28 @@ import { ParametersService } from '../../src/params/parameters.service.js';
 import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
 import type { LogLevel } from '../../src/common/logging/log.js';
 
-export const ADMIN_LOGIN = 'admin@example.com';
-export const ADMIN_PASSWORD = 'admin-password-1';
-export const ADMIN_API_KEY = 'adminkeyadminkeyadminkeyadminkey0000';
+/**
+ * E2E_BASE_URL: the suite speaks to that running instance (a container, a compose stack, a staging server) instead
+ * of booting its own, black-box: everything through the API with E2E_ADMIN_API_KEY (`npm run test:e2e:remote`).
+ */
+export const REMOTE_BASE_URL = process.env.E2E_BASE_URL?.trim().replace(/\/+$/, '') || undefined;
+
+export const ADMIN_LOGIN = process.env.E2E_ADMIN_LOGIN?.trim() || 'admin@example.com';
+export const ADMIN_PASSWORD = process.env.E2E_ADMIN_PASSWORD?.trim() || 'admin-password-1';
+export const ADMIN_API_KEY = process.env.E2E_ADMIN_API_KEY?.trim() || 'adminkeyadminkeyadminkeyadminkey0000';
+
+/**
+ * What a remote run cannot reach (the app's container, its database, its clock, its configuration): any use fails
+ * the test with a message saying it is in-process only (mark it so: test/support/in-process.ts).
+ */
+function inProcessOnly<T extends object>(what: string): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      if (property === 'then') return undefined; // not a promise
+      throw new Error(`${what} is not reachable against a running instance (E2E_BASE_URL): this test is in-process only`);
+    },
+  });
+}
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -54,6 +74,11 @@ export class TestApp {
     return this.app.get(Db);
   }
 
+  /** Whether this is a running instance spoken to over E2E_BASE_URL (no app, database, clock or config here). */
+  get isRemote(): boolean {
+    return this.baseUrl === REMOTE_BASE_URL;
+  }
+
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(path.startsWith('/rest') ? path : `/rest${path}`, this.baseUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -67,6 +92,7 @@ export class TestApp {
       headers['content-type'] ??= 'application/json';
     }
     const response = await fetch(url, { method, headers, body });
+    recordRoute(method, url.pathname);
     const text = await response.text();
     let parsed: any;
     try {
@@ -95,12 +121,39 @@ export class TestApp {
   createUser(login: string, options: { groups?: string[]; password?: string; realName?: string; disabled?: string } = {}): Promise<{ id: number; login: string; apiKey: string }> {
     // One at a time: tests create users with Promise.all, and on MariaDB two transactions inserting memberships of
     // new users into user_group_map can deadlock on the index gap (setup is not what those tests measure).
-    const created = this.userCreations.then(() => this.insertUser(login, options));
+    const created = this.userCreations.then(() => (this.isRemote ? this.createUserThroughApi(login, options) : this.insertUser(login, options)));
     this.userCreations = created.catch(() => undefined);
     return created;
   }
 
   private userCreations: Promise<unknown> = Promise.resolve();
+
+  /**
+   * createUser against a running instance: Create User (admin), an API key made by the user (login and password),
+   * then Update User for groups and the disable text. A login an earlier run left there is reused.
+   */
+  private async createUserThroughApi(login: string, options: { groups?: string[]; password?: string; realName?: string; disabled?: string }): Promise<{ id: number; login: string; apiKey: string }> {
+    const password = options.password ?? 'password-1';
+    const admin = { key: ADMIN_API_KEY };
+    const created = await this.post('/user', { email: login, full_name: options.realName ?? '', password }, admin);
+    let id: number = created.body?.id;
+    if (created.status !== 200) {
+      const found = await this.get('/user', { ...admin, query: { names: login } });
+      id = found.body?.users?.[0]?.id;
+      if (!id) throw new Error(`Create User ${login} failed: ${created.status} ${created.text}`);
+      await this.put(`/user/${id}`, { password, login_denied_text: '' }, admin);
+    }
+    const key = await this.post('/api_key', { description: 'e2e' }, { query: { Tracker_login: login, Tracker_password: password } });
+    if (key.status !== 200) throw new Error(`API key for ${login} failed: ${key.status} ${key.text}`);
+    const change: Record<string, unknown> = {};
+    if (options.groups?.length) change.groups = { add: options.groups };
+    if (options.disabled) change.login_denied_text = options.disabled;
+    if (Object.keys(change).length) {
+      const res = await this.put(`/user/${id}`, change, admin);
+      if (res.status !== 200) throw new Error(`Update User ${login} failed: ${res.status} ${res.text}`);
+    }
+    return { id, login, apiKey: key.body.api_key };
+  }
 
   private async insertUser(login: string, options: { groups?: string[]; password?: string; realName?: string; disabled?: string }): Promise<{ id: number; login: string; apiKey: string }> {
     const apiKey = `key${digestSecret(login).slice(0, 37)}`;
@@ -126,6 +179,11 @@ export class TestApp {
    * PUT /rest/parameters itself go through the API).
    */
   async setParameters(values: Record<string, string>): Promise<void> {
+    if (this.isRemote) {
+      const res = await this.put('/parameters', values, { key: ADMIN_API_KEY });
+      if (res.status !== 200) throw new Error(`Update parameters failed: ${res.status} ${res.text}`);
+      return;
+    }
     const [parameters, groups] = [this.app.get(ParametersService), this.app.get(GroupService)];
     await this.db.transaction((tx) =>
       parameters.update(tx, values, { userId: 1, now: toDbDateTime(new Date()), isGroupName: (name) => groups.existsByName(name, tx) }),
@@ -145,6 +203,7 @@ export class TestApp {
   }
 
   async close(): Promise<void> {
+    if (this.isRemote) return;
     await this.app.close();
     await this.database.drop();
   }
@@ -155,6 +214,12 @@ export class TestApp {
  * second instance on that app's database instead (N instances on one database; closing it leaves the database).
  */
 export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel; sharing?: TestApp; openApiUi?: boolean } = {}): Promise<TestApp> {
+  if (REMOTE_BASE_URL) {
+    if (Object.keys(env).length || options.sharing || options.openApiUi) {
+      throw new Error('this test configures the instances it starts (environment, a second instance): it is in-process only');
+    }
+    return new TestApp(inProcessOnly('the app'), REMOTE_BASE_URL, inProcessOnly('the database'), inProcessOnly('the configuration'), inProcessOnly('the clock'));
+  }
   const database = options.sharing ? { ...options.sharing.database, drop: async () => undefined } : await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -178,4 +243,13 @@ export async function countQueries(work: () => Promise<unknown>): Promise<number
   const before = queryCounter.count;
   await work();
   return queryCounter.count - before;
+}
+
+/**
+ * E2E_ROUTE_LOG: every request's method and path is appended there, so that the remote run can show which of the
+ * documented routes the suite reached (scripts/route-coverage.mjs).
+ */
+function recordRoute(method: string, pathname: string): void {
+  const log = process.env.E2E_ROUTE_LOG;
+  if (log) fs.appendFileSync(log, `${method} ${pathname}\n`);
 }

@@ -1,0 +1,20 @@
+// The e2e files that are in-process only as a whole: they restart, break or configure the instance, read its logs,
+// metrics or database, or move its clock. `npm run test:e2e:remote` (E2E_BASE_URL) leaves them out; single tests of
+// that kind elsewhere are declared with inProcessIt / inProcessDescribe (test/support/in-process.ts).
+module.exports = [
+  'change-mark', // proves the audit and settings marks move on raw writes (reads the marks)
+  'cli', // runs the admin command line on the instance's database
+  'concurrency', // two instances on one database, racing
+  'crash-restart', // kills and restarts the service process
+  'db-faults', // breaks the database under a running instance
+  'kept-answers', // two instances, kept serialised answers and statement counts
+  'kept-values', // statement counts of kept values
+  'logs', // reads the instance's log lines
+  'mail', // reads the mail outbox table and configures delivery
+  'metrics', // starts an instance with TRACKER_METRICS=1
+  'rate-limit', // configures limits and moves the clock
+  'runtime', // the OpenAPI UI switch and inject() of an instance it starts
+  'schema', // compares the database schema with the entities
+  'shutdown', // signals the service process
+  'webhook-delivery', // needs TRACKER_WEBHOOK_ALLOW_PRIVATE=1 and fast retries, and a receiver the instance can reach
+];
