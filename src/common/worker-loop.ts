@@ -33,9 +33,15 @@ export class WorkerLoop {
     return this.running;
   }
 
-  start(): void {
+  /** Starts the loop: the first pass now, or after `firstPassInMs` (capped at the poll) unless woken sooner. */
+  start(firstPassInMs = 0): void {
     this.running = true;
-    this.wake();
+    if (firstPassInMs <= 0) {
+      this.wake();
+      return;
+    }
+    this.timer = setTimeout(() => this.wake(), Math.min(firstPassInMs, this.options.pollMs));
+    this.timer.unref();
   }
 
   /** Stops polling and waits for the pass in progress. */

@@ -61,17 +61,24 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
       async () => {
         await this.deliverDue();
         // Sleep only until the next delivery in line is due (a retry), not a whole poll.
-        const next = await this.repository.nextDueAt(this.db.read);
-        return next === undefined ? undefined : next - Date.now();
+        return this.untilNextDue();
       },
     );
   }
 
+  /** Milliseconds until the next delivery in line is due (0 or less: now), or Infinity when none waits. */
+  private async untilNextDue(): Promise<number> {
+    const next = await this.repository.nextDueAt(this.db.read);
+    return next === undefined ? Infinity : next - Date.now();
+  }
+
   /** Delivery belongs to the serving instances: the admin command line (no HTTP adapter) sends nothing. */
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (!this.adapterHost.httpAdapter) return;
     this.stopSignalListener = this.signals.on(WEBHOOK_CHANNEL, () => this.loop.wake());
-    this.loop.start();
+    // What an earlier process left is looked at during start-up: a first pass only if something is due, so an
+    // instance with nothing to send sends no statement until a commit or its poll wakes it.
+    this.loop.start(await this.untilNextDue());
   }
 
   /** Waits for the delivery in flight; claimed deliveries not yet sent are tried again when their lease ends. */
