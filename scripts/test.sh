@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: install, unit tests, then the end-to-end suite on SQLite and on MariaDB/MySQL.
+# The whole test suite: install, unit tests, then the end-to-end suite on SQLite and on MariaDB/MySQL (in-process,
+# and black-box against the production build).
 # TEST_DATABASE_URL names the MariaDB/MySQL server (default mysql://root@127.0.0.1:3306); each e2e file creates
 # and drops a database of its own there. Without a reachable server the MariaDB run fails under CI=true and is
 # skipped (loudly) otherwise.
@@ -38,6 +39,10 @@ if node -e "import('mysql2/promise').then(m => m.default.createConnection(proces
   lts_node="$(bash scripts/node-lts.sh)"
   echo "== e2e tests on MariaDB/MySQL under Node $("$lts_node" --version)"
   PATH="$(dirname "$lts_node"):$PATH" TEST_DIALECT=mysql "$lts_node" --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e
+  # Black-box: the production build as the container starts it, on a database of its own, and the e2e suite
+  # against it over HTTP only (npm run test:e2e:remote), with the report of documented routes it did not reach.
+  echo "== e2e suite against the production build (npm run test:e2e:remote)"
+  bash scripts/e2e-against-build.sh
 elif [ "${CI:-}" = "true" ]; then
   echo "MariaDB/MySQL at $TEST_DATABASE_URL is not reachable: the e2e suite must run on it under CI" >&2
   exit 1

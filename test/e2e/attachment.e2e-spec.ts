@@ -1,30 +1,52 @@
-import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { createBugGroup, createProduct, documentedParameters } from '../support/catalogue-fixtures.js';
-import { expectError, fileBug, productGroup, setProductControl } from './bug-fixtures.js';
+import { inProcessDescribe, inProcessIt, loginNamed, named } from '../support/in-process.js';
+import { expectError, fileBug, letSecondPass, productGroup, setProductControl } from './bug-fixtures.js';
 import { attach, attachmentBody, PNG_LIKE, postAttachment } from './attachment-fixtures.js';
 import { In } from 'typeorm';
 import { Comment } from '../../src/comment/entities/comment.entity.js';
 import { CommentType } from '../../src/bug/bug-comments.js';
+
+/** A bug id and an attachment id no instance holds. */
+const UNKNOWN_BUG_ID = 99999999;
+const UNKNOWN_ATTACHMENT_ID = 99999999;
 
 describe('Attachments (Create, Get, Update Attachment)', () => {
   let t: TestApp;
   let outsider: { id: number; login: string; apiKey: string };
   let insider: { id: number; login: string; apiKey: string };
   let bug: number;
+  /**
+   * The file's own product, for bugs behind groups: controls of this file's groups on TestProduct would reach every
+   * file that files bugs there on a running instance.
+   */
+  const hideaway = named('Hideaway');
+
+  /** A bug of the hideaway in a new bug group of that name, which the product's control lets it join. */
+  const hiddenBug = async (group: string) => {
+    await productGroup(t, group, { product: hideaway });
+    return fileBug(t, { product: hideaway, component: 'General', version: '1.0', groups: [group] });
+  };
 
   beforeAll(async () => {
     t = await startTestApp();
-    await createBugGroup(t, 'insiders');
-    await t.setParameters({ insidergroup: 'insiders' });
-    outsider = await t.createUser('outsider@example.com');
-    insider = await t.createUser('insider@example.com', { groups: ['insiders'] });
+    const insiders = named('insiders');
+    await createBugGroup(t, insiders);
+    await t.setParameters({ insidergroup: insiders });
+    outsider = await t.createUser(loginNamed('outsider'));
+    insider = await t.createUser(loginNamed('insider'), { groups: [insiders] });
+    await createProduct(t, hideaway);
     bug = await fileBug(t);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // A running instance keeps its parameters for the next file: the installation's empty insidergroup again.
+    await t.setParameters({ insidergroup: '' });
+    await t.close();
+  });
 
   describe('create and read back', () => {
     it('a binary and a text file come back byte for byte, with every field of the Attachment object', async () => {
-      t.clock.advance(60_000);
+      await letSecondPass(t);
       const png = await attach(t, bug, PNG_LIKE, { file_name: 'shot.png', summary: 'Screenshot', content_type: 'image/png' });
       const text = 'line one\r\nline two — ünïcode\n';
       const log = await attach(t, bug, text, { file_name: 'C:\\logs\\run.log', summary: 'Log', content_type: 'text/plain' });
@@ -71,39 +93,63 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
     });
 
     it('an unknown attachment id answers empty maps; an unknown bug is 101', async () => {
-      expect((await t.get('/bug/attachment/99999', { key: ADMIN_API_KEY })).body).toEqual({ bugs: {}, attachments: {} });
-      expectError(await t.get('/bug/99999/attachment', { key: ADMIN_API_KEY }), 101, 404);
+      expect((await t.get(`/bug/attachment/${UNKNOWN_ATTACHMENT_ID}`, { key: ADMIN_API_KEY })).body).toEqual({ bugs: {}, attachments: {} });
+      expectError(await t.get(`/bug/${UNKNOWN_BUG_ID}/attachment`, { key: ADMIN_API_KEY }), 101, 404);
     });
 
-    it('exclude_fields=data answers without the contents and never reads them (one statement fewer); size is still there', async () => {
-      const id = await attach(t, bug, Buffer.alloc(5000, 7));
-      const path = `/bug/attachment/${id}`;
-      await t.get(path, { key: ADMIN_API_KEY });
-      const withData = await countQueries(() => t.get(path, { key: ADMIN_API_KEY }));
-      let res: ApiResponse | undefined;
-      const withoutData = await countQueries(async () => { res = await t.get(path, { key: ADMIN_API_KEY, query: { exclude_fields: 'data' } }); });
-      expect(withoutData).toBe(withData - 1);
-      expect(res!.body.attachments[String(id)].data).toBeUndefined();
-      expect(res!.body.attachments[String(id)].size).toBe(5000);
-      const only = await t.get(path, { key: ADMIN_API_KEY, query: { include_fields: 'id,size' } });
-      expect(only.body.attachments[String(id)]).toEqual({ id, size: 5000 });
+    describe('exclude_fields=data', () => {
+      let id: number;
+      let path: string;
+      const withoutData = () => t.get(path, { key: ADMIN_API_KEY, query: { exclude_fields: 'data' } });
+      beforeAll(async () => {
+        id = await attach(t, bug, Buffer.alloc(5000, 7));
+        path = `/bug/attachment/${id}`;
+      });
+
+      it('answers without the contents; size is still there', async () => {
+        const res = await withoutData();
+        expect(res.body.attachments[String(id)].data).toBeUndefined();
+        expect(res.body.attachments[String(id)].size).toBe(5000);
+        const only = await t.get(path, { key: ADMIN_API_KEY, query: { include_fields: 'id,size' } });
+        expect(only.body.attachments[String(id)]).toEqual({ id, size: 5000 });
+      });
+
+      inProcessIt('never reads the contents: one statement fewer (counts statements)', async () => {
+        await t.get(path, { key: ADMIN_API_KEY });
+        const withData = await countQueries(() => t.get(path, { key: ADMIN_API_KEY }));
+        expect(await countQueries(withoutData)).toBe(withData - 1);
+      });
     });
 
-    it('the same attachment and comment go to every bug of ids, with the path bug first', async () => {
-      const other = await fileBug(t);
-      const res = await postAttachment(t, bug, { ...attachmentBody('shared'), ids: [other], comment: 'see the log' });
-      expect(res.status).toBe(200);
-      expect(Object.keys(res.body)).toEqual(['ids']);
-      expect(res.body.ids).toHaveLength(2);
-      const [onPath, onOther] = res.body.ids;
-      const read = await t.get(`/bug/attachment/${onPath}`, { key: ADMIN_API_KEY, query: { attachment_ids: onOther } });
-      expect(read.body.attachments[String(onPath)].bug_id).toBe(bug);
-      expect(read.body.attachments[String(onOther)].bug_id).toBe(other);
-      expect(read.body.attachments[String(onOther)].data).toBe(Buffer.from('shared').toString('base64'));
-      const comments = await t.db.read.repository(Comment).find({ where: { attachmentId: In([onPath, onOther]) }, order: { id: 'ASC' } });
-      expect(comments.map((c) => [c.bugId, c.type, c.extraData, c.text])).toEqual([
-        [bug, CommentType.ATTACHMENT_CREATED, String(onPath), 'see the log'], [other, CommentType.ATTACHMENT_CREATED, String(onOther), 'see the log'],
-      ]);
+    describe('the same attachment and comment go to every bug of ids, with the path bug first', () => {
+      let other: number;
+      let onPath: number;
+      let onOther: number;
+
+      it('answers one id per bug and stores the contents on each', async () => {
+        other = await fileBug(t);
+        const res = await postAttachment(t, bug, { ...attachmentBody('shared'), ids: [other], comment: 'see the log' });
+        expect(res.status).toBe(200);
+        expect(Object.keys(res.body)).toEqual(['ids']);
+        expect(res.body.ids).toHaveLength(2);
+        [onPath, onOther] = res.body.ids;
+        const read = await t.get(`/bug/attachment/${onPath}`, { key: ADMIN_API_KEY, query: { attachment_ids: onOther } });
+        expect(read.body.attachments[String(onPath)].bug_id).toBe(bug);
+        expect(read.body.attachments[String(onOther)].bug_id).toBe(other);
+        expect(read.body.attachments[String(onOther)].data).toBe(Buffer.from('shared').toString('base64'));
+        // Each bug's comment carries the notice of its own attachment (Get Comments).
+        const commentsOn = async (bugId: number, attachmentId: number) => (await t.get(`/bug/${bugId}/comment`, { key: ADMIN_API_KEY })).body.bugs[String(bugId)].comments
+          .filter((c: { attachment_id: number | null }) => c.attachment_id === attachmentId).map((c: { text: string }) => c.text);
+        expect(await commentsOn(bug, onPath)).toEqual([`Created attachment ${onPath}\n\nsee the log`]);
+        expect(await commentsOn(other, onOther)).toEqual([`Created attachment ${onOther}\n\nsee the log`]);
+      });
+
+      inProcessIt('the comments are of the attachment-created type, naming their attachment (reads the rows)', async () => {
+        const comments = await t.db.read.repository(Comment).find({ where: { attachmentId: In([onPath, onOther]) }, order: { id: 'ASC' } });
+        expect(comments.map((c) => [c.bugId, c.type, c.extraData, c.text])).toEqual([
+          [bug, CommentType.ATTACHMENT_CREATED, String(onPath), 'see the log'], [other, CommentType.ATTACHMENT_CREATED, String(onOther), 'see the log'],
+        ]);
+      });
     });
 
     it('a patch is text/plain whatever the content type sent', async () => {
@@ -135,14 +181,14 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       const { data: _data, ...noData } = attachmentBody('x');
       expectError(await postAttachment(t, bug, noData), 50, 400);
       expectError(await t.post(`/bug/${bug}/attachment`, attachmentBody('x')), 410, 401);
-      await productGroup(t, 'secret');
-      const hidden = await fileBug(t, { groups: ['secret'] });
+      const hidden = await hiddenBug(named('secret'));
       expectError(await postAttachment(t, hidden, attachmentBody('x'), outsider.apiKey), 102, 401);
       // a product whose bugs only a group may edit (canedit): 109 for the others
-      await createProduct(t, 'Locked');
-      await createBugGroup(t, 'lockers');
-      await setProductControl(t, 'lockers', { product: 'Locked', canedit: true });
-      const locked = await fileBug(t, { product: 'Locked', component: 'General', version: '1.0' });
+      const [lockedProduct, lockers] = [named('Locked'), named('lockers')];
+      await createProduct(t, lockedProduct);
+      await createBugGroup(t, lockers);
+      await setProductControl(t, lockers, { product: lockedProduct, canedit: true });
+      const locked = await fileBug(t, { product: lockedProduct, component: 'General', version: '1.0' });
       expectError(await postAttachment(t, locked, attachmentBody('x'), outsider.apiKey), 109, 401);
     });
 
@@ -207,7 +253,7 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
     });
 
     it('answers changes per updates.md, moves last_change_time, and writes history with attachment_id', async () => {
-      t.clock.advance(120_000);
+      await letSecondPass(t);
       const res = await t.put(`/bug/attachment/${id}`, { file_name: 'v2.txt', summary: 'Second', is_obsolete: true, comment: 'outdated' }, { key: outsider.apiKey });
       expect(res.status).toBe(200);
       const [answer] = res.body.attachments;
@@ -230,7 +276,7 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
 
     it('nothing changed: empty changes and the previous last_change_time', async () => {
       const before = (await t.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY })).body.attachments[String(id)].last_change_time;
-      t.clock.advance(60_000);
+      await letSecondPass(t);
       const res = await t.put(`/bug/attachment/${id}`, { summary: 'Second' }, { key: outsider.apiKey });
       expect(res.body.attachments).toEqual([{ id, last_change_time: before, changes: {} }]);
     });
@@ -242,8 +288,7 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
     });
 
     it('an attachment of a bug the caller cannot see is illegal_attachment_edit_bug (32000)', async () => {
-      await productGroup(t, 'hushed');
-      const hidden = await fileBug(t, { groups: ['hushed'] });
+      const hidden = await hiddenBug(named('hushed'));
       const onHidden = await attach(t, hidden, 'x');
       const res = await t.put(`/bug/attachment/${onHidden}`, { summary: 'peek' }, { key: outsider.apiKey });
       expectError(res, 32000, 400);
@@ -254,7 +299,7 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       const other = await attach(t, bug, 'two', {}, outsider.apiKey);
       const res = await t.put(`/bug/attachment/${id}`, { ids: [other], is_obsolete: false }, { key: outsider.apiKey });
       expect(res.body.attachments.map((a: { id: number }) => a.id)).toEqual([id, other]);
-      expectError(await t.put('/bug/attachment/99999', { summary: 'x' }, { key: ADMIN_API_KEY }), 32000, 400);
+      expectError(await t.put(`/bug/attachment/${UNKNOWN_ATTACHMENT_ID}`, { summary: 'x' }, { key: ADMIN_API_KEY }), 32000, 400);
       // (the first is a patch now: its type is text/plain whatever is sent)
       expectError(await t.put(`/bug/attachment/${other}`, { content_type: 'nonsense' }, { key: ADMIN_API_KEY }), 601, 400);
       expectError(await t.put(`/bug/attachment/${id}`, { summary: ' ' }, { key: ADMIN_API_KEY }), 604, 400);
@@ -263,7 +308,8 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
     });
   });
 
-  describe('the HTTP body limit of Create Attachment follows maxattachmentsize', () => {
+  // Needs an instance of its own with a small server-wide body limit (TRACKER_MAX_BODY_BYTES).
+  inProcessDescribe('the HTTP body limit of Create Attachment follows maxattachmentsize', () => {
     let small: TestApp;
     beforeAll(async () => {
       small = await startTestApp({ TRACKER_MAX_BODY_BYTES: String(64 * 1024) });

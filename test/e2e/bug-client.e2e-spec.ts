@@ -1,6 +1,7 @@
 import { BugzillaAPI } from '../support/bugzilla-client.js';
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { productGroup } from './bug-fixtures.js';
+import { named } from '../support/in-process.js';
+import { productGroup, setProductControl } from './bug-fixtures.js';
 
 /**
  * A whole bug flow through the npm `bugzilla` client, unchanged (clients.md): it sends its API key as headers,
@@ -18,14 +19,15 @@ describe('bugs through the npm bugzilla client', () => {
     const api = new BugzillaAPI(t.baseUrl, ADMIN_API_KEY);
     expect((await api.whoami()).name).toBe(ADMIN_LOGIN);
     const blocked = await api.createBug({ product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'first', description: 'd', op_sys: 'Linux', platform: 'PC', priority: 'High', severity: 'major' });
+    const alias = named('client-bug');
     const id = await api.createBug({
       product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'through the client',
-      description: 'filed by the npm client', alias: ['client-bug'], blocks: [blocked], cc: [ADMIN_LOGIN],
+      description: 'filed by the npm client', alias: [alias], blocks: [blocked], cc: [ADMIN_LOGIN],
     } as never);
     expect(id).toBeGreaterThan(blocked);
 
     const [bug] = await api.getBugs([id]);
-    expect(bug).toMatchObject({ id, summary: 'through the client', alias: ['client-bug'], blocks: [blocked], cc: [ADMIN_LOGIN], status: 'CONFIRMED', is_open: true });
+    expect(bug).toMatchObject({ id, summary: 'through the client', alias: [alias], blocks: [blocked], cc: [ADMIN_LOGIN], status: 'CONFIRMED', is_open: true });
     expect(bug.creation_time.toISO()).toMatch(/^\d{4}-/);
 
     const selected = await api.getBugs([blocked, id]).include(['id', 'summary', 'depends_on']);
@@ -37,12 +39,18 @@ describe('bugs through the npm bugzilla client', () => {
   });
 
   it('an anonymous client cannot file bugs and does not see group bugs', async () => {
-    await productGroup(t, 'secret', { membercontrol: 1, othercontrol: 1 });
-    const admin = new BugzillaAPI(t.baseUrl, ADMIN_API_KEY);
-    const hidden = await admin.createBug({ product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'hidden', groups: ['secret'] } as never);
-    const anonymous = new BugzillaAPI(t.baseUrl);
-    await expect(anonymous.createBug({ product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'x' } as never)).rejects.toThrow(/401/);
-    expect(await anonymous.getBugs([hidden])).toEqual([]);
-    await expect(anonymous.bugHistory(hidden)).rejects.toThrow(/401/);
+    const secret = named('secret');
+    await productGroup(t, secret, { membercontrol: 1, othercontrol: 1 });
+    try {
+      const admin = new BugzillaAPI(t.baseUrl, ADMIN_API_KEY);
+      const hidden = await admin.createBug({ product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'hidden', groups: [secret] } as never);
+      const anonymous = new BugzillaAPI(t.baseUrl);
+      await expect(anonymous.createBug({ product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'x' } as never)).rejects.toThrow(/401/);
+      expect(await anonymous.getBugs([hidden])).toEqual([]);
+      await expect(anonymous.bugHistory(hidden)).rejects.toThrow(/401/);
+    } finally {
+      // A control of nothing removes TestProduct's control on the group.
+      await setProductControl(t, secret, { membercontrol: 0, othercontrol: 0 });
+    }
   });
 });

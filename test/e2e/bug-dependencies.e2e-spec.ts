@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug, restrictBugs } from './bug-fixtures.js';
+import { inProcessIt, loginNamed, named } from '../support/in-process.js';
+import { expectError, fileBug, letSecondPass, restrictBugs } from './bug-fixtures.js';
 import { expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
 
 describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loops refused)', () => {
@@ -13,7 +14,7 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     const a = await fileBug(t);
     const b = await fileBug(t);
     const before = (await getBug(t, b)).last_change_time;
-    t.clock.advance(1);
+    await letSecondPass(t);
     const res = updated(await update(t, a, { depends_on: { add: [b] } }));
     expect(res.changes).toEqual({ depends_on: { removed: '', added: String(b) } });
     expect((await getBug(t, a)).depends_on).toEqual([b]);
@@ -38,10 +39,11 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
 
   it('set replaces the list and wins over add/remove; aliases name bugs', async () => {
     const a = await fileBug(t);
-    const b = await fileBug(t, { alias: ['dep-b'] });
+    const aliasOfB = named('dep-b');
+    const b = await fileBug(t, { alias: [aliasOfB] });
     const c = await fileBug(t);
     await update(t, a, { depends_on: { add: [c] } });
-    const res = updated(await update(t, a, { depends_on: { set: ['dep-b'], add: [c] } }));
+    const res = updated(await update(t, a, { depends_on: { set: [aliasOfB], add: [c] } }));
     expect(res.changes).toEqual({ depends_on: { removed: String(c), added: String(b) } });
     expect((await getBug(t, a)).depends_on).toEqual([b]);
     expect((await getBug(t, c)).blocks).toEqual([]);
@@ -67,10 +69,10 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
   });
 
   it('an unknown id is 101, an unknown alias 100, a hidden bug 102', async () => {
-    const dev = await t.createUser('dep-dev@example.com');
+    const dev = await t.createUser(loginNamed('dep-dev'));
     const a = await fileBug(t, {}, dev.apiKey);
     const hidden = await fileBug(t);
-    await restrictBugs(t, 'dep-secret', [hidden]);
+    await restrictBugs(t, named('dep-secret'), [hidden]);
     expectError(await update(t, a, { depends_on: { add: [999999] } }, dev.apiKey), 101, 404);
     expectError(await update(t, a, { depends_on: { add: ['no-such-bug'] } }, dev.apiKey), 100, 400);
     expectError(await update(t, a, { blocks: { add: [hidden] } }, dev.apiKey), 102, 401);
@@ -93,7 +95,7 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     const a = await fileBug(t);
     const b = await fileBug(t);
     await update(t, b, { depends_on: { add: [a] } });
-    t.clock.advance(1);
+    await letSecondPass(t);
     // For a, removing a from its own depends_on is a no-op; for b it removes the dependency, which changes a's blocks.
     const res = await update(t, a, { ids: [b], depends_on: { remove: [a] } });
     expect(res.status).toBe(200);
@@ -139,7 +141,7 @@ describe('Update Bug: dependencies (blocks / depends_on stay mirror images; loop
     await t.setParameters({ noresolveonopenblockers: '0' });
   });
 
-  it('only those who may edit the field change dependencies — 115 for a stranger', async () => {
+  inProcessIt('only those who may edit the field change dependencies — 115 for a stranger (a caller outside editbugs)', async () => {
     const stranger = await plainUser(t, 'dep-stranger@example.com');
     const a = await fileBug(t);
     const b = await fileBug(t);

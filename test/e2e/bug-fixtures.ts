@@ -56,6 +56,15 @@ export async function changeGroups(t: TestApp, userId: number, change: { add?: s
   ok(await t.put(`/user/${userId}`, { groups: change }, { key: ADMIN_API_KEY }));
 }
 
+/**
+ * Lets a second pass on the instance's clock (timestamps are to the second), so that the next change has a later
+ * time: the test clock moves in-process; against a running instance the wall clock does, and the test waits for it.
+ */
+export async function letSecondPass(t: TestApp): Promise<void> {
+  if (t.isRemote) await new Promise((resolve) => setTimeout(resolve, 1000));
+  else t.clock.advance(1);
+}
+
 /** Writes columns of a bug through its entity's repository: a state Update Bug would not reach in one step. */
 export async function setBug(t: TestApp, id: number, fields: Partial<Omit<Bug, 'id' | 'product' | 'component' | 'reporter' | 'assignedTo' | 'qaContact'>>): Promise<void> {
   await t.db.transaction((tx) => tx.repository(Bug).update({ id }, fields));
@@ -63,13 +72,33 @@ export async function setBug(t: TestApp, id: number, fields: Partial<Omit<Bug, '
 
 /**
  * A bug group (Create Group) that restricts the given bugs, whatever their product's controls (bug_groups rows
- * through the repository), with the given users as direct members (Update User).
+ * through the repository; against a running instance through Update Bug, see addBugsToGroup), with the given users
+ * as direct members (Update User).
  */
 export async function restrictBugs(t: TestApp, name: string, bugIds: number[], memberIds: number[] = []): Promise<number> {
   const groupId = await createBugGroup(t, name);
   for (const userId of memberIds) await changeGroups(t, userId, { add: [name] });
-  if (bugIds.length) await t.db.transaction((tx) => tx.repository(BugGroup).insert(bugIds.map((bugId) => ({ bugId, groupId }))));
+  if (!bugIds.length) return groupId;
+  if (t.isRemote) await addBugsToGroup(t, name, bugIds);
+  else await t.db.transaction((tx) => tx.repository(BugGroup).insert(bugIds.map((bugId) => ({ bugId, groupId }))));
   return groupId;
+}
+
+/**
+ * Puts bugs in a bug group through Update Bug as the admin (whose group is a member of every group created), under a
+ * control of each bug's product made for the purpose and removed afterwards (a bug keeps its groups when a control
+ * goes). Unlike a row written in-process, the change is in the bugs' history and moves their last_change_time.
+ */
+async function addBugsToGroup(t: TestApp, group: string, bugIds: number[]): Promise<void> {
+  const admin = { key: ADMIN_API_KEY };
+  const bugs: Array<{ product: string }> = ok(await t.get(`/bug/${bugIds[0]}`, { ...admin, query: { ids: bugIds, include_fields: 'product' } })).bugs;
+  const products = [...new Set(bugs.map((bug) => bug.product))];
+  for (const product of products) await setProductControl(t, group, { product, membercontrol: 1, othercontrol: 0 });
+  try {
+    ok(await t.put(`/bug/${bugIds[0]}`, { ids: bugIds, groups: { add: [group] } }, admin));
+  } finally {
+    for (const product of products) await setProductControl(t, group, { product, membercontrol: 0, othercontrol: 0 });
+  }
 }
 
 /** Empties the mail queue (before a change whose mail a test reads). */

@@ -1,6 +1,7 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
 import { BugzillaAPI } from '../support/bugzilla-client.js';
-import { commentsOf } from './bug-update-fixtures.js';
+import { loginNamed } from '../support/in-process.js';
+import { presentedComments } from './bug-update-fixtures.js';
 
 /**
  * Update Bug through the npm `bugzilla` client, unchanged (clients.md): it asks GET /rest/whoami, files with
@@ -10,9 +11,10 @@ import { commentsOf } from './bug-update-fixtures.js';
  */
 describe('Update Bug through the npm bugzilla client', () => {
   let t: TestApp;
+  const ccLogin = loginNamed('client-cc');
   beforeAll(async () => {
     t = await startTestApp();
-    await t.createUser('client-cc@example.com');
+    await t.createUser(ccLogin);
   });
   afterAll(() => t.close());
 
@@ -25,14 +27,14 @@ describe('Update Bug through the npm bugzilla client', () => {
     });
 
     const [taken] = await api.updateBug(id, {
-      id_or_alias: id, ids: [id], status: 'IN_PROGRESS', cc: { add: ['client-cc@example.com'] },
+      id_or_alias: id, ids: [id], status: 'IN_PROGRESS', cc: { add: [ccLogin] },
       comment: { comment: 'working on it', is_private: false },
     });
     expect(taken.id).toBe(id);
     expect(taken.alias).toEqual([]);
     expect(taken.changes.get('status')).toEqual({ removed: 'CONFIRMED', added: 'IN_PROGRESS' });
-    expect(taken.changes.get('cc')).toEqual({ removed: '', added: 'client-cc@example.com' });
-    expect((await commentsOf(t, id)).map((c) => c.text)).toEqual(['from npm', 'working on it']);
+    expect(taken.changes.get('cc')).toEqual({ removed: '', added: ccLogin });
+    expect((await presentedComments(t, id)).map((c) => c.text)).toEqual(['from npm', 'working on it']);
 
     const [resolved] = await api.updateBug(id, { id_or_alias: id, ids: [id], status: 'RESOLVED', resolution: 'FIXED' });
     expect(resolved.changes.get('resolution')).toEqual({ removed: '', added: 'FIXED' });

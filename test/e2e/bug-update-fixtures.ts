@@ -1,19 +1,10 @@
-import type { InsertResult } from 'typeorm';
-import { ADMIN_API_KEY, type ApiResponse, type TestApp } from '../support/test-app.js';
-import { ok } from '../support/catalogue-fixtures.js';
+import { ADMIN_API_KEY, ADMIN_LOGIN, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { createBugGroup, ok } from '../support/catalogue-fixtures.js';
+import { named } from '../support/in-process.js';
 import { Comment } from '../../src/comment/entities/comment.entity.js';
-import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
-import { FieldValue } from '../../src/field/entities/field-value.entity.js';
-import { FlagInclusion } from '../../src/flag/entities/flag-inclusion.entity.js';
-import { FlagType } from '../../src/flag/entities/flag-type.entity.js';
-import { Group } from '../../src/group/entities/group.entity.js';
 import { Membership } from '../../src/group/entities/membership.entity.js';
 import { GroupService } from '../../src/group/group.service.js';
-import { Component } from '../../src/product/entities/component.entity.js';
-import { GroupControl } from '../../src/product/entities/group-control.entity.js';
-import { Milestone } from '../../src/product/entities/milestone.entity.js';
-import { Product } from '../../src/product/entities/product.entity.js';
-import { Version } from '../../src/product/entities/version.entity.js';
+import { changeGroups, setProductControl } from './bug-fixtures.js';
 
 /** Setup shared by the Update Bug e2e files (the bug-fixtures.ts helpers file bugs and assert errors). */
 
@@ -57,9 +48,15 @@ export async function commentsOf(t: TestApp, bugId: number): Promise<Array<{ id:
   }));
 }
 
+/** The comments of a bug as Get Comments shows them to `key` (admin by default), oldest first. */
+export async function presentedComments(t: TestApp, bugId: number, key = ADMIN_API_KEY): Promise<Array<{ id: number; text: string; creator: string; is_private: boolean }>> {
+  return ok(await t.get(`/bug/${bugId}/comment`, { key })).bugs[String(bugId)].comments;
+}
+
 /**
  * A user outside `editbugs` (a fresh installation puts everyone in it by regexp), with direct memberships of
- * `groups`: the callers the "who may change what" rules are about.
+ * `groups`: the callers the "who may change what" rules are about. In-process only: no route takes an account out
+ * of a regexp group.
  */
 export async function plainUser(t: TestApp, login: string, groups: string[] = []): Promise<{ id: number; login: string; apiKey: string }> {
   const user = await t.createUser(login, { groups });
@@ -73,89 +70,77 @@ export async function addKeyword(t: TestApp, name: string, isActive = true): Pro
   return ok(await t.post('/keyword', { name, description: `${name} keyword`, is_active: isActive }, { key: ADMIN_API_KEY })).id;
 }
 
-/** The id of the one row an entity repository's insert wrote. */
-function insertedId(result: InsertResult): number {
-  return Number(result.identifiers[0].id);
-}
-
-/** A bug flag type for every product and component (grant/request groups by name). */
+/**
+ * A bug flag type for the named products (all their components), every product by default (grant/request groups by
+ * name), through Create Flag Type (admin).
+ */
 export async function addFlagType(
   t: TestApp,
   name: string,
-  options: { grantGroup?: string; requestGroup?: string; multiplicable?: boolean; requesteeble?: boolean; requestable?: boolean; active?: boolean } = {},
+  options: { grantGroup?: string; requestGroup?: string; multiplicable?: boolean; requesteeble?: boolean; requestable?: boolean; active?: boolean; products?: string[] } = {},
 ): Promise<number> {
-  const groups = await t.app.get(GroupService).findByNames([options.grantGroup, options.requestGroup].filter((g): g is string => !!g));
-  const groupId = (group?: string) => (group ? groups.get(group)!.id : null);
-  return t.db.transaction(async (tx) => {
-    const id = insertedId(await tx.repository(FlagType).insert({
-      name, description: `${name} flag`, ccList: '', targetType: 'bug', isActive: options.active !== false,
-      isRequestable: options.requestable !== false, isRequesteeble: options.requesteeble !== false,
-      isMultiplicable: !!options.multiplicable, sortkey: 0,
-      grantGroupId: groupId(options.grantGroup), requestGroupId: groupId(options.requestGroup),
-    }));
-    await tx.repository(FlagInclusion).insert({ typeId: id, productId: null, componentId: null });
-    return id;
-  });
-}
-
-/** A custom field (Bugzilla field type numbers: 1 free text, 2 single select, 3 multi select, 6 bug id, 9 date, 10 integer). */
-export async function addCustomField(t: TestApp, name: string, type: number, values: string[] = [], options: { mandatory?: boolean } = {}): Promise<number> {
-  return t.db.transaction(async (tx) => {
-    const id = insertedId(await tx.repository(FieldDefinition).insert({
-      name, description: name, type, custom: true, obsolete: false, mailhead: false, sortkey: 1000 + type, enterBug: true, buglist: true,
-      isMandatory: !!options.mandatory, isNumeric: false,
-    }));
-    for (const [i, value] of ['---', ...values].entries()) {
-      if (type === 2 || type === 3) await tx.repository(FieldValue).insert({ fieldId: id, value, sortkey: i * 100, isActive: true });
-    }
-    return id;
-  });
+  return ok(await t.post('/flag_type', {
+    ...(options.products ? { inclusions: options.products } : {}),
+    name, description: `${name} flag`, target_type: 'bug', sortkey: 0, is_active: options.active !== false,
+    is_requestable: options.requestable !== false, is_requesteeble: options.requesteeble !== false, is_multiplicable: !!options.multiplicable,
+    ...(options.grantGroup ? { grant_group: options.grantGroup } : {}), ...(options.requestGroup ? { request_group: options.requestGroup } : {}),
+  }, { key: ADMIN_API_KEY })).id;
 }
 
 /**
- * A product inserted straight into the database through the entities' repositories, with its components (default
- * assignee: the admin), versions and milestones. Answers the product id.
+ * A custom field's name made with `named`: field names take only letters, digits and underscores, so the suffix a
+ * running instance needs is joined with one.
+ */
+export function customFieldNamed(base: string): string {
+  return named(base).replace(/-/g, '_');
+}
+
+/**
+ * A custom field through Create Field (admin), shown on bug entry (Bugzilla field type numbers: 1 free text, 2 single
+ * select, 3 multi select, 6 bug id, 9 date, 10 integer).
+ */
+export async function addCustomField(t: TestApp, name: string, type: number, values: string[] = [], options: { mandatory?: boolean } = {}): Promise<number> {
+  return ok(await t.post('/field/bug', {
+    name, description: name, type, sort_key: 1000 + type, is_on_bug_entry: true, is_mandatory: !!options.mandatory, ...(values.length ? { values } : {}),
+  }, { key: ADMIN_API_KEY })).id;
+}
+
+/**
+ * A product through Create Product (admin) with its components (default assignee: the admin), versions and
+ * milestones (Create Component, Create Version, Create Milestone). Answers the product id.
  */
 export async function addProduct(
   t: TestApp,
   name: string,
   options: { components?: string[]; versions?: string[]; milestones?: string[]; defaultMilestone?: string; hasUnconfirmed?: boolean } = {},
 ): Promise<number> {
-  return t.db.transaction(async (tx) => {
-    const defaultMilestone = options.defaultMilestone ?? '---';
-    const id = insertedId(await tx.repository(Product).insert({
-      name, classificationId: 1, description: `${name} product`, isActive: true, defaultMilestone,
-      hasUnconfirmed: options.hasUnconfirmed !== false,
-    }));
-    for (const component of options.components ?? ['General']) {
-      await tx.repository(Component).insert({ name: component, productId: id, defaultAssigneeId: 1, description: component, isActive: true, sortkey: 0 });
-    }
-    for (const value of options.versions ?? ['unspecified']) await tx.repository(Version).insert({ value, productId: id, isActive: true, sortkey: 0 });
-    for (const value of new Set([defaultMilestone, ...(options.milestones ?? [])])) {
-      await tx.repository(Milestone).insert({ value, productId: id, isActive: true, sortkey: 0 });
-    }
-    return id;
-  });
+  const admin = { key: ADMIN_API_KEY };
+  const defaultMilestone = options.defaultMilestone ?? '---';
+  const [version, ...otherVersions] = options.versions ?? ['unspecified'];
+  const id = ok(await t.post('/product', {
+    name, description: `${name} product`, version, default_milestone: defaultMilestone, has_unconfirmed: options.hasUnconfirmed !== false, is_open: true,
+  }, admin)).id;
+  const path = `/product/${encodeURIComponent(name)}`;
+  for (const component of options.components ?? ['General']) {
+    ok(await t.post('/component', { product: name, name: component, description: component, default_assignee: ADMIN_LOGIN }, admin));
+  }
+  for (const value of otherVersions) ok(await t.post(`${path}/version`, { name: value }, admin));
+  for (const value of (options.milestones ?? []).filter((milestone) => milestone !== defaultMilestone)) ok(await t.post(`${path}/milestone`, { name: value }, admin));
+  return id;
 }
 
-/** A bug group with a control on each named product (membercontrol/othercontrol: 0 NA, 1 Shown, 2 Default, 3 Mandatory). */
+/**
+ * A bug group (Create Group) with a control on each named product (Update Product; membercontrol/othercontrol: 0 NA,
+ * 1 Shown, 2 Default, 3 Mandatory) and the given users as direct members (Update User).
+ */
 export async function addGroup(
   t: TestApp,
   name: string,
-  controls: Array<{ product: string; membercontrol?: number; othercontrol?: number; entry?: boolean; canedit?: boolean }>,
+  controls: Array<{ product: string; membercontrol?: number; othercontrol?: number; entry?: boolean; canedit?: boolean; editbugs?: boolean }>,
   members: number[] = [],
 ): Promise<number> {
-  return t.db.transaction(async (tx) => {
-    const groupId = insertedId(await tx.repository(Group).insert({ name, description: `${name} group`, isBugGroup: true, userRegexp: '', isActive: true }));
-    for (const control of controls) {
-      const product = await tx.repository(Product).findOneByOrFail({ name: control.product });
-      await tx.repository(GroupControl).insert({
-        productId: product.id, groupId, entry: !!control.entry,
-        membercontrol: control.membercontrol ?? 1, othercontrol: control.othercontrol ?? 0, canedit: !!control.canedit,
-        editcomponents: false, editbugs: false, canconfirm: false,
-      });
-    }
-    for (const userId of members) await tx.repository(Membership).insert({ userId, groupId, isBless: 0, grantType: 0 });
-    return groupId;
-  });
+  const groupId = await createBugGroup(t, name);
+  for (const control of controls) await setProductControl(t, name, { membercontrol: 1, othercontrol: 0, ...control });
+  for (const userId of members) await changeGroups(t, userId, { add: [name] });
+  return groupId;
 }

@@ -1,10 +1,13 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import type { Logger } from 'typeorm';
 import { CountingLogger, queryCounter } from '../../src/database/counting-logger.js';
-import { clearMailQueue, expectError, fileBug, queuedMail, restrictBugs, setBug } from './bug-fixtures.js';
+import { clearMailQueue, expectError, fileBug, letSecondPass, queuedMail, restrictBugs } from './bug-fixtures.js';
 import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
 import { FieldValue } from '../../src/field/entities/field-value.entity.js';
-import { addCustomField, addFlagType, addKeyword, commentsOf, expectUncoded, getBug, historyOf, plainUser, update, updated } from './bug-update-fixtures.js';
+import {
+  addCustomField, addFlagType, addKeyword, commentsOf, customFieldNamed, expectUncoded, getBug, historyOf, plainUser, presentedComments, update, updated,
+} from './bug-update-fixtures.js';
 
 const DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
@@ -14,8 +17,8 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
   let other: { id: number; login: string; apiKey: string };
   beforeAll(async () => {
     t = await startTestApp();
-    dev = await t.createUser('dev@example.com');
-    other = await t.createUser('other@example.com');
+    dev = await t.createUser(loginNamed('dev'));
+    other = await t.createUser(loginNamed('other'));
   });
   afterAll(() => t.close());
 
@@ -42,12 +45,13 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     });
 
     it('combines the path with body ids, answers in request order, and accepts an alias in the path', async () => {
-      const a = await fileBug(t, { alias: ['path-alias'] });
+      const pathAlias = named('path-alias');
+      const a = await fileBug(t, { alias: [pathAlias] });
       const b = await fileBug(t);
-      const res = await t.put('/bug/path-alias', { ids: [b, a], whiteboard: 'both' }, { key: ADMIN_API_KEY });
+      const res = await t.put(`/bug/${pathAlias}`, { ids: [b, a], whiteboard: 'both' }, { key: ADMIN_API_KEY });
       expect(res.status).toBe(200);
       expect(res.body.bugs.map((x: any) => x.id)).toEqual([a, b]);
-      expect(res.body.bugs[0].alias).toEqual(['path-alias']);
+      expect(res.body.bugs[0].alias).toEqual([pathAlias]);
       for (const bug of res.body.bugs) expect(bug.changes).toEqual({ whiteboard: { removed: '', added: 'both' } });
     });
 
@@ -62,7 +66,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     it('stays the previous time when nothing changed, moves when something did (a comment counts)', async () => {
       const id = await fileBug(t);
       const before = (await getBug(t, id)).last_change_time;
-      t.clock.advance(1);
+      await letSecondPass(t);
       const same = updated(await update(t, id, { summary: 'A bug', priority: (await getBug(t, id)).priority }));
       expect(same).toEqual({ id, alias: [], last_change_time: before, changes: {} });
       const commented = updated(await update(t, id, { comment: { body: 'just a comment' } }));
@@ -82,7 +86,8 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expectError(await update(t, id, { severity: 'huge' }), 51, 404);
     });
 
-    it('an inactive value cannot be chosen — value_inactive 32000', async () => {
+    // No route deactivates a value of a standard field: the test does it in the database.
+    inProcessIt('an inactive value cannot be chosen — value_inactive 32000 (writes a field value)', async () => {
       const opSys = await t.db.read.repository(FieldDefinition).findOneByOrFail({ name: 'op_sys' });
       await t.db.transaction((tx) => tx.repository(FieldValue).update({ fieldId: opSys.id, value: 'Other' }, { isActive: false }));
       const id = await fileBug(t);
@@ -158,7 +163,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expect((await getBug(t, id)).cc).toEqual([]);
     });
 
-    it('only editbugs, the assignee or the QA contact remove others — cc_remove_denied 32000; anyone removes themselves', async () => {
+    inProcessIt('only editbugs, the assignee or the QA contact remove others — cc_remove_denied 32000; anyone removes themselves (a caller outside editbugs)', async () => {
       const plain = await plainUser(t, 'cc-plain@example.com');
       const id = await fileBug(t, { cc: [plain.login, dev.login] });
       expectUncoded(await update(t, id, { cc: { remove: [dev.login] } }, plain.apiKey), /may not remove dev@example.com from the CC list/);
@@ -167,40 +172,43 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
   });
 
   describe('keywords {add, remove, set}', () => {
+    const [crash, regression, perf, retired] = [named('crash'), named('regression'), named('perf'), named('retired')];
     beforeAll(async () => {
-      for (const name of ['crash', 'regression', 'perf']) await addKeyword(t, name);
-      await addKeyword(t, 'retired', false);
+      for (const name of [crash, regression, perf]) await addKeyword(t, name);
+      await addKeyword(t, retired, false);
     });
 
     it('add, remove and set, listed alphabetically in changes', async () => {
       const id = await fileBug(t);
-      expect(updated(await update(t, id, { keywords: { add: ['regression', 'crash'] } })).changes.keywords).toEqual({ removed: '', added: 'crash, regression' });
-      expect(updated(await update(t, id, { keywords: { remove: ['crash'] } })).changes.keywords).toEqual({ removed: 'crash', added: '' });
-      expect(updated(await update(t, id, { keywords: { set: ['perf', 'CRASH'] } })).changes.keywords).toEqual({ removed: 'regression', added: 'crash, perf' });
-      expect((await getBug(t, id)).keywords).toEqual(['crash', 'perf']);
+      expect(updated(await update(t, id, { keywords: { add: [regression, crash] } })).changes.keywords).toEqual({ removed: '', added: `${crash}, ${regression}` });
+      expect(updated(await update(t, id, { keywords: { remove: [crash] } })).changes.keywords).toEqual({ removed: crash, added: '' });
+      expect(updated(await update(t, id, { keywords: { set: [perf, crash.toUpperCase()] } })).changes.keywords).toEqual({ removed: regression, added: `${crash}, ${perf}` });
+      expect((await getBug(t, id)).keywords).toEqual([crash, perf]);
     });
 
     it('an unknown keyword is 51/404; an inactive one cannot be added (32000)', async () => {
       const id = await fileBug(t);
       expectError(await update(t, id, { keywords: { add: ['nope'] } }), 51, 404);
-      expectUncoded(await update(t, id, { keywords: { add: ['retired'] } }), /keyword value 'retired' is not active/);
+      expectUncoded(await update(t, id, { keywords: { add: [retired] } }), new RegExp(`keyword value '${retired}' is not active`));
     });
   });
 
   describe('alias {add, remove, set} (a plain string is set)', () => {
     it('sets, adds and removes aliases; the response lists the aliases after the change', async () => {
+      const [first, second] = [named('first-alias'), named('second-alias')];
       const id = await fileBug(t);
-      const set = updated(await update(t, id, { alias: 'first-alias' }));
-      expect(set).toMatchObject({ alias: ['first-alias'], changes: { alias: { removed: '', added: 'first-alias' } } });
-      const added = updated(await update(t, id, { alias: { add: ['second-alias'], remove: ['first-alias'] } }));
-      expect(added).toMatchObject({ alias: ['second-alias'], changes: { alias: { removed: 'first-alias', added: 'second-alias' } } });
-      expect((await getBug(t, id)).alias).toEqual(['second-alias']);
+      const set = updated(await update(t, id, { alias: first }));
+      expect(set).toMatchObject({ alias: [first], changes: { alias: { removed: '', added: first } } });
+      const added = updated(await update(t, id, { alias: { add: [second], remove: [first] } }));
+      expect(added).toMatchObject({ alias: [second], changes: { alias: { removed: first, added: second } } });
+      expect((await getBug(t, id)).alias).toEqual([second]);
     });
 
     it('refuses an alias in use, a numeric one, one with a space, one over 40 characters — 103', async () => {
-      await fileBug(t, { alias: ['taken-alias'] });
+      const taken = named('taken-alias');
+      await fileBug(t, { alias: [taken] });
       const id = await fileBug(t);
-      for (const alias of ['taken-alias', '12345', 'has space', 'x'.repeat(41)]) {
+      for (const alias of [taken, '12345', 'has space', 'x'.repeat(41)]) {
         expectError(await update(t, id, { alias: { add: [alias] } }), 103, 400);
       }
     });
@@ -244,7 +252,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expect(updated(await update(t, id, { comment: { body: 'first' } })).changes).toEqual({});
       await update(t, id, { comment: { comment: 'second' } });
       await update(t, id, { comment: { body: '   ' } });
-      expect((await commentsOf(t, id)).map((c) => c.text)).toEqual(['', 'first', 'second']);
+      expect((await presentedComments(t, id)).map((c) => c.text)).toEqual(['', 'first', 'second']);
     });
 
     it('a private comment needs the insider group — 113', async () => {
@@ -252,21 +260,21 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expectError(await update(t, id, { comment: { body: 'secret', is_private: true } }), 113, 401);
       await t.setParameters({ insidergroup: 'admin' });
       updated(await update(t, id, { comment: { body: 'secret', is_private: true } }));
-      expect((await commentsOf(t, id)).pop()).toMatchObject({ text: 'secret', is_private: 1 });
+      expect((await presentedComments(t, id)).pop()).toMatchObject({ text: 'secret', is_private: true });
       await t.setParameters({ insidergroup: '' });
     });
 
     it('comment_is_private flips privacy for insiders (history longdescs.isprivate), 117 for another bug’s comment, 113 otherwise', async () => {
       const id = await fileBug(t);
       const elsewhere = await fileBug(t);
-      const [description] = await commentsOf(t, id);
-      const [foreign] = await commentsOf(t, elsewhere);
+      const [description] = await presentedComments(t, id);
+      const [foreign] = await presentedComments(t, elsewhere);
       expectError(await update(t, id, { comment_is_private: { [description.id]: true } }), 113, 401);
       await t.setParameters({ insidergroup: 'admin' });
       expectError(await update(t, id, { comment_is_private: { [foreign.id]: true } }), 117, 400);
       const res = updated(await update(t, id, { comment_is_private: { [description.id]: true } }));
       expect(res.changes).toEqual({});
-      expect((await commentsOf(t, id))[0].is_private).toBe(1);
+      expect((await presentedComments(t, id))[0].is_private).toBe(true);
       const last = (await historyOf(t, id)).pop()!;
       expect(last.changes).toEqual([{ field_name: 'longdescs.isprivate', removed: '0', added: '1' }]);
       // An unchanged value is ignored, even for a non-insider.
@@ -287,7 +295,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expect(await getBug(t, id)).toMatchObject({ estimated_time: 10.5, remaining_time: 6, deadline: '2030-05-01' });
     });
 
-    it('work_time adds hours on a comment, lowers remaining_time, and is not in changes', async () => {
+    inProcessIt('work_time adds hours on a comment, lowers remaining_time, and is not in changes (reads the hours stored on each comment)', async () => {
       const id = await fileBug(t, { estimated_time: 5, remaining_time: 5 });
       const res = updated(await update(t, id, { work_time: 2.5, comment: { body: 'worked' } }));
       expect(res.changes).toEqual({ remaining_time: { removed: '5.00', added: '2.5' } });
@@ -310,7 +318,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     });
 
     it('outside the time-tracking group the fields are refused — 115', async () => {
-      const tracker = await plainUser(t, 'not-a-tracker@example.com');
+      const tracker = await t.createUser(loginNamed('not-a-tracker'));
       await t.setParameters({ timetrackinggroup: 'admin' });
       const id = await fileBug(t, {}, tracker.apiKey);
       expectError(await update(t, id, { estimated_time: 3 }, tracker.apiKey), 115, 401);
@@ -321,96 +329,102 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
   });
 
   describe('custom fields', () => {
+    const cf = {
+      note: customFieldNamed('cf_note'), colour: customFieldNamed('cf_colour'), osList: customFieldNamed('cf_os_list'),
+      count: customFieldNamed('cf_count'), due: customFieldNamed('cf_due'), related: customFieldNamed('cf_related'),
+    };
     beforeAll(async () => {
-      await addCustomField(t, 'cf_note', 1);
-      await addCustomField(t, 'cf_colour', 2, ['red', 'green']);
-      await addCustomField(t, 'cf_os_list', 3, ['linux', 'bsd', 'mac']);
-      await addCustomField(t, 'cf_count', 10);
-      await addCustomField(t, 'cf_due', 9);
-      await addCustomField(t, 'cf_related', 6);
+      await addCustomField(t, cf.note, 1);
+      await addCustomField(t, cf.colour, 2, ['red', 'green']);
+      await addCustomField(t, cf.osList, 3, ['linux', 'bsd', 'mac']);
+      await addCustomField(t, cf.count, 10);
+      await addCustomField(t, cf.due, 9);
+      await addCustomField(t, cf.related, 6);
     });
 
     it('free text, single select, multi select (an array) and integer; values as strings in changes', async () => {
       const id = await fileBug(t);
-      const res = updated(await update(t, id, { cf_note: 'hello', cf_colour: 'red', cf_os_list: ['linux', 'bsd'], cf_count: '7' }));
+      const res = updated(await update(t, id, { [cf.note]: 'hello', [cf.colour]: 'red', [cf.osList]: ['linux', 'bsd'], [cf.count]: '7' }));
       expect(res.changes).toEqual({
-        cf_note: { removed: '', added: 'hello' },
-        cf_colour: { removed: '---', added: 'red' },
-        cf_os_list: { removed: '', added: 'linux, bsd' },
-        cf_count: { removed: '', added: '7' },
+        [cf.note]: { removed: '', added: 'hello' },
+        [cf.colour]: { removed: '---', added: 'red' },
+        [cf.osList]: { removed: '', added: 'linux, bsd' },
+        [cf.count]: { removed: '', added: '7' },
       });
-      expect(await getBug(t, id)).toMatchObject({ cf_note: 'hello', cf_colour: 'red', cf_os_list: ['linux', 'bsd'], cf_count: 7 });
-      expect(updated(await update(t, id, { cf_os_list: ['mac'], cf_colour: '---' })).changes).toEqual({
-        cf_os_list: { removed: 'linux, bsd', added: 'mac' },
-        cf_colour: { removed: 'red', added: '---' },
+      expect(await getBug(t, id)).toMatchObject({ [cf.note]: 'hello', [cf.colour]: 'red', [cf.osList]: ['linux', 'bsd'], [cf.count]: 7 });
+      expect(updated(await update(t, id, { [cf.osList]: ['mac'], [cf.colour]: '---' })).changes).toEqual({
+        [cf.osList]: { removed: 'linux, bsd', added: 'mac' },
+        [cf.colour]: { removed: 'red', added: '---' },
       });
     });
 
     it('an illegal select value is 51/404, a non-integer 52, an unknown cf_ key is ignored', async () => {
       const id = await fileBug(t);
-      expectError(await update(t, id, { cf_colour: 'purple' }), 51, 404);
-      expectError(await update(t, id, { cf_os_list: ['linux', 'plan9'] }), 51, 404);
-      expectError(await update(t, id, { cf_count: 'seven' }), 52, 400);
+      expectError(await update(t, id, { [cf.colour]: 'purple' }), 51, 404);
+      expectError(await update(t, id, { [cf.osList]: ['linux', 'plan9'] }), 51, 404);
+      expectError(await update(t, id, { [cf.count]: 'seven' }), 52, 400);
       expect(updated(await update(t, id, { cf_nonexistent: 'x' })).changes).toEqual({});
     });
 
     it('a date field takes YYYY-MM-DD (56 otherwise); a bug-ID field takes a visible bug, by id or alias (101/102)', async () => {
+      const relatedAlias = named('cf-related');
       const id = await fileBug(t);
-      const related = await fileBug(t, { alias: ['cf-related'] });
-      const res = updated(await update(t, id, { cf_due: '2030-01-02', cf_related: 'cf-related' }));
-      expect(res.changes).toEqual({ cf_due: { removed: '', added: '2030-01-02' }, cf_related: { removed: '', added: String(related) } });
-      expect(await getBug(t, id)).toMatchObject({ cf_related: related });
-      expectError(await update(t, id, { cf_due: 'soon' }), 56, 400);
-      expectError(await update(t, id, { cf_related: 999999 }), 101, 404);
+      const related = await fileBug(t, { alias: [relatedAlias] });
+      const res = updated(await update(t, id, { [cf.due]: '2030-01-02', [cf.related]: relatedAlias }));
+      expect(res.changes).toEqual({ [cf.due]: { removed: '', added: '2030-01-02' }, [cf.related]: { removed: '', added: String(related) } });
+      expect(await getBug(t, id)).toMatchObject({ [cf.related]: related });
+      expectError(await update(t, id, { [cf.due]: 'soon' }), 56, 400);
+      expectError(await update(t, id, { [cf.related]: 999999 }), 101, 404);
       const hidden = await fileBug(t);
-      await restrictBugs(t, 'cf-secret', [hidden]);
-      expectError(await update(t, id, { cf_related: hidden }, dev.apiKey), 102, 401);
-      expect(updated(await update(t, id, { cf_related: '' })).changes.cf_related).toEqual({ removed: String(related), added: '' });
+      await restrictBugs(t, named('cf-secret'), [hidden]);
+      expectError(await update(t, id, { [cf.related]: hidden }, dev.apiKey), 102, 401);
+      expect(updated(await update(t, id, { [cf.related]: '' })).changes[cf.related]).toEqual({ removed: String(related), added: '' });
     });
   });
 
   describe('flags', () => {
+    const [review, approval] = [named('review'), named('approval')];
     beforeAll(async () => {
-      await addFlagType(t, 'review');
-      await addFlagType(t, 'approval', { grantGroup: 'admin', requesteeble: false });
+      await addFlagType(t, review);
+      await addFlagType(t, approval, { grantGroup: 'admin', requesteeble: false });
     });
 
     it('requests a flag of a person (flagtypes.name), who joins the cc list; grants; clears with X', async () => {
       const id = await fileBug(t);
-      const asked = updated(await update(t, id, { flags: [{ name: 'review', status: '?', requestee: dev.login }] }));
+      const asked = updated(await update(t, id, { flags: [{ name: review, status: '?', requestee: dev.login }] }));
       expect(asked.changes).toEqual({
-        'flagtypes.name': { removed: '', added: `review?(${dev.login})` },
+        'flagtypes.name': { removed: '', added: `${review}?(${dev.login})` },
         cc: { removed: '', added: dev.login },
       });
       const flag = (await getBug(t, id)).flags[0];
-      expect(flag).toMatchObject({ name: 'review', status: '?', requestee: dev.login, setter: ADMIN_LOGIN });
+      expect(flag).toMatchObject({ name: review, status: '?', requestee: dev.login, setter: ADMIN_LOGIN });
       // The requestee may answer it.
       const granted = updated(await update(t, id, { flags: [{ id: flag.id, status: '+' }] }, dev.apiKey));
-      expect(granted.changes).toEqual({ 'flagtypes.name': { removed: `review?(${dev.login})`, added: 'review+' } });
-      const cleared = updated(await update(t, id, { flags: [{ name: 'review', status: 'X' }] }));
-      expect(cleared.changes).toEqual({ 'flagtypes.name': { removed: 'review+', added: '' } });
+      expect(granted.changes).toEqual({ 'flagtypes.name': { removed: `${review}?(${dev.login})`, added: `${review}+` } });
+      const cleared = updated(await update(t, id, { flags: [{ name: review, status: 'X' }] }));
+      expect(cleared.changes).toEqual({ 'flagtypes.name': { removed: `${review}+`, added: '' } });
       expect((await getBug(t, id)).flags).toEqual([]);
     });
 
     it('granting needs the grant group — 130; a requestee on a type that takes none is 131', async () => {
       const id = await fileBug(t);
-      expectError(await update(t, id, { flags: [{ name: 'approval', status: '+' }] }, dev.apiKey), 130, 400);
-      expectError(await update(t, id, { flags: [{ name: 'approval', status: '?', requestee: dev.login }] }), 131, 400);
-      expect(updated(await update(t, id, { flags: [{ name: 'approval', status: '+' }] })).changes).toEqual({ 'flagtypes.name': { removed: '', added: 'approval+' } });
+      expectError(await update(t, id, { flags: [{ name: approval, status: '+' }] }, dev.apiKey), 130, 400);
+      expectError(await update(t, id, { flags: [{ name: approval, status: '?', requestee: dev.login }] }), 131, 400);
+      expect(updated(await update(t, id, { flags: [{ name: approval, status: '+' }] })).changes).toEqual({ 'flagtypes.name': { removed: '', added: `${approval}+` } });
     });
 
     it('an unknown flag type is 51, a bad status 129, a missing status 50, a second flag of a single type 32000', async () => {
       const id = await fileBug(t);
       expectError(await update(t, id, { flags: [{ name: 'nope', status: '+' }] }), 51, 404);
-      expectError(await update(t, id, { flags: [{ name: 'review', status: '!' }] }), 129, 400);
-      expectError(await update(t, id, { flags: [{ name: 'review' }] }), 50, 400);
-      expectUncoded(await update(t, id, { flags: [{ name: 'review', status: '+' }, { name: 'review', status: '-', new: true }] }), /second 'review' flag/);
+      expectError(await update(t, id, { flags: [{ name: review, status: '!' }] }), 129, 400);
+      expectError(await update(t, id, { flags: [{ name: review }] }), 50, 400);
+      expectUncoded(await update(t, id, { flags: [{ name: review, status: '+' }, { name: review, status: '-', new: true }] }), new RegExp(`second '${review}' flag`));
     });
 
     it('a requestee who cannot see the bug is refused — flag_requestee_unauthorized 32000', async () => {
       const id = await fileBug(t);
-      await restrictBugs(t, 'flag-secret', [id], [1]);
-      expectUncoded(await update(t, id, { flags: [{ name: 'review', status: '?', requestee: other.login }] }), /cannot see the bug/);
+      await restrictBugs(t, named('flag-secret'), [id], [1]);
+      expectUncoded(await update(t, id, { flags: [{ name: review, status: '?', requestee: other.login }] }), /cannot see the bug/);
     });
   });
 
@@ -418,7 +432,8 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     it('an error on the second bug leaves the first unchanged', async () => {
       const a = await fileBug(t, { summary: 'first' });
       const b = await fileBug(t, { summary: 'second' });
-      await setBug(t, b, { status: 'VERIFIED', resolution: 'FIXED' });
+      updated(await update(t, b, { status: 'RESOLVED', resolution: 'FIXED' }));
+      updated(await update(t, b, { status: 'VERIFIED' }));
       // CONFIRMED → IN_PROGRESS is fine for a; VERIFIED → IN_PROGRESS is not in the workflow (123) for b.
       expectError(await update(t, a, { ids: [b], whiteboard: 'batch', status: 'IN_PROGRESS' }), 123, 400);
       expect(await getBug(t, a)).toMatchObject({ whiteboard: '', status: 'CONFIRMED' });
@@ -430,7 +445,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
   });
 
   describe('history and audit', () => {
-    it('every change is a history row (who, when, field, removed, added) and an audit row', async () => {
+    it('every change is a history row (who, when, field, removed, added)', async () => {
       const id = await fileBug(t);
       const { priority } = await getBug(t, id);
       const res = updated(await update(t, id, { summary: 'audited', priority: 'Low' }, dev.apiKey));
@@ -442,6 +457,11 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
         { field_name: 'priority', removed: priority, added: 'Low' },
       ]));
       expect(last.changes).toHaveLength(2);
+    });
+
+    inProcessIt('every change is an audit row (reads the audit log)', async () => {
+      const id = await fileBug(t);
+      updated(await update(t, id, { summary: 'audited', priority: 'Low' }, dev.apiKey));
       const audit = (await t.auditOf('Tracker::Bug', id)).filter((a) => a.field === 'summary');
       expect(audit.map((a) => ({ field: a.field, removed: a.removed, added: a.added, user_id: Number(a.userId) })))
         .toEqual([{ field: 'summary', removed: 'A bug', added: 'audited', user_id: dev.id }]);
@@ -449,7 +469,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
   });
 
   describe('bug mail', () => {
-    it('queues mail describing the change for the people of the bug, not for the changer', async () => {
+    inProcessIt('queues mail describing the change for the people of the bug, not for the changer (reads the mail outbox)', async () => {
       const id = await fileBug(t, { cc: [other.login] });
       await clearMailQueue(t);
       updated(await update(t, id, { summary: 'mail me', comment: { body: 'see the new summary' } }, dev.apiKey));
@@ -482,7 +502,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       return queryCounter.count - before - excluded;
     }
 
-    it('a status + cc + comment update costs the same statements whatever the size of the bug', async () => {
+    inProcessIt('a status + cc + comment update costs the same statements whatever the size of the bug (counts statements)', async () => {
       const users = await Promise.all(Array.from({ length: 6 }, (_, i) => t.createUser(`batch${i}@example.com`)));
       const [first, small] = [await fileBug(t), await fileBug(t)];
       const large = await fileBug(t, { cc: users.slice(1).map((u) => u.login) });

@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { BugUpdateRepository, type BugColumns } from '../../src/bug/update/bug-update.repository.js';
-import { changeGroups, expectError, fileBug, productGroup } from './bug-fixtures.js';
+import { loginNamed, named } from '../support/in-process.js';
+import { changeGroups, expectError, fileBug, productGroup, setProductControl } from './bug-fixtures.js';
+import { update, updated } from './bug-update-fixtures.js';
 
 /**
  * The one visibility rule (design.md): a bug in groups is visible to members of all of them (any, with or_groups),
@@ -12,10 +13,10 @@ describe('bug visibility', () => {
   type User = { id: number; login: string; apiKey: string };
   let member: User, both: User, outsider: User, reporter: User, ccUser: User, assignee: User, qa: User;
   let secret: number, twoGroups: number, open: number;
+  const [red, blue] = [named('red'), named('blue')];
 
   const ids = (res: { body: any }) => res.body.bugs.map((b: any) => b.id);
-  /** Sets columns of a bug directly (no history): the rule reads them, however they were set. */
-  const updateBug = (id: number, columns: BugColumns) => t.db.transaction((tx) => t.app.get(BugUpdateRepository).updateBug(tx, id, columns));
+  const accessible = async (id: number, value: boolean) => updated(await update(t, id, { is_creator_accessible: value, is_cc_accessible: value }));
   const sees = async (user: User | null, bug: number) => {
     const res = await t.get(`/bug/${bug}`, user ? { key: user.apiKey } : {});
     return res.status === 200;
@@ -23,22 +24,26 @@ describe('bug visibility', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await productGroup(t, 'red', { membercontrol: 1, othercontrol: 1 });
-    await productGroup(t, 'blue', { membercontrol: 1, othercontrol: 1 });
-    member = await t.createUser('member@example.com');
-    both = await t.createUser('both@example.com');
-    outsider = await t.createUser('outsider@example.com');
-    reporter = await t.createUser('reporter@example.com');
-    ccUser = await t.createUser('cc@example.com');
-    assignee = await t.createUser('assignee@example.com');
-    qa = await t.createUser('qa@example.com');
-    await changeGroups(t, member.id, { add: ['red'] });
-    await changeGroups(t, both.id, { add: ['red', 'blue'] });
+    await productGroup(t, red, { membercontrol: 1, othercontrol: 1 });
+    await productGroup(t, blue, { membercontrol: 1, othercontrol: 1 });
+    member = await t.createUser(loginNamed('member'));
+    both = await t.createUser(loginNamed('both'));
+    outsider = await t.createUser(loginNamed('outsider'));
+    reporter = await t.createUser(loginNamed('reporter'));
+    ccUser = await t.createUser(loginNamed('cc'));
+    assignee = await t.createUser(loginNamed('assignee'));
+    qa = await t.createUser(loginNamed('qa'));
+    await changeGroups(t, member.id, { add: [red] });
+    await changeGroups(t, both.id, { add: [red, blue] });
     open = await fileBug(t, { summary: 'open' });
-    secret = await fileBug(t, { summary: 'secret', groups: ['red'], cc: [ccUser.login], assigned_to: assignee.login }, reporter.apiKey);
-    twoGroups = await fileBug(t, { summary: 'two groups', groups: ['red', 'blue'] });
+    secret = await fileBug(t, { summary: 'secret', groups: [red], cc: [ccUser.login], assigned_to: assignee.login }, reporter.apiKey);
+    twoGroups = await fileBug(t, { summary: 'two groups', groups: [red, blue] });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // A control of nothing removes TestProduct's control on the group (a running instance goes on with other files).
+    for (const group of [red, blue]) await setProductControl(t, group, { membercontrol: 0, othercontrol: 0 });
+    await t.close();
+  });
 
   it('a bug in no group is visible to everybody, anonymous included', async () => {
     expect(await sees(null, open)).toBe(true);
@@ -72,18 +77,24 @@ describe('bug visibility', () => {
   it('the reporter sees it while is_creator_accessible is set, the cc while is_cc_accessible is set', async () => {
     expect(await sees(reporter, secret)).toBe(true);
     expect(await sees(ccUser, secret)).toBe(true);
-    await updateBug(secret, { isCreatorAccessible: false, isCcAccessible: false });
+    await accessible(secret, false);
     try {
       expect(await sees(reporter, secret)).toBe(false);
       expect(await sees(ccUser, secret)).toBe(false);
     } finally {
-      await updateBug(secret, { isCreatorAccessible: true, isCcAccessible: true });
+      await accessible(secret, true);
     }
   });
 
   it('the assignee always sees it; the QA contact while useqacontact is on', async () => {
     expect(await sees(assignee, secret)).toBe(true);
-    await updateBug(secret, { qaContactId: qa.id });
+    // Update Bug takes a QA contact only while the parameter is on.
+    await t.setParameters({ useqacontact: '1' });
+    try {
+      updated(await update(t, secret, { qa_contact: qa.login }));
+    } finally {
+      await t.setParameters({ useqacontact: '0' });
+    }
     expect(await sees(qa, secret)).toBe(false);
     await t.setParameters({ useqacontact: '1' });
     try {
@@ -104,7 +115,7 @@ describe('bug visibility', () => {
     expect(ids(await t.get('/bug', { key: member.apiKey, query: { id: [open, secret, twoGroups] } }))).toEqual([open, secret, twoGroups]);
     // Hidden bugs sit between the visible ones: a page filtered after the query would come back empty.
     const later = await fileBug(t, { summary: 'later' });
-    expect(ids(await t.get('/bug', { key: outsider.apiKey, query: { limit: 1, offset: 1, product: 'TestProduct' } }))).toEqual([later]);
+    expect(ids(await t.get('/bug', { key: outsider.apiKey, query: { limit: 1, offset: 1, id: [open, secret, twoGroups, later] } }))).toEqual([later]);
   });
 
   it('history of a hidden bug is refused the same way', async () => {

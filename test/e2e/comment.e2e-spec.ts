@@ -1,13 +1,17 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 import { createBugGroup, ok } from '../support/catalogue-fixtures.js';
 import { BugzillaAPI } from '../support/bugzilla-client.js';
-import { clearMailQueue, expectError, fileBug, queuedMail, restrictBugs } from './bug-fixtures.js';
+import { inProcessIt, loginNamed, named } from '../support/in-process.js';
+import { clearMailQueue, expectError, fileBug, letSecondPass, queuedMail, restrictBugs } from './bug-fixtures.js';
 import { CommentService } from '../../src/comment/comment.service.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
 
 type User = { id: number; login: string; apiKey: string };
 
 const API_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
+/** Bug and comment ids no instance holds. */
+const UNKNOWN_BUG_ID = 99999999;
+const UNKNOWN_COMMENT_IDS = [99999999, 99999998];
 
 describe('Comments (Create Comment, Get Comments, comment tags)', () => {
   let t: TestApp;
@@ -27,18 +31,25 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    await createBugGroup(t, 'insiders');
-    await t.setParameters({ insidergroup: 'insiders' });
-    outsider = await t.createUser('outsider@example.com');
-    insider = await t.createUser('insider@example.com', { groups: ['insiders'] });
-    otherInsider = await t.createUser('insider2@example.com', { groups: ['insiders'] });
+    const insiders = named('insiders');
+    await createBugGroup(t, insiders);
+    await t.setParameters({ insidergroup: insiders });
+    outsider = await t.createUser(loginNamed('outsider'));
+    insider = await t.createUser(loginNamed('insider'), { groups: [insiders] });
+    otherInsider = await t.createUser(loginNamed('insider2'), { groups: [insiders] });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    // A running instance keeps its parameters for the next file: the installation's empty insidergroup again.
+    await t.setParameters({ insidergroup: '' });
+    await t.close();
+  });
 
   describe('Create Comment', () => {
+    let firstComment: number;
+
     it('answers {id} with 200 (the seed), and Get Comments shows every field of the Comment object', async () => {
       const bug = await fileBug(t, { description: 'The description' });
-      t.clock.advance(60);
+      await letSecondPass(t);
       const res = await post(bug, { comment: 'First comment\r\nsecond line  ' }, outsider.apiKey);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: expect.any(Number) });
@@ -53,16 +64,20 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
         id: res.body.id, bug_id: bug, attachment_id: null, count: 1, text: 'First comment\nsecond line',
         creator: outsider.login, time: added.creation_time, creation_time: expect.stringMatching(API_TIME), is_private: false, tags: [],
       });
-      // The bug changed when the comment was added; the comment's creation is audited.
+      // The bug changed when the comment was added.
       const [bugNow] = (await t.get(`/bug/${bug}`, { key: ADMIN_API_KEY })).body.bugs;
       expect(bugNow.last_change_time).toBe(added.creation_time);
       expect(bugNow.last_change_time).not.toBe(bugNow.creation_time);
-      expect(await t.auditOf('Tracker::Comment', res.body.id)).toEqual([expect.objectContaining({ field: '__create__', userId: outsider.id })]);
       // Plain comments are no history entry (updates.md).
       expect((await t.get(`/bug/${bug}/history`, { key: ADMIN_API_KEY })).body.bugs[0].history).toEqual([]);
+      firstComment = res.body.id;
     });
 
-    it('queues bug mail with the comment through the bug module\'s mailer', async () => {
+    inProcessIt('audits the comment\'s creation (reads the audit log)', async () => {
+      expect(await t.auditOf('Tracker::Comment', firstComment)).toEqual([expect.objectContaining({ field: '__create__', userId: outsider.id })]);
+    });
+
+    inProcessIt('queues bug mail with the comment through the bug module\'s mailer', async () => {
       const bug = await fileBug(t, { cc: [outsider.login] });
       await clearMailQueue(t);
       await comment(bug, 'Mail me this text');
@@ -89,14 +104,15 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     });
 
     it('needs login (410); the bug is named by id or alias, or by a body id laid over the path', async () => {
-      const bug = await fileBug(t, { alias: ['commented'] });
+      const alias = named('commented');
+      const bug = await fileBug(t, { alias: [alias] });
       expectError(await post(bug, { comment: 'anonymous' }), 410, 401);
       await comment(bug, 'by alias');
       const other = await fileBug(t);
-      const res = await post(other, { id: 'commented', comment: 'body id wins' }, ADMIN_API_KEY);
+      const res = await post(other, { id: alias, comment: 'body id wins' }, ADMIN_API_KEY);
       expect(res.status).toBe(200);
       expect(texts(await commentsOf(bug), bug)).toEqual(['', 'by alias', 'body id wins']);
-      expectError(await post(999999, { comment: 'no bug' }, ADMIN_API_KEY), 101, 404);
+      expectError(await post(UNKNOWN_BUG_ID, { comment: 'no bug' }, ADMIN_API_KEY), 101, 404);
       expectError(await post('no-such-alias', { comment: 'no bug' }, ADMIN_API_KEY), 100, 400);
     });
   });
@@ -107,7 +123,6 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
 
     beforeAll(async () => {
       bug = await fileBug(t, { description: 'desc', cc: [outsider.login, otherInsider.login] });
-      await clearMailQueue(t);
       privateId = await comment(bug, 'insiders only', insider.apiKey, { is_private: true });
       await comment(bug, 'public again', insider.apiKey);
     });
@@ -136,8 +151,8 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
       await comment(bug, 'explicitly public', outsider.apiKey, { is_private: false });
     });
 
-    it('bug mail shows the private comment to insiders only', async () => {
-      const mail = await queuedMail(t);
+    inProcessIt('bug mail shows the private comment to insiders only (reads the mail queue)', async () => {
+      const mail = (await queuedMail(t)).filter((m) => m.subject.includes(`[Bug ${bug}]`));
       const to = (login: string) => mail.filter((m) => m.toAddress === login).map((m) => m.body).join('\n');
       expect(to(otherInsider.login)).toContain('insiders only');
       expect(to(outsider.login)).toContain('public again');
@@ -150,9 +165,10 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     let bug: number;
 
     beforeAll(async () => {
-      await createBugGroup(t, 'trackers');
-      await t.setParameters({ timetrackinggroup: 'trackers' });
-      tracker = await t.createUser('tracker@example.com', { groups: ['trackers'] });
+      const trackers = named('trackers');
+      await createBugGroup(t, trackers);
+      await t.setParameters({ timetrackinggroup: trackers });
+      tracker = await t.createUser(loginNamed('tracker'), { groups: [trackers] });
       bug = await fileBug(t);
       const res = await t.put(`/bug/${bug}`, { remaining_time: 5 }, { key: tracker.apiKey });
       expect(res.status).toBe(200);
@@ -165,7 +181,7 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     };
 
     it('a time tracker\'s hours add to actual_time and lower remaining_time, with history', async () => {
-      t.clock.advance(60);
+      await letSecondPass(t);
       const id = await comment(bug, 'worked on it', tracker.apiKey, { work_time: 2.5 });
       expect(await times()).toEqual({ actual: 2.5, remaining: 2.5 });
       const { history } = (await t.get(`/bug/${bug}/history`, { key: tracker.apiKey })).body.bugs[0];
@@ -197,18 +213,20 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     let c2: number;
     let c2Time: string;
 
+    const firstAlias = named('gc-first');
+
     beforeAll(async () => {
-      first = await fileBug(t, { alias: ['gc-first'], description: 'first desc' });
+      first = await fileBug(t, { alias: [firstAlias], description: 'first desc' });
       second = await fileBug(t, { description: 'second desc' });
-      t.clock.advance(60);
+      await letSecondPass(t);
       c1 = await comment(first, 'older');
-      t.clock.advance(60);
+      await letSecondPass(t);
       c2 = await comment(first, 'newer');
       c2Time = (await t.get(`/bug/comment/${c2}`)).body.comments[String(c2)].creation_time;
     });
 
     it('several bugs at once through ids (id or alias); each bug once, named twice or not', async () => {
-      const res = await commentsOf(first, undefined, { ids: [String(second), 'gc-first', String(first)] });
+      const res = await commentsOf(first, undefined, { ids: [String(second), firstAlias, String(first)] });
       expect(res.status).toBe(200);
       expect(Object.keys(res.body.bugs).sort()).toEqual([String(first), String(second)].sort());
       expect(texts(res, first)).toEqual(['first desc', 'older', 'newer']);
@@ -228,8 +246,8 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     });
 
     it('unknown comment ids are 111, ids that are not numbers 52', async () => {
-      expectError(await t.get('/bug/comment/999999'), 111, 400);
-      expectError(await t.get(`/bug/comment/${c1}`, { query: { comment_ids: ['999998'] } }), 111, 400);
+      expectError(await t.get(`/bug/comment/${UNKNOWN_COMMENT_IDS[0]}`), 111, 400);
+      expectError(await t.get(`/bug/comment/${c1}`, { query: { comment_ids: [String(UNKNOWN_COMMENT_IDS[1])] } }), 111, 400);
       expectError(await t.get('/bug/comment/abc'), 52, 400);
     });
 
@@ -239,7 +257,7 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
       expect(res.body.comments[String(c1)]).toEqual({ id: c1, text: 'older' });
     });
 
-    it('reading a bug with 1,000 comments is one statement for the comments and a bounded number of others', async () => {
+    inProcessIt('reading a bug with 1,000 comments is one statement for the comments and a bounded number of others', async () => {
       const big = await fileBug(t);
       const small = await fileBug(t);
       const at = toDbDateTime(t.clock.now());
@@ -269,7 +287,7 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     beforeAll(async () => {
       hidden = await fileBug(t);
       hiddenComment = await comment(hidden, 'behind a group');
-      await restrictBugs(t, 'comment-secret', [hidden], [insider.id]);
+      await restrictBugs(t, named('comment-secret'), [hidden], [insider.id]);
     });
 
     it('Get Comments by bug or by comment id, and Create Comment, are 102', async () => {
@@ -286,6 +304,8 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     let bug: number;
     let target: number;
     let privateComment: number;
+    // Tags are the instance's: a search finds earlier runs' tags too, so each query names this run's tag in full.
+    const tag = { obsolete: named('obsolete'), spam: named('Spam'), needsInfo: named('needs-info'), secret: named('secret'), many: named('many') };
 
     const tags = (id: number | string, body: Record<string, unknown>, key = ADMIN_API_KEY) => t.put(`/bug/comment/${id}/tags`, body, { key });
     const search = (query: string, key = ADMIN_API_KEY, extra: Record<string, string> = {}) => t.get(`/bug/comment/tags/${encodeURIComponent(query)}`, { key, query: extra });
@@ -297,14 +317,14 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
     });
 
     it('adds and removes tags case-insensitively, answering the sorted tags as a bare array; tags show on comments', async () => {
-      const added = await tags(target, { add: ['obsolete', 'Spam', 'needs-info'] });
+      const added = await tags(target, { add: [tag.obsolete, tag.spam, tag.needsInfo] });
       expect(added.status).toBe(200);
-      expect(added.body).toEqual(['Spam', 'needs-info', 'obsolete']);
-      expect((await tags(target, { add: ['spam', 'OBSOLETE'] }, outsider.apiKey)).body).toEqual(['Spam', 'needs-info', 'obsolete']);
-      expect((await tags(target, { remove: ['SPAM', 'never-there'] })).body).toEqual(['needs-info', 'obsolete']);
+      expect(added.body).toEqual([tag.spam, tag.needsInfo, tag.obsolete]);
+      expect((await tags(target, { add: [tag.spam.toLowerCase(), tag.obsolete.toUpperCase()] }, outsider.apiKey)).body).toEqual([tag.spam, tag.needsInfo, tag.obsolete]);
+      expect((await tags(target, { remove: [tag.spam.toUpperCase(), 'never-there'] })).body).toEqual([tag.needsInfo, tag.obsolete]);
       const shown = (await t.get(`/bug/comment/${target}`)).body.comments[String(target)];
-      expect(shown.tags).toEqual(['needs-info', 'obsolete']);
-      expect((await tags(999999, { add: ['whatever'] })).body).toEqual([]);
+      expect(shown.tags).toEqual([tag.needsInfo, tag.obsolete]);
+      expect((await tags(UNKNOWN_COMMENT_IDS[0], { add: ['whatever'] })).body).toEqual([]);
     });
 
     it('refuses bad tags (128 short, 127 long, 126 characters) and a non-integer id (57), changing nothing', async () => {
@@ -313,37 +333,38 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
       expectError(await tags(target, { add: ['bad tag'] }), 126, 400);
       expectError(await tags(target, { remove: ['no/slash'] }), 126, 400);
       expectError(await tags('abc', { add: ['fine'] }), 57, 400);
-      expect((await tags(target, {})).body).toEqual(['needs-info', 'obsolete']);
-      expect((await tags(target, { add: ['a'.repeat(24), 'a.b_c-3'] })).body).toEqual(['a.b_c-3', 'a'.repeat(24), 'needs-info', 'obsolete']);
-      expect((await tags(target, { remove: ['a'.repeat(24), 'a.b_c-3'] })).body).toEqual(['needs-info', 'obsolete']);
+      expect((await tags(target, {})).body).toEqual([tag.needsInfo, tag.obsolete]);
+      expect((await tags(target, { add: ['a'.repeat(24), 'a.b_c-3'] })).body).toEqual(['a.b_c-3', 'a'.repeat(24), tag.needsInfo, tag.obsolete]);
+      expect((await tags(target, { remove: ['a'.repeat(24), 'a.b_c-3'] })).body).toEqual([tag.needsInfo, tag.obsolete]);
     });
 
     it('a private comment\'s tags are 110 for a non-insider', async () => {
-      expectError(await tags(privateComment, { add: ['secret'] }, outsider.apiKey), 110, 401);
-      expect((await tags(privateComment, { add: ['secret'] }, insider.apiKey)).body).toEqual(['secret']);
+      expectError(await tags(privateComment, { add: [tag.secret] }, outsider.apiKey), 110, 401);
+      expect((await tags(privateComment, { add: [tag.secret] }, insider.apiKey)).body).toEqual([tag.secret]);
     });
 
     it('search: tags in use containing the query, as a bare array; limit defaults to 10; 52 for a bad limit', async () => {
-      const res = await search('bsol');
+      const res = await search(tag.obsolete.slice(1));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(['obsolete']);
-      expect((await search('NEEDS')).body).toEqual(['needs-info']);
+      expect(res.body).toEqual([tag.obsolete]);
+      expect((await search(tag.needsInfo.toUpperCase())).body).toEqual([tag.needsInfo]);
       // A tag nobody uses any more is not found.
-      expect((await search('spam')).body).toEqual([]);
+      expect((await search(tag.spam.toLowerCase())).body).toEqual([]);
       const many = await comment(bug, 'many tags');
-      ok(await tags(many, { add: Array.from({ length: 12 }, (_, i) => `many-${String(i).padStart(2, '0')}`) }));
-      expect((await search('many-')).body).toHaveLength(10);
-      expect((await search('many-', ADMIN_API_KEY, { limit: '3' })).body).toHaveLength(3);
-      expect((await search('many-', ADMIN_API_KEY, { limit: '0' })).body).toHaveLength(10);
+      ok(await tags(many, { add: Array.from({ length: 12 }, (_, i) => `${tag.many}-${String(i).padStart(2, '0')}`) }));
+      expect((await search(`${tag.many}-`)).body).toHaveLength(10);
+      expect((await search(`${tag.many}-`, ADMIN_API_KEY, { limit: '3' })).body).toHaveLength(3);
+      expect((await search(`${tag.many}-`, ADMIN_API_KEY, { limit: '0' })).body).toHaveLength(10);
       expect((await search('%')).body).toEqual([]);
-      expectError(await search('many-', ADMIN_API_KEY, { limit: 'lots' }), 52, 400);
+      expectError(await search(`${tag.many}-`, ADMIN_API_KEY, { limit: 'lots' }), 52, 400);
     });
 
     it('needs login (410), the comment_taggers_group (304) and tagging on (125: comments then show no tags)', async () => {
       expectError(await t.get('/bug/comment/tags/obs'), 410, 401);
       expectError(await t.put(`/bug/comment/${target}/tags`, { add: ['anon'] }), 410, 401);
-      await createBugGroup(t, 'taggers');
-      await t.setParameters({ comment_taggers_group: 'taggers' });
+      const taggers = named('taggers');
+      await createBugGroup(t, taggers);
+      await t.setParameters({ comment_taggers_group: taggers });
       try {
         expectError(await search('obs', outsider.apiKey), 304, 401);
         expectError(await tags(target, { add: ['nope'] }, outsider.apiKey), 304, 401);

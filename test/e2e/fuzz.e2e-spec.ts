@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, REMOTE_BASE_URL, startTestApp, type TestApp } from '../support/test-app.js';
+import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import { fileBug, restrictBugs } from './bug-fixtures.js';
 import { FuzzGenerator, routesOf, type FuzzRequest } from '../support/fuzz.js';
 
@@ -86,21 +87,44 @@ async function run(t: TestApp, generator: FuzzGenerator, count: number, deadline
 
 describe('fuzzer: malformed requests to every route', () => {
   let t: TestApp;
+  const admin = { key: ADMIN_API_KEY };
+  let bug: number;
+  let plain: { id: number; login: string; apiKey: string };
+  let routes: ReturnType<typeof routesOf>;
+  let realValues: string[];
+  /** Shared by the runs below: their time together is bounded. */
+  let deadline: number;
+  const statuses = new Map<number, number>();
+
   beforeAll(async () => {
-    // A body limit the generator's huge bodies (300 KB) exceed, so that refusing them is tested cheaply.
-    t = await startTestApp({ TRACKER_MAX_BODY_BYTES: String(256 * 1024) });
+    // A body limit the generator's huge bodies (300 KB) exceed, so that refusing them is tested cheaply; a running
+    // instance keeps its own.
+    t = await startTestApp(REMOTE_BASE_URL ? {} : { TRACKER_MAX_BODY_BYTES: String(256 * 1024) });
+    // Data the first run must leave as it is: a bug with a comment and a keyword, restricted to a group the fuzzing
+    // user is not in, the product and the administrator's account. The fuzzing user edits bugs it can see, so that
+    // the checks behind authentication and permissions are reached too.
+    const keyword = named('fuzzed');
+    expect((await t.post('/keyword', { name: keyword, description: 'before the run' }, admin)).status).toBe(200);
+    bug = await fileBug(t, { summary: 'before the fuzz', description: 'kept as is', keywords: [keyword] });
+    await restrictBugs(t, named('fuzz-secret'), [bug]);
+    plain = await t.createUser(loginNamed('fuzzer'), { groups: ['editbugs', 'canconfirm'] });
+    const document = (await t.get('/openapi.json')).body;
+    // The fuzzer keeps its own way in: it never revokes its key nor disables its account (both would only turn
+    // every later request into a 401).
+    routes = routesOf(document).map((route) => ({ ...route, names: route.names.filter((name) => name !== 'revoked' && name !== 'login_denied_text') }));
+    realValues = [String(bug), '1', '2', '3', 'TestProduct', 'TestComponent', 'unspecified', 'admin@example.com', plain.login, keyword, 'bug_severity', 'fuzz-alias', '0'];
+    deadline = Date.now() + BUDGET_MS;
   });
   afterAll(() => t.close());
 
-  it(`${REQUESTS} seeded requests (seed ${SEED}): no 5xx, every error in the envelope, nothing created before changed`, async () => {
-    const admin = { key: ADMIN_API_KEY };
-    // Data the run must leave as it is: a bug with a comment and a keyword, restricted to a group the fuzzing
-    // user is not in, the product and the administrator's account. The fuzzing user edits bugs it can see, so that
-    // the checks behind authentication and permissions are reached too.
-    expect((await t.post('/keyword', { name: 'fuzzed', description: 'before the run' }, admin)).status).toBe(200);
-    const bug = await fileBug(t, { summary: 'before the fuzz', description: 'kept as is', keywords: ['fuzzed'] });
-    await restrictBugs(t, 'fuzz-secret', [bug]);
-    const plain = await t.createUser('fuzzer@example.com', { groups: ['editbugs', 'canconfirm'] });
+  inProcessIt('the app serves every route of the OpenAPI document (reads the app\'s routes)', () => {
+    // The document lists the routes the Fastify instance serves (all of them when this was written, by
+    // printRoutes, apart from the document's own two); each one listed must be served.
+    const fastify = t.app.getHttpAdapter().getInstance();
+    expect(routes.filter((route) => !fastify.hasRoute({ method: route.method, url: route.path.replace(/\{([^}]+)\}/g, ':$1') }))).toEqual([]);
+  });
+
+  it(`${REQUESTS} seeded requests (seed ${SEED}) as nobody, with garbage credentials and as a bug editor: no 5xx, every error in the envelope, nothing created before changed`, async () => {
     const snapshot = async () => ({
       // The update token is derived from the time of the read, not from the bug.
       bug: (await t.get(`/bug/${bug}`, { ...admin, query: { include_fields: '_all', exclude_fields: 'update_token' } })).text,
@@ -110,32 +134,23 @@ describe('fuzzer: malformed requests to every route', () => {
       product: (await t.get('/product', { ...admin, query: { names: 'TestProduct' } })).text,
     });
     const before = await snapshot();
-
-    const document = (await t.get('/openapi.json')).body;
-    // The fuzzer keeps its own way in: it never revokes its key nor disables its account (both would only turn
-    // every later request into a 401).
-    const routes = routesOf(document).map((route) => ({ ...route, names: route.names.filter((name) => name !== 'revoked' && name !== 'login_denied_text') }));
-    // The document lists the routes the Fastify instance serves (all of them when this was written, by
-    // printRoutes, apart from the document's own two); each one listed must be served.
-    const fastify = t.app.getHttpAdapter().getInstance();
-    expect(routes.filter((route) => !fastify.hasRoute({ method: route.method, url: route.path.replace(/\{([^}]+)\}/g, ':$1') }))).toEqual([]);
     expect(routes.length).toBeGreaterThan(40);
-    const realValues = [String(bug), '1', '2', '3', 'TestProduct', 'TestComponent', 'unspecified', 'admin@example.com', 'fuzzer@example.com', 'fuzzed', 'bug_severity', 'fuzz-alias', '0'];
-    const deadline = Date.now() + BUDGET_MS;
-    const statuses = new Map<number, number>();
 
-    // First as nobody, with garbage credentials and as a bug editor: nothing created before may change.
     const first = await run(t, new FuzzGenerator(SEED, routes, realValues, plain.apiKey), REQUESTS, deadline, statuses);
     expect(first.failures).toEqual([]);
     // The bound is generous: a run that stops well short of its requests tests too little.
     expect(first.sent).toBeGreaterThanOrEqual(Math.min(REQUESTS, 1500));
     expect((await t.get('/version')).status).toBe(200);
     expect(await snapshot()).toEqual(before);
+    if (process.env.FUZZ_VERBOSE) console.log(`sent ${first.sent}`);
+  }, 120_000);
 
-    // Then as the administrator, whom every route lets through to its checks (data may change now).
+  // Then as the administrator, whom every route lets through to its checks: the run may change anything now, the
+  // administrator's account and the parameters included, which an instance other files share must not suffer.
+  inProcessIt(`${REQUESTS / 2} seeded requests (seed ${SEED + 1}) as the administrator: no 5xx, every error in the envelope (changes any data)`, async () => {
     const second = await run(t, new FuzzGenerator(SEED + 1, routes, realValues, ADMIN_API_KEY), REQUESTS / 2, deadline, statuses);
     expect(second.failures).toEqual([]);
     expect((await t.get('/version')).status).toBe(200);
-    if (process.env.FUZZ_VERBOSE) console.log(`sent ${first.sent} + ${second.sent}`, [...statuses].sort((a, b) => a[0] - b[0]));
+    if (process.env.FUZZ_VERBOSE) console.log(`sent ${second.sent}`, [...statuses].sort((a, b) => a[0] - b[0]));
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectError, fileBug, restrictBugs } from './bug-fixtures.js';
+import { inProcessIt, loginNamed, named } from '../support/in-process.js';
+import { expectError, fileBug, letSecondPass, restrictBugs } from './bug-fixtures.js';
 
 type User = { id: number; login: string; apiKey: string };
 
@@ -13,13 +14,14 @@ describe('Last visits (GET and POST /rest/bug_user_last_visit/(bug_id))', () => 
   let first: number;
   let second: number;
   let unvisited: number;
+  const firstAlias = named('lv-first');
 
   beforeAll(async () => {
     t = await startTestApp();
-    reporter = await t.createUser('reporter@example.com');
-    stranger = await t.createUser('stranger@example.com');
-    ccd = await t.createUser('ccd@example.com');
-    first = await fileBug(t, { alias: ['lv-first'] }, reporter.apiKey);
+    reporter = await t.createUser(loginNamed('reporter'));
+    stranger = await t.createUser(loginNamed('stranger'));
+    ccd = await t.createUser(loginNamed('ccd'));
+    first = await fileBug(t, { alias: [firstAlias] }, reporter.apiKey);
     second = await fileBug(t, { cc: [ccd.login] }, reporter.apiKey);
     unvisited = await fileBug(t, {}, reporter.apiKey);
   });
@@ -31,7 +33,7 @@ describe('Last visits (GET and POST /rest/bug_user_last_visit/(bug_id))', () => 
     t.get(`/bug_user_last_visit/${bug}`, { ...(key ? { key } : {}), query: ids ? { ids } : {} });
 
   it('records the visit of the path\'s bug and of `ids` (id or alias) with one timestamp, and reads them back', async () => {
-    const res = await visit(first, reporter.apiKey, [second, 'lv-first']);
+    const res = await visit(first, reporter.apiKey, [second, firstAlias]);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { id: first, last_visit_ts: expect.stringMatching(API_TIME) },
@@ -42,7 +44,7 @@ describe('Last visits (GET and POST /rest/bug_user_last_visit/(bug_id))', () => 
     // A bug never visited is left out.
     expect(read.body).toEqual(res.body);
 
-    t.clock.advance(120);
+    await letSecondPass(t);
     const later = await visit(second, reporter.apiKey);
     expect(later.body[0].last_visit_ts > res.body[0].last_visit_ts).toBe(true);
     expect((await visits(second, reporter.apiKey)).body).toEqual(later.body);
@@ -65,7 +67,7 @@ describe('Last visits (GET and POST /rest/bug_user_last_visit/(bug_id))', () => 
 
   it('a hidden bug is 102, an unknown one 101, an unknown alias 100; anonymous callers get 410', async () => {
     const hidden = await fileBug(t, {}, reporter.apiKey);
-    await restrictBugs(t, 'lv-secret', [hidden]);
+    await restrictBugs(t, named('lv-secret'), [hidden]);
     expectError(await visit(hidden, stranger.apiKey), 102, 401);
     expectError(await visits(hidden, stranger.apiKey), 102, 401);
     expectError(await visits(first, stranger.apiKey, [hidden]), 102, 401);
@@ -78,10 +80,10 @@ describe('Last visits (GET and POST /rest/bug_user_last_visit/(bug_id))', () => 
   it('without a numeric id no route matches (32614), as in 5.0', async () => {
     expectError(await t.get('/bug_user_last_visit', { key: reporter.apiKey }), 32614, 404);
     expectError(await t.post('/bug_user_last_visit', {}, { key: reporter.apiKey }), 32614, 404);
-    expectError(await visits('lv-first', reporter.apiKey), 32614, 404);
+    expectError(await visits(firstAlias, reporter.apiKey), 32614, 404);
   });
 
-  it('visits older than last_visit_keep_days are not kept', async () => {
+  inProcessIt('visits older than last_visit_keep_days are not kept (moves the clock)', async () => {
     await visit(unvisited, reporter.apiKey);
     expect((await visits(unvisited, reporter.apiKey)).body).toHaveLength(1);
     t.clock.advance(11 * 24 * 3600);

@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { inProcessIt } from '../support/in-process.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 
 /** The order of one request (docs/decisions.md, issue 8): request hook → access guard → input → handler. */
@@ -44,7 +45,7 @@ describe('request pipeline', () => {
   });
 
   describe('the clock', () => {
-    it('a request’s timestamp is the clock’s time to the second', async () => {
+    inProcessIt('a request’s timestamp is the clock’s time to the second', async () => {
       t.clock.advance(86_400);
       const expected = new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
       const id = await fileBug(t);

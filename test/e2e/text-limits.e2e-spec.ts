@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { loginNamed, named } from '../support/in-process.js';
 import { DEFAULT_BUG, expectError, fileBug } from './bug-fixtures.js';
 
 /**
@@ -9,10 +10,17 @@ import { DEFAULT_BUG, expectError, fileBug } from './bug-fixtures.js';
  */
 
 const EMOJI = '\u{1F600}';
+/**
+ * This run's mark in the texts it writes: '' in-process; against a running instance, which keeps earlier runs' data,
+ * the suffix of named(), so that names written at their limit (unique ones: logins, groups, products …) are new.
+ */
+const RUN = named('');
+/** RUN as custom field names allow it. */
+const FIELD_RUN = RUN.replace('-', '_');
 /** `n` characters, the first outside the BMP: `text(n).length` is n + 1. */
-const text = (n: number) => EMOJI + 'x'.repeat(n - 1);
-const ascii = (n: number) => 'x'.repeat(n);
-const email = (n: number) => `${'u'.repeat(n - '@example.com'.length)}@example.com`;
+const text = (n: number) => EMOJI + RUN + 'x'.repeat(n - 1 - RUN.length);
+const ascii = (n: number) => RUN + 'x'.repeat(n - RUN.length);
+const email = (n: number) => `u${RUN}${'u'.repeat(n - 1 - RUN.length - '@example.com'.length)}@example.com`;
 const LONG = 65_535;
 
 interface Field {
@@ -32,6 +40,9 @@ interface Field {
 describe('text limits (issue 12, defect 4)', () => {
   let t: TestApp;
   const ids: Record<string, number> = {};
+  const [product, freeField, areaField] = [named('Limits'), `cf_free${FIELD_RUN}`, `cf_area${FIELD_RUN}`];
+  /** The parameters these tests change, as they were: a running instance keeps them for the files after this one. */
+  let changed: Record<string, string>;
 
   const put = (path: string, body: Record<string, unknown>) => ({ method: 'PUT' as const, path, body });
   const post = (path: string, body: Record<string, unknown>) => ({ method: 'POST' as const, path, body });
@@ -49,32 +60,36 @@ describe('text limits (issue 12, defect 4)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    changed = created(await t.get('/parameters', { key: ADMIN_API_KEY, query: { include_fields: 'useclassification,usestatuswhiteboard,emailregexpdesc' } })).parameters;
     await t.setParameters({ useclassification: '1', usestatuswhiteboard: '1' });
-    ids.user = (await t.createUser('target@example.com')).id;
-    ids.group = created(await t.post('/group', { name: 'limits', description: 'Limits' }, { key: ADMIN_API_KEY })).id;
-    ids.product = created(await t.post('/product', { name: 'Limits', description: 'Limits', version: '1.0', classification: 'Unclassified' }, { key: ADMIN_API_KEY })).id;
-    ids.component = created(await t.post('/component', { product: 'Limits', name: 'Main', description: 'Main', default_assignee: ADMIN_LOGIN }, { key: ADMIN_API_KEY })).id;
-    ids.classification = created(await t.post('/classification', { name: 'Limits', description: 'Limits' }, { key: ADMIN_API_KEY })).id;
-    ids.keyword = created(await t.post('/keyword', { name: 'limits', description: 'Limits' }, { key: ADMIN_API_KEY })).id;
-    ids.flagType = created(await t.post('/flag_type', { name: 'limits', description: 'Limits' }, { key: ADMIN_API_KEY })).id;
-    created(await t.post('/field/bug', { name: 'cf_free', description: 'Free', type: 'FREETEXT' }, { key: ADMIN_API_KEY }));
-    created(await t.post('/field/bug', { name: 'cf_area', description: 'Area', type: 'TEXTAREA' }, { key: ADMIN_API_KEY }));
+    ids.user = (await t.createUser(loginNamed('target'))).id;
+    ids.group = created(await t.post('/group', { name: named('limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
+    ids.product = created(await t.post('/product', { name: product, description: 'Limits', version: '1.0', classification: 'Unclassified' }, { key: ADMIN_API_KEY })).id;
+    ids.component = created(await t.post('/component', { product, name: 'Main', description: 'Main', default_assignee: ADMIN_LOGIN }, { key: ADMIN_API_KEY })).id;
+    ids.classification = created(await t.post('/classification', { name: named('Limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
+    ids.keyword = created(await t.post('/keyword', { name: named('limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
+    ids.flagType = created(await t.post('/flag_type', { name: named('limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
+    created(await t.post('/field/bug', { name: freeField, description: 'Free', type: 'FREETEXT' }, { key: ADMIN_API_KEY }));
+    created(await t.post('/field/bug', { name: areaField, description: 'Area', type: 'TEXTAREA' }, { key: ADMIN_API_KEY }));
     ids.apiKey = created(await t.post('/api_key', { description: 'Limits' }, { key: ADMIN_API_KEY })).id;
     ids.bug = await fileBug(t);
     ids.comment = created(await t.get(`/bug/${ids.bug}/comment`, { key: ADMIN_API_KEY })).bugs[ids.bug].comments[0].id;
     const data = Buffer.from('hello').toString('base64');
     ids.attachment = created(await t.post(`/bug/${ids.bug}/attachment`, { data, file_name: 'a.txt', summary: 'A', content_type: 'text/plain' }, { key: ADMIN_API_KEY })).ids[0];
   }, 120_000);
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.setParameters(changed);
+    await t.close();
+  });
 
   const fields = (): Field[] => [
     // Users
     { name: 'user full_name', max: 255, code: 104, write: (v) => put(`/user/${ids.user}`, { full_name: v }), read: () => `/user/${ids.user}` },
     { name: 'user email', max: 127, code: 501, make: email, write: (v) => put(`/user/${ids.user}`, { email: v }), read: () => `/user/${ids.user}` },
     { name: 'user login_denied_text', max: LONG, code: 104, write: (v) => put(`/user/${ids.user}`, { login_denied_text: v }), read: () => `/user/${ids.user}` },
-    { name: 'new user email', max: 127, code: 501, make: (n) => `${'w'.repeat(n - '@example.com'.length)}@example.com`, write: (v) => post('/user', { email: v }), read: () => '/user?match=wwww' },
+    { name: 'new user email', max: 127, code: 501, make: (n) => `w${RUN}${'w'.repeat(n - 1 - RUN.length - '@example.com'.length)}@example.com`, write: (v) => post('/user', { email: v }), read: () => '/user?match=wwww' },
     // Groups
-    { name: 'new group description', max: LONG, code: 104, write: (v) => post('/group', { name: `gd${v.length}`, description: v }), read: () => '/group' },
+    { name: 'new group description', max: LONG, code: 104, write: (v) => post('/group', { name: `gd${v.length}${RUN}`, description: v }), read: () => '/group' },
     { name: 'group name', max: 255, code: 104, write: (v) => put(`/group/${ids.group}`, { name: v }), read: () => `/group?ids=${ids.group}` },
     { name: 'group description', max: LONG, code: 104, write: (v) => put(`/group/${ids.group}`, { description: v }), read: () => `/group?ids=${ids.group}` },
     { name: 'group user_regexp', max: 255, code: 104, write: (v) => put(`/group/${ids.group}`, { user_regexp: v }), read: () => `/group?ids=${ids.group}` },
@@ -88,18 +103,18 @@ describe('text limits (issue 12, defect 4)', () => {
     { name: 'milestone name', max: 64, code: 32000, write: (v) => post(`/product/${ids.product}/milestone`, { name: v }), read: () => `/product/${ids.product}` },
     { name: 'classification name', max: 64, code: 32000, write: (v) => put(`/classification/${ids.classification}`, { name: v }), read: () => `/classification/${ids.classification}` },
     { name: 'classification description', max: LONG, code: 104, write: (v) => put(`/classification/${ids.classification}`, { description: v }), read: () => `/classification/${ids.classification}` },
-    { name: 'new product description', max: LONG, code: 104, write: (v) => post('/product', { name: `PD${v.length}`, description: v, version: '1', classification: 'Unclassified' }), read: () => '/product?type=accessible' },
-    { name: 'new product version', max: 64, code: 32000, write: (v) => post('/product', { name: `PV${v.length}`, description: 'D', version: v, classification: 'Unclassified' }), read: () => '/product?type=accessible' },
-    { name: 'new product default_milestone', max: 64, code: 32000, write: (v) => post('/product', { name: `PM${v.length}`, description: 'D', version: '1', default_milestone: v, classification: 'Unclassified' }), read: () => '/product?type=accessible' },
+    { name: 'new product description', max: LONG, code: 104, write: (v) => post('/product', { name: `PD${v.length}${RUN}`, description: v, version: '1', classification: 'Unclassified' }), read: () => '/product?type=accessible' },
+    { name: 'new product version', max: 64, code: 32000, write: (v) => post('/product', { name: `PV${v.length}${RUN}`, description: 'D', version: v, classification: 'Unclassified' }), read: () => '/product?type=accessible' },
+    { name: 'new product default_milestone', max: 64, code: 32000, write: (v) => post('/product', { name: `PM${v.length}${RUN}`, description: 'D', version: '1', default_milestone: v, classification: 'Unclassified' }), read: () => '/product?type=accessible' },
     { name: 'new component name', max: 64, code: 105, write: (v) => post('/component', { product: 'TestProduct', name: v, description: 'D', default_assignee: ADMIN_LOGIN }), read: () => '/product?type=accessible' },
     // Keywords, fields, flag types
     { name: 'new keyword name', max: 64, code: 32000, make: (n) => `k${text(n - 1)}`, write: (v) => post('/keyword', { name: v, description: 'D' }), read: () => '/keyword' },
     { name: 'keyword name', max: 64, code: 32000, write: (v) => put(`/keyword/${ids.keyword}`, { name: v }), read: () => '/keyword' },
     { name: 'keyword description', max: LONG, code: 104, write: (v) => put(`/keyword/${ids.keyword}`, { description: v }), read: () => '/keyword' },
-    { name: 'custom field name', max: 64, code: 32000, make: (n) => `cf_${'n'.repeat(n - 3)}`, write: (v) => post('/field/bug', { name: v, description: 'D', type: 'FREETEXT' }), read: () => '/field/bug' },
-    { name: 'custom field description', max: 255, code: 104, write: (v) => post('/field/bug', { name: `cf_d${v.length}`, description: v, type: 'FREETEXT' }), read: () => '/field/bug' },
-    { name: 'custom field reverse_desc', max: 255, code: 104, write: (v) => post('/field/bug', { name: `cf_r${v.length}`, description: 'R', type: 'BUG_ID', reverse_desc: v }), read: () => '/field/bug' },
-    { name: 'field value', max: 64, code: 32000, write: (v) => post('/field/bug', { name: `cf_v${v.length}`, description: 'V', type: 'SINGLE_SELECT', values: [v] }), read: () => '/field/bug' },
+    { name: 'custom field name', max: 64, code: 32000, make: (n) => `cf_${FIELD_RUN}${'n'.repeat(n - 3 - FIELD_RUN.length)}`, write: (v) => post('/field/bug', { name: v, description: 'D', type: 'FREETEXT' }), read: () => '/field/bug' },
+    { name: 'custom field description', max: 255, code: 104, write: (v) => post('/field/bug', { name: `cf_d${v.length}${FIELD_RUN}`, description: v, type: 'FREETEXT' }), read: () => '/field/bug' },
+    { name: 'custom field reverse_desc', max: 255, code: 104, write: (v) => post('/field/bug', { name: `cf_r${v.length}${FIELD_RUN}`, description: 'R', type: 'BUG_ID', reverse_desc: v }), read: () => '/field/bug' },
+    { name: 'field value', max: 64, code: 32000, write: (v) => post('/field/bug', { name: `cf_v${v.length}${FIELD_RUN}`, description: 'V', type: 'SINGLE_SELECT', values: [v] }), read: () => '/field/bug' },
     { name: 'flag type name', max: 50, code: 1101, write: (v) => put(`/flag_type/${ids.flagType}`, { name: v }), read: () => '/flag_type/TestProduct' },
     { name: 'flag type description', max: LONG, code: 104, write: (v) => put(`/flag_type/${ids.flagType}`, { description: v }), read: () => '/flag_type/TestProduct' },
     { name: 'flag type cc_list', max: 200, code: 1103, make: email, write: (v) => put(`/flag_type/${ids.flagType}`, { cc_list: [v] }), read: () => '/flag_type/TestProduct' },
@@ -109,8 +124,8 @@ describe('text limits (issue 12, defect 4)', () => {
     { name: 'bug whiteboard', max: LONG, code: 104, write: (v) => put(`/bug/${ids.bug}`, { whiteboard: v }), read: () => `/bug/${ids.bug}` },
     { name: 'bug alias', max: 40, code: 103, make: (n) => `a${ascii(n - 1)}`, write: (v) => put(`/bug/${ids.bug}`, { alias: v }), read: () => `/bug/${ids.bug}` },
     { name: 'bug see_also', max: 255, code: 112, make: (n) => `https://t.org/${'p'.repeat(n - 23)}/ticket/1`, write: (v) => put(`/bug/${ids.bug}`, { see_also: { add: [v] } }), read: () => `/bug/${ids.bug}` },
-    { name: 'bug free-text custom field', max: 255, code: 104, write: (v) => put(`/bug/${ids.bug}`, { cf_free: v }), read: () => `/bug/${ids.bug}` },
-    { name: 'bug text-area custom field', max: LONG, code: 104, write: (v) => put(`/bug/${ids.bug}`, { cf_area: v }), read: () => `/bug/${ids.bug}` },
+    { name: 'bug free-text custom field', max: 255, code: 104, write: (v) => put(`/bug/${ids.bug}`, { [freeField]: v }), read: () => `/bug/${ids.bug}` },
+    { name: 'bug text-area custom field', max: LONG, code: 104, write: (v) => put(`/bug/${ids.bug}`, { [areaField]: v }), read: () => `/bug/${ids.bug}` },
     { name: 'new bug url', max: LONG, code: 104, write: (v) => post('/bug', { ...DEFAULT_BUG, url: v }), read: () => `/bug?product=TestProduct` },
     { name: 'new bug summary', max: 255, code: 104, write: (v) => post('/bug', { ...DEFAULT_BUG, summary: v }), read: () => `/bug?product=TestProduct` },
     // Comments and attachments
@@ -139,13 +154,14 @@ describe('text limits (issue 12, defect 4)', () => {
   });
 
   it('the examples of the issue: a 256-character full name on Create User and a 70 KB icon URL on Create Group', async () => {
-    const before = await read('/user?match=longname');
-    expectError(await t.post('/user', { email: 'longname@example.com', full_name: 'F'.repeat(256) }, { key: ADMIN_API_KEY }), 104, 400);
-    expect(await read('/user?match=longname')).toEqual(before);
+    const [longName, icons] = [loginNamed('longname'), named('icons')];
+    const before = await read(`/user?match=${longName}`);
+    expectError(await t.post('/user', { email: longName, full_name: 'F'.repeat(256) }, { key: ADMIN_API_KEY }), 104, 400);
+    expect(await read(`/user?match=${longName}`)).toEqual(before);
     expectError(await t.post('/group', { name: 'g'.repeat(300), description: 'D' }, { key: ADMIN_API_KEY }), 104, 400);
-    expectError(await t.post('/group', { name: 'icons', description: 'D', icon_url: `https://i.org/${'i'.repeat(70 * 1024)}` }, { key: ADMIN_API_KEY }), 104, 400);
-    expectError(await t.get('/group', { query: { names: 'icons' }, key: ADMIN_API_KEY }), 51, 404);
-    const ok = await t.post('/user', { email: 'longname@example.com', full_name: 'F'.repeat(255) }, { key: ADMIN_API_KEY });
+    expectError(await t.post('/group', { name: icons, description: 'D', icon_url: `https://i.org/${'i'.repeat(70 * 1024)}` }, { key: ADMIN_API_KEY }), 104, 400);
+    expectError(await t.get('/group', { query: { names: icons }, key: ADMIN_API_KEY }), 51, 404);
+    const ok = await t.post('/user', { email: longName, full_name: 'F'.repeat(255) }, { key: ADMIN_API_KEY });
     expect(ok.status).toBe(200);
     expect((await t.get(`/user/${ok.body.id}`, { key: ADMIN_API_KEY })).body.users[0].real_name).toBe('F'.repeat(255));
   });

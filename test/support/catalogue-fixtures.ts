@@ -13,6 +13,15 @@ export function ok<T = any>(res: ApiResponse<T>): T {
   return res.body;
 }
 
+/**
+ * An instance-wide list (products, fields, flag types …) as a test may assert on it: in-process the database is the
+ * file's own and the list is whole; a running instance is shared with other files and earlier runs, so only the
+ * entries of the installation and of this file (`isOwn`) are kept.
+ */
+export function ownEntries<T>(t: TestApp, entries: T[], isOwn: (entry: T) => boolean): T[] {
+  return t.isRemote ? entries.filter(isOwn) : entries;
+}
+
 /** A bug group created through Create Group (admin), active. */
 export async function createBugGroup(t: TestApp, name: string): Promise<number> {
   return ok(await t.post('/group', { name, description: `${name} group`, is_active: true }, { key: ADMIN_API_KEY })).id;
@@ -32,6 +41,14 @@ export async function createProduct(
     }, { key: ADMIN_API_KEY }));
   }
   return id;
+}
+
+/**
+ * Confines flag types to one product (Update Flag Type, admin). A type without inclusions reaches every product: on a
+ * shared instance other files' products too, so a file that makes such types confines them to its own at its end.
+ */
+export async function confineFlagTypes(t: TestApp, ids: number[], product: string): Promise<void> {
+  for (const id of ids) ok(await t.put(`/flag_type/${id}`, { inclusions: [product], exclusions: [] }, { key: ADMIN_API_KEY }));
 }
 
 /**
