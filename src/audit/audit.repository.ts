@@ -72,13 +72,11 @@ export class AuditRepository {
     return row?.at ?? null;
   }
 
-  /** The audit and settings marks alone, for a request that reads nothing else they could ride on. */
-  async marks(sql: Sql): Promise<{ audit: number; settings: number }> {
+  /** The settings mark alone, for a request that reads nothing else it could ride on (an anonymous caller). */
+  async settingsMark(sql: Sql): Promise<number> {
     const q = sql.quote;
-    const row = await sql.one<{ audit: number | null; settings: number | null }>(
-      `SELECT ${auditMarkSql(q)} AS ${q('audit')}, ${settingsMarkSql(q)} AS ${q('settings')}`,
-    );
-    return { audit: Number(row?.audit ?? 0), settings: Number(row?.settings ?? 0) };
+    const row = await sql.one<{ settings: number | null }>(`SELECT ${settingsMarkSql(q)} AS ${q('settings')}`);
+    return Number(row?.settings ?? 0);
   }
 
   /** Moves the settings mark, in the transaction that changed settings. */

@@ -29,9 +29,9 @@ export class AuditService {
     return this.auditLog.lastTime(sql, classes);
   }
 
-  /** The audit and settings marks (auditMarkSql, settingsMarkSql) read on their own. */
-  marks(sql: Sql = this.db.read): Promise<{ audit: number; settings: number }> {
-    return this.auditLog.marks(sql);
+  /** The settings mark (settingsMarkSql) read on its own. */
+  settingsMark(sql: Sql = this.db.read): Promise<number> {
+    return this.auditLog.settingsMark(sql);
   }
 
   /** Moves the settings mark (ChangeMarkSubscriber, for a transaction that wrote settings). */

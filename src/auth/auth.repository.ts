@@ -1,28 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, MoreThan } from 'typeorm';
 import { insertRows, type Sql } from '../database/sql.js';
-import { auditMarkSql, settingsMarkSql } from '../audit/audit.service.js';
+import { settingsMarkSql } from '../audit/audit.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { LoginToken } from './entities/login-token.entity.js';
 import { LoginFailure } from './entities/login-failure.entity.js';
 
-/** A login token as the caller resolver checks it, with the audit and settings marks read in the same statement. */
+/** A login token as the caller resolver checks it, with the settings mark read in the same statement. */
 export interface TokenCheck {
   id: number;
   userId: number;
   ipAddr: string | null;
   lastUsed: string;
-  mark: number;
   settingsMark: number;
 }
 
-/** An API key as the caller resolver checks it, with the audit and settings marks read in the same statement. */
+/** An API key as the caller resolver checks it, with the settings mark read in the same statement. */
 export interface ApiKeyCheck {
   id: number;
   userId: number;
   revoked: boolean;
   lastUsed: string | null;
-  mark: number;
   settingsMark: number;
 }
 
@@ -31,29 +29,29 @@ export type ApiKeyChanges = Partial<Pick<ApiKey, 'description' | 'revoked'>>;
 
 /**
  * The api_keys, login_tokens and login_failures tables. Secrets are stored as digests only. The two credential
- * reads of every request are hand-written (one statement each, carrying the audit mark), every name quoted.
+ * reads of every request are hand-written (one statement each, carrying the settings mark), every name quoted.
  */
 @Injectable()
 export class AuthRepository {
   async tokenByDigest(sql: Sql, tokenHash: string): Promise<TokenCheck | undefined> {
     const q = sql.quote;
-    const row = await sql.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; mark: number | null; settings_mark: number | null }>(
-      `SELECT ${q('id')}, ${q('user_id')}, ${q('ip_addr')}, ${q('last_used')}, ${auditMarkSql(q)} AS ${q('mark')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
+    const row = await sql.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; settings_mark: number | null }>(
+      `SELECT ${q('id')}, ${q('user_id')}, ${q('ip_addr')}, ${q('last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
          FROM ${q('login_tokens')} WHERE ${q('token_hash')} = ?`,
       [tokenHash],
     );
-    return row && { id: Number(row.id), userId: Number(row.user_id), ipAddr: row.ip_addr, lastUsed: row.last_used, mark: Number(row.mark ?? 0), settingsMark: Number(row.settings_mark ?? 0) };
+    return row && { id: Number(row.id), userId: Number(row.user_id), ipAddr: row.ip_addr, lastUsed: row.last_used, settingsMark: Number(row.settings_mark ?? 0) };
   }
 
   async apiKeyByDigest(sql: Sql, keyHash: string): Promise<ApiKeyCheck | undefined> {
     const q = sql.quote;
-    const row = await sql.one<{ id: number; user_id: number; revoked: number; last_used: string | null; mark: number | null; settings_mark: number | null }>(
-      `SELECT ${q('id')}, ${q('user_id')}, ${q('revoked')}, ${q('last_used')}, ${auditMarkSql(q)} AS ${q('mark')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
+    const row = await sql.one<{ id: number; user_id: number; revoked: number; last_used: string | null; settings_mark: number | null }>(
+      `SELECT ${q('id')}, ${q('user_id')}, ${q('revoked')}, ${q('last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
          FROM ${q('api_keys')} WHERE ${q('key_hash')} = ?`,
       [keyHash],
     );
     return row && {
-      id: Number(row.id), userId: Number(row.user_id), revoked: Number(row.revoked) === 1, lastUsed: row.last_used, mark: Number(row.mark ?? 0),
+      id: Number(row.id), userId: Number(row.user_id), revoked: Number(row.revoked) === 1, lastUsed: row.last_used,
       settingsMark: Number(row.settings_mark ?? 0),
     };
   }

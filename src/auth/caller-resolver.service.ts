@@ -14,11 +14,6 @@ import { digestSecret, verifyPassword } from '../common/credentials.js';
 import { LoginFailuresService } from './login-failures.service.js';
 import { AuthRepository } from './auth.repository.js';
 
-/** The audit mark and the settings mark, read with the credential (auditMarkSql, settingsMarkSql). */
-interface Marks {
-  audit: number;
-  settings: number;
-}
 
 /** Login tokens die after this long unused (defaults.md). */
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -31,7 +26,6 @@ const LAST_USED_RESOLUTION_MS = 60 * 1000;
  */
 @Injectable()
 export class CallerResolverService implements CallerResolver {
-  private readonly parametersByMark = new MarkedCache<'all', Parameters>(1);
   private readonly usersByMark = new MarkedCache<number, UserRecord | undefined>();
   private readonly membershipsByMark = new MarkedCache<number, CallerGroups>();
 
@@ -52,15 +46,15 @@ export class CallerResolverService implements CallerResolver {
       return this.callerFor(user, parameters, { kind: 'password' });
     }
     if (credentials.token !== undefined) {
-      const { userId, tokenId, marks } = await this.checkToken(credentials.token, ip);
-      return this.callerOf(userId, marks, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
+      const { userId, tokenId, settingsMark } = await this.checkToken(credentials.token, ip);
+      return this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
     }
     if (credentials.apiKey !== undefined) {
-      const { userId, marks } = await this.checkApiKey(credentials.apiKey);
-      return this.callerOf(userId, marks, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
+      const { userId, settingsMark } = await this.checkApiKey(credentials.apiKey);
+      return this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
     }
-    const marks = await this.audit.marks();
-    return Caller.anonymous(await this.parametersAt(marks.audit), marks.settings);
+    const settingsMark = await this.audit.settingsMark();
+    return Caller.anonymous(await this.parametersService.at(settingsMark), settingsMark);
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
@@ -69,20 +63,20 @@ export class CallerResolverService implements CallerResolver {
   }
 
   /**
-   * The caller behind a verified key or token. Parameters, the user row and memberships are kept per instance while
-   * the audit mark read with the credential is unchanged (every change of them is audited): a warm request costs the
-   * credential's statement alone.
+   * The caller behind a verified key or token. Parameters, the user row and memberships live in settings tables, so
+   * they are kept per instance while the settings mark read with the credential is unchanged (any write to them moves
+   * it, ChangeMarkSubscriber): a warm request costs the credential's statement alone, and filing or changing bugs —
+   * which moves the audit mark, not the settings mark — leaves them kept.
    */
-  private async callerOf(userId: number, marks: Marks, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
-    const mark = marks.audit;
+  private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
     const [user, groups, parameters] = await Promise.all([
       this.usersByMark.through(userId, mark, () => this.users.findById(userId)),
       this.membershipsByMark.through(userId, mark, () => this.groups.membershipsOf(userId)),
-      this.parametersAt(mark),
+      this.parametersService.at(mark),
     ]);
     if (!user) throw unknownUser();
     this.assertEnabled(user, parameters);
-    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential, marks.settings);
+    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential, mark);
   }
 
   /**
@@ -108,12 +102,8 @@ export class CallerResolverService implements CallerResolver {
     }
   }
 
-  private parametersAt(mark: number): Promise<Parameters> {
-    return this.parametersByMark.through('all', mark, () => this.parametersService.load());
-  }
-
-  /** A live login token's user, with the marks; refreshes its last use (at most once a minute). */
-  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number; marks: Marks }> {
+  /** A live login token's user, with the settings mark; refreshes its last use (at most once a minute). */
+  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number; settingsMark: number }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const match = /^(\d+)-(.+)$/.exec(token.trim());
     if (!match) throw invalid();
@@ -128,11 +118,11 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => this.credentials.touchToken(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: row.userId, tokenId: row.id, marks: { audit: row.mark, settings: row.settingsMark } };
+    return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark };
   }
 
-  /** The user id of a valid, unrevoked key, with the marks; refreshes its last use (at most once a minute). */
-  private async checkApiKey(apiKey: string): Promise<{ userId: number; marks: Marks }> {
+  /** The user id of a valid, unrevoked key, with the settings mark; refreshes its last use (at most once a minute). */
+  private async checkApiKey(apiKey: string): Promise<{ userId: number; settingsMark: number }> {
     const row = await this.credentials.apiKeyByDigest(this.db.read, digestSecret(apiKey));
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
@@ -140,6 +130,6 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => this.credentials.touchApiKey(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: row.userId, marks: { audit: row.mark, settings: row.settingsMark } };
+    return { userId: row.userId, settingsMark: row.settingsMark };
   }
 }

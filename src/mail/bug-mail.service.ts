@@ -32,7 +32,7 @@ export class BugMailService implements BugChangeListener {
 
   /** The messages of one event, one per recipient who has something to see (read in the caller's transaction). */
   async compose(tx: Sql, event: BugChangeEvent): Promise<ComposedMail[]> {
-    const [users, parameters] = await Promise.all([this.users.findByIds(involvedUserIds(event), tx), this.parameters.load(tx)]);
+    const [users, parameters] = await Promise.all([this.users.findByIds(involvedUserIds(event), tx), this.parameters.at(event.settingsMark, tx)]);
     const candidates = bugMailRecipients(event, users);
     if (!candidates.length) return [];
     const seeing = await event.canSee(candidates.map((r) => r.user.id));
@@ -70,7 +70,7 @@ export class BugMailService implements BugChangeListener {
     const [requestees, changer, parameters] = await Promise.all([
       this.users.findByLogins(requests.map((r) => r.requestee), tx),
       this.users.findByIds([event.changerId], tx),
-      this.parameters.load(tx),
+      this.parameters.at(event.settingsMark, tx),
     ]);
     const asked = requests.flatMap((request) => {
       const user = requestees.get(request.requestee.toLowerCase());

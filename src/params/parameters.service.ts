@@ -1,3 +1,4 @@
+import { MarkedCache } from '../common/marked-cache.js';
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
@@ -29,11 +30,23 @@ export class Parameters {
 
 @Injectable()
 export class ParametersService {
+  private readonly kept = new MarkedCache<'all', Parameters>(1);
+
   constructor(private readonly db: Db, private readonly audit: AuditService, private readonly stored: ParametersRepository) {}
 
   async load(sql: Sql = this.db.read): Promise<Parameters> {
     const rows = await this.stored.all(sql);
     return new Parameters(new Map(rows.map((r) => [r.name, r.value])));
+  }
+
+  /**
+   * The parameters as of the settings mark a request read (Caller.settingsMark), kept per instance while the mark
+   * holds (parameters live in a settings table, so any change moves it); without a mark, read afresh. Inside a
+   * transaction pass it as `sql`.
+   */
+  at(settingsMark: number | undefined, sql: Sql = this.db.read): Promise<Parameters> {
+    if (settingsMark === undefined) return this.load(sql);
+    return this.kept.through('all', settingsMark, () => this.load(sql));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { Db } from '../../src/database/db.service.js';
-import { AuditService } from '../../src/audit/audit.service.js';
+import { AuditService, auditMarkSql } from '../../src/audit/audit.service.js';
 import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
 import { CHANGE_MARK_CLASS } from '../../src/audit/audit.repository.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
@@ -21,8 +21,8 @@ describe('the audit mark moves with every write, the settings mark with settings
   });
   afterAll(() => t.close());
 
-  const auditMark = async (sql = db.read) => (await audit.marks(sql)).audit;
-  const settingsMark = async () => (await audit.marks()).settings;
+  const auditMark = async (sql = db.read) => Number((await sql.one<{ mark: number }>(`SELECT ${auditMarkSql(sql.quote)} AS ${sql.quote('mark')}`))?.mark);
+  const settingsMark = () => audit.settingsMark();
 
   /** The Tracker::Change rows, newest last: each names the tables its transaction wrote. */
   const changeMarks = () => db.read.repository(AuditLogEntry).find({ where: { class: CHANGE_MARK_CLASS }, order: { id: 'ASC' } });

@@ -13,6 +13,7 @@ import { AuthRepository } from '../../src/auth/auth.repository.js';
 import { GroupService } from '../../src/group/group.service.js';
 import { ParametersService } from '../../src/params/parameters.service.js';
 import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
+import { AuditService } from '../../src/audit/audit.service.js';
 import type { LogLevel } from '../../src/common/logging/log.js';
 
 /**
@@ -196,11 +197,20 @@ export class TestApp {
     return this.db.read.repository(AuditLogEntry).find({ where: { class: className, objectId }, order: { id: 'ASC' } });
   }
 
-  /** Moves the audit mark with a write, so that the next request finds nothing kept (a query count from cold). */
+  /**
+   * Moves the audit mark with a write, so that the next request finds no bug kept (a query count from cold); callers,
+   * parameters and the catalogue stay kept (they follow the settings mark: forgetKeptValues).
+   */
   async moveAuditMark(): Promise<void> {
     await this.db.transaction((tx) => tx.repository(AuditLogEntry).insert({
       userId: null, class: 'Tracker::Test', objectId: 0, field: 'cold start', removed: null, added: null, atTime: toDbDateTime(new Date()),
     }));
+  }
+
+  /** Moves the audit and the settings mark, so that the next request finds nothing kept at all. */
+  async forgetKeptValues(): Promise<void> {
+    await this.moveAuditMark();
+    await this.db.transaction((tx) => this.app.get(AuditService).moveSettingsMark(tx));
   }
 
   async close(): Promise<void> {
