@@ -1,3 +1,5 @@
+import { AppConfig } from '../config/app-config.js';
+import { observeAtScrape } from '../common/metrics/metrics.js';
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
@@ -32,14 +34,21 @@ function chunks(ids: readonly number[]): number[][] {
  */
 @Injectable()
 export class BugLoaderService {
-  private readonly cache = new LoadedBugCache();
+  private readonly cache: LoadedBugCache;
 
   constructor(
+    config: AppConfig,
     private readonly db: Db,
     private readonly visibility: BugVisibilityService,
     private readonly repository: BugLoaderRepository,
     private readonly bugs: BugRepository,
-  ) {}
+  ) {
+    this.cache = new LoadedBugCache(config.bugCache);
+    observeAtScrape('tracker_kept_bugs', 'Loaded bugs kept by this instance: how many, and their estimated bytes.', ['measure'], async () => [
+      [{ measure: 'entries' }, this.cache.size],
+      [{ measure: 'bytes' }, this.cache.keptBytes],
+    ]);
+  }
 
   /** Plain bug rows by id (`forUpdate` locks them on MySQL for the rest of the transaction). */
   async rows(ids: readonly number[], sql: Sql = this.db.read, options: { forUpdate?: boolean } = {}): Promise<Map<number, BugRow>> {

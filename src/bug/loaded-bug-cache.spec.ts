@@ -71,3 +71,30 @@ describe('LoadedBugCache JSON variants', () => {
     expect(cache.jsonOf(1, newer, 'a')).toBeUndefined();
   });
 });
+
+describe('LoadedBugCache bounds', () => {
+  const bug = (id: number) => ({ ...detail(`bug ${id}`), row: { id, summary: `bug ${id}` } as BugRow });
+
+  it('keeps at most `entries` bugs, dropping the least recently stored', () => {
+    const cache = new LoadedBugCache({ entries: 2, bytes: 1e9 });
+    for (const id of [1, 2, 3]) cache.storeDetail(id, stamp('t'), bug(id));
+    expect([1, 2, 3].map((id) => cache.current(id, stamp('t')) !== undefined)).toEqual([false, true, true]);
+  });
+
+  it('keeps about `bytes` of bugs and their JSON, counting what is dropped back out', () => {
+    const cache = new LoadedBugCache({ entries: 1000, bytes: 20_000 });
+    const first = cache.storeDetail(1, stamp('t'), bug(1));
+    const one = cache.keptBytes;
+    expect(one).toBeGreaterThan(0);
+    cache.storeJson(1, first.detail, 'v', 'x'.repeat(4000));
+    expect(cache.keptBytes).toBe(one + 8000);
+    for (let id = 2; id <= 60; id++) cache.storeDetail(id, stamp('t'), bug(id));
+    expect(cache.keptBytes).toBeLessThanOrEqual(20_000);
+    expect(cache.current(1, stamp('t'))).toBeUndefined();
+    expect(cache.current(60, stamp('t'))).toBeDefined();
+    // A stale bug is dropped with its bytes.
+    const before = cache.keptBytes;
+    expect(cache.current(60, stamp('t2'))).toBeUndefined();
+    expect(cache.keptBytes).toBeLessThan(before);
+  });
+});

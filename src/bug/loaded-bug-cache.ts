@@ -4,6 +4,15 @@ import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './loa
 /** Kept JSON variants per bug (field selections × caller classes); more are rare, and then the bug's variants start over. */
 const MAX_JSON_VARIANTS = 8;
 
+/** How much one instance keeps: at most `entries` bugs, and about `bytes` of them (their data and kept JSON). */
+export interface CacheBounds {
+  entries: number;
+  bytes: number;
+}
+
+/** An estimate of what a kept value holds in memory: its JSON length in UTF-16 code units, two bytes each. */
+const estimatedBytes = (value: unknown) => 2 * (JSON.stringify(value, (_key, v: unknown) => (v instanceof Map ? [...v] : v))?.length ?? 0);
+
 /** What a read of the database says about one bug right now: its version, and whether the caller may see it. */
 export interface BugStamp {
   lastChangeTime: string;
@@ -35,23 +44,36 @@ export interface KeptBug {
  * every change of what a bug shows by name (a user's login or real name, a product, component,
  * keyword, group, flag type or field). Both are read on every request, so N instances never serve stale data;
  * the cache only saves the two heavy statements. Personal tags are never kept (they belong to the caller).
+ * Bounded by entries and by (estimated) bytes: the least recently stored bugs go first.
  */
 export class LoadedBugCache {
   private readonly entries = new Map<number, KeptBug>();
+  /** Estimated bytes per kept bug: its entry (detail, relations) and its kept JSON variants. */
+  private readonly sizes = new Map<number, { entry: number; json: number }>();
+  private totalBytes = 0;
   /**
    * The bug's JSON as answers show it, by variant (BugService.renderBugs), beside the entry whose detail it was made
    * from: a WeakMap on that detail's row, so that it goes with the entry and never outlives it.
    */
   private readonly json = new WeakMap<object, Map<string, string>>();
 
-  constructor(private readonly capacity = 10_000) {}
+  constructor(private readonly bounds: CacheBounds = { entries: 10_000, bytes: 64 * 1024 * 1024 }) {}
+
+  /** What the kept bugs hold, as estimated: for the bounds and the metrics. */
+  get keptBytes(): number {
+    return this.totalBytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** The kept bug if it is current for this stamp: a frozen snapshot the caller may hold across awaits. */
   current(id: number, stamp: BugStamp): KeptBug | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     if (entry.lastChangeTime !== stamp.lastChangeTime || entry.auditMark !== stamp.auditMark) {
-      this.entries.delete(id);
+      this.remove(id);
       return undefined;
     }
     return entry;
@@ -60,7 +82,7 @@ export class LoadedBugCache {
   /** Keeps a freshly loaded detail (freezing it) and answers the kept entry. */
   storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>): KeptBug {
     const entry: KeptBug = deepFreeze({ lastChangeTime: stamp.lastChangeTime, auditMark: stamp.auditMark, detail });
-    this.put(id, entry);
+    this.put(id, entry, { entry: estimatedBytes(detail), json: 0 });
     return entry;
   }
 
@@ -77,7 +99,9 @@ export class LoadedBugCache {
   storeRelations(id: number, entry: KeptBug, wanted: ReadonlySet<BugRelation>, value: BugRelations, customFields: CustomFieldDef[]): void {
     if (this.entries.get(id) !== entry) return;
     const relations: KeptRelations = { wanted: new Set(wanted), value: { ...value, tags: [] }, customFields: [...customFields] };
-    this.put(id, deepFreeze({ ...entry, relations }));
+    // The new entry keeps the detail (and so its JSON variants): only the relations are added to its size.
+    const size = this.sizes.get(id) ?? { entry: 0, json: 0 };
+    this.put(id, deepFreeze({ ...entry, relations }), { entry: size.entry + estimatedBytes(relations.value), json: size.json });
   }
 
   /** The JSON kept for `variant` of the bug, if `detail` is the kept one. */
@@ -90,14 +114,39 @@ export class LoadedBugCache {
     if (!this.entryOf(id, detail)) return;
     let variants = this.json.get(detail.row);
     if (!variants) this.json.set(detail.row, (variants = new Map<string, string>()));
-    if (variants.size >= MAX_JSON_VARIANTS) variants.clear();
+    const size = this.sizes.get(id)!;
+    if (variants.size >= MAX_JSON_VARIANTS) {
+      variants.clear();
+      this.totalBytes -= size.json;
+      size.json = 0;
+    }
+    const added = 2 * text.length - 2 * (variants.get(variant)?.length ?? 0);
     variants.set(variant, text);
+    size.json += added;
+    this.totalBytes += added;
+    this.evict();
   }
 
-  private put(id: number, entry: KeptBug): void {
-    this.entries.delete(id);
+  private put(id: number, entry: KeptBug, size: { entry: number; json: number }): void {
+    this.remove(id);
     this.entries.set(id, entry);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.sizes.set(id, size);
+    this.totalBytes += size.entry + size.json;
+    this.evict();
+  }
+
+  private remove(id: number): void {
+    const size = this.sizes.get(id);
+    if (size) this.totalBytes -= size.entry + size.json;
+    this.sizes.delete(id);
+    this.entries.delete(id);
+  }
+
+  /** Drops the least recently stored bugs while a bound is exceeded (the newest one stays, whatever its size). */
+  private evict(): void {
+    while (this.entries.size > this.bounds.entries || (this.totalBytes > this.bounds.bytes && this.entries.size > 1)) {
+      this.remove(this.entries.keys().next().value!);
+    }
   }
 }
 

@@ -33,6 +33,11 @@ export class AppConfig {
   redisPrefix: string;
   /** Outgoing webhooks (beyond 5.0): how requests are made and when a failing webhook is disabled. */
   webhooks: WebhookSettings;
+  /**
+   * How many loaded bugs (with their kept JSON) one instance keeps: TRACKER_CACHE_BUGS entries (10000) and about
+   * TRACKER_CACHE_BUGS_MB megabytes (64), whichever is reached first.
+   */
+  bugCache: { entries: number; bytes: number };
 }
 
 export interface WebhookSettings {
@@ -145,6 +150,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxFailures: integer(env, 'TRACKER_WEBHOOK_MAX_FAILURES', 10, 1, 1000),
     retryBaseMs: integer(env, 'TRACKER_WEBHOOK_RETRY_MS', 10_000, 10, 3600_000),
     pollMs: integer(env, 'TRACKER_WEBHOOK_POLL_MS', 30_000, 100, 86_400_000),
+  };
+  config.bugCache = {
+    entries: integer(env, 'TRACKER_CACHE_BUGS', 10_000, 0, 10_000_000),
+    bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 64, 0, 65_536) * 1024 * 1024,
   };
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${config.redisUrl}')`);
   return config;
