@@ -5,7 +5,8 @@
  * alias; the comments read is of a bug with 100 comments), then loads it with wrk (2 threads, 8 connections) several
  * times per scenario and prints the medians. Each read is also sent to a bare baseline server (bench/baseline.ts:
  * Fastify + mysql2, one prepared statement, the same bytes) and reported as a ratio to it (issue 13). Also: the
- * service's cold start on the existing database, and its RSS after the runs.
+ * service's cold start on the existing database, and its RSS after the runs and after reading every bug in turn
+ * (BENCH_BUGS=100000 for the issue's 100,000 distinct bugs).
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench) is dropped and re-created.
  * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_BUGS (default 2000).
  */
@@ -37,7 +38,7 @@ async function inBatches<T>(count: number, parallel: number, task: (i: number) =
 }
 
 /** The reference data shape; returns the ids of the richly populated bug that the read scenario fetches and of a bug with 100 comments. */
-async function generate(): Promise<{ bugId: number; commentedBugId: number; product: string; component: string }> {
+async function generate(): Promise<{ bugId: number; commentedBugId: number; product: string; component: string; firstId: number; lastId: number }> {
   const product = 'BenchProduct';
   const component = 'Core';
   await api('POST', '/product', { name: product, description: 'Benchmark product', version: '1.0', is_open: true });
@@ -64,7 +65,7 @@ async function generate(): Promise<{ bugId: number; commentedBugId: number; prod
   // The comments read: a bug of its own (the update scenario keeps commenting on bugId), its description and 99 comments.
   const commentedBugId = ids[ids.length - 1];
   await inBatches(99, 8, (i) => api('POST', `/bug/${commentedBugId}/comment`, { comment: `Comment ${i + 1} of a long discussion\n\nwith a second paragraph` }));
-  return { bugId, commentedBugId, product, component };
+  return { bugId, commentedBugId, product, component, firstId: Math.min(...ids), lastId: Math.max(...ids) };
 }
 
 /** A Lua `request` for wrk: a JSON body with the method. */
@@ -103,6 +104,21 @@ async function startBaseline(urls: string[]): Promise<ChildProcess> {
 /** Resident memory of a process, MB (Linux). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
+/** wrk's request function reading bugs first…last in turn, the two threads starting half-way apart. */
+function distinctReads(first: number, last: number, auth: string): string {
+  return [
+    `local first, last = ${first}, ${last}`,
+    'local threads = 0',
+    'setup = function(thread) thread:set("start", first + math.floor((last - first) * threads / 2)); threads = threads + 1 end',
+    'init = function(args) current = start end',
+    'request = function()',
+    '  current = current + 1',
+    '  if current > last then current = first end',
+    `  return wrk.format("GET", "/rest/bug/" .. current .. "?${auth}")`,
+    'end',
+  ].join('\n');
+}
+
 async function runs(name: string, url: string, lua = ''): Promise<WrkFigures> {
   const figures: WrkFigures[] = [];
   for (let run = 0; run < RUNS; run++) {
@@ -121,7 +137,7 @@ async function main(): Promise<void> {
   let baseline: ChildProcess | undefined;
   try {
     process.stderr.write(`generating ${BUGS} bugs …\n`);
-    const { bugId, commentedBugId, product, component } = await generate();
+    const { bugId, commentedBugId, product, component, firstId, lastId } = await generate();
     // Cold start: the built service, from process start to its first answer, on the existing database.
     await stopServer(server);
     const started = performance.now();
@@ -152,9 +168,14 @@ async function main(): Promise<void> {
       lines.push(`| ${name} | ${figures.rps.toFixed(0)} | ${figures.p99.toFixed(1)} | — | — | ${figures.errors} |`);
     }
     const rss = rssMb(server.pid!);
+    // Every bug read once or more, each a different one (the kept bugs fill up to their bounds): RSS after it.
+    const distinctSeconds = Math.max(SECONDS, Math.ceil((lastId - firstId + 1) / 1000));
+    const distinct = await wrk(`${BASE}/rest/bug/${firstId}?${auth}`, distinctSeconds, distinctReads(firstId, lastId, auth));
+    const rssDistinct = rssMb(server.pid!);
+    lines.push(`| GET /rest/bug/(id), API key, each of the ${lastId - firstId + 1} bugs in turn (${distinctSeconds} s, one run) | ${distinct.rps.toFixed(0)} | ${distinct.p99.toFixed(1)} | — | — | ${distinct.errors} |`);
     process.stdout.write(`\nwrk -t2 -c8, medians of ${RUNS} runs of ${SECONDS} s, ${BUGS} bugs, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`);
     process.stdout.write('| scenario | requests/s | p99 (ms) | baseline requests/s | ratio | errors |\n|---|---|---|---|---|---|\n');
-    process.stdout.write(`${lines.join('\n')}\n\nRSS of the service after the runs: ${rss.toFixed(0)} MB. Cold start to first answer: ${coldStartMs.toFixed(0)} ms.\n`);
+    process.stdout.write(`${lines.join('\n')}\n\nRSS of the service after the runs: ${rss.toFixed(0)} MB; after reading every bug: ${rssDistinct.toFixed(0)} MB. Cold start to first answer: ${coldStartMs.toFixed(0)} ms.\n`);
   } finally {
     baseline?.kill();
     server.kill();
