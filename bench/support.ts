@@ -39,9 +39,9 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
     await connection.end();
   }
 
-  /** Starts the built service and resolves once it answers. */
-  async function startServer(): Promise<ChildProcess> {
-    const server = spawn(process.execPath, ['dist/src/main.js'], {
+  /** Starts the built service (with `nodeOptions` for node itself) and resolves once it answers. */
+  async function startServer(nodeOptions: readonly string[] = []): Promise<ChildProcess> {
+    const server = spawn(process.execPath, [...nodeOptions, 'dist/src/main.js'], {
       env: { ...process.env, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
