@@ -59,12 +59,14 @@ export class AttachmentViewService {
   }
 
   /**
-   * One attachment without its contents, as `caller` sees it through Get Attachment; undefined when it is unknown, or
-   * private and not theirs to see. The caller must be able to see its bug (the webhook checks that through Get Bug).
+   * One attachment without its contents, as `caller` sees it through Get Attachment: 'hidden' when it is private and
+   * not theirs to see, 'missing' when this read does not find it (a replica behind the primary). The caller must be
+   * able to see its bug (the webhook checks that through Get Bug).
    */
-  async seenBy(caller: Caller, attachmentId: number): Promise<Record<string, unknown> | undefined> {
+  async seenBy(caller: Caller, attachmentId: number): Promise<Record<string, unknown> | 'hidden' | 'missing'> {
     const [attachment] = await this.repository.byIds(this.db.read, [attachmentId]);
-    if (!attachment || !maySee(caller, attachment)) return undefined;
+    if (!attachment) return 'missing';
+    if (!maySee(caller, attachment)) return 'hidden';
     const present = await this.presenter(this.db.read, caller, [attachment], false);
     return present(attachment);
   }

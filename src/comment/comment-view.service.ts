@@ -74,12 +74,14 @@ export class CommentViewService {
   }
 
   /**
-   * One comment of a bug as `caller` sees it through Get Comments: undefined when it is private and the caller outside the
-   * insider group. The caller must be able to see its bug (the webhook checks that first, through Get Bug).
+   * One comment of a bug as `caller` sees it through Get Comments: 'hidden' when it is private and the caller outside
+   * the insider group, 'missing' when this read does not find it (a replica behind the primary). The caller must be
+   * able to see its bug (the webhook checks that first, through Get Bug).
    */
-  async seenBy(caller: Caller, bugId: number, commentId: number): Promise<PresentedComment | undefined> {
-    const [row] = await this.repository.ofBugs(this.db.read, [bugId], { ids: [commentId], includePrivate: caller.isInsider });
-    if (!row) return undefined;
+  async seenBy(caller: Caller, bugId: number, commentId: number): Promise<PresentedComment | 'hidden' | 'missing'> {
+    const [row] = await this.repository.ofBugs(this.db.read, [bugId], { ids: [commentId], includePrivate: true });
+    if (!row) return 'missing';
+    if (row.isPrivate && !caller.isInsider) return 'hidden';
     const [authors, tags] = await Promise.all([
       this.users.findByIds([row.userId]),
       commentTaggersGroup(caller) !== '' ? this.repository.tagsOf(this.db.read, [row.id]) : undefined,

@@ -20,6 +20,8 @@ import { WEBHOOK_CHANNEL, type StoredEvent } from './webhook.service.js';
 const FAILED_PASS_DELAY_MS = 15_000;
 const BATCH_SIZE = 20;
 const MAX_RETRY_DELAY_MS = 3600_000;
+/** How soon a delivery whose subject a read did not find yet (a lagging replica) is rendered again. */
+const NOT_YET_RETRY_MS = 2000;
 /** The error text kept per failure. */
 const MAX_ERROR_LENGTH = 2000;
 
@@ -126,6 +128,12 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
       if ('skipped' in rendered) {
         const at = toDbDateTime(new Date());
         await this.db.transaction((tx) => this.repository.changeDelivery(tx, delivery.id, { state: 'skipped', lastError: rendered.skipped, finishedAt: at }));
+        return;
+      }
+      if ('notYet' in rendered) {
+        // Not a failure of the receiver: tried again shortly, without counting against the webhook.
+        const nextAttemptAt = Date.now() + Math.min(this.config.webhooks.retryBaseMs, NOT_YET_RETRY_MS);
+        await this.db.transaction((tx) => this.repository.changeDelivery(tx, delivery.id, { lastError: rendered.notYet, nextAttemptAt }));
         return;
       }
       payload = rendered.payload;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FieldSelection } from '../common/fields/field-selection.js';
-import { TrackerError } from '../common/errors/index.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
 import { toApiDateTime } from '../common/time/datetime.js';
 import { CallerResolverService } from '../auth/caller-resolver.service.js';
 import { BugService } from '../bug/bug.service.js';
@@ -15,8 +15,11 @@ import type { StoredEvent } from './webhook.service.js';
 
 const NO_PRIVATE_ATTACHMENTS: ReadonlySet<number> = new Set();
 
-/** What a delivery sends, or why it sends nothing (its owner may not read what it is about). */
-export type Rendered = { payload: string } | { skipped: string };
+/**
+ * What a delivery sends; or why it sends nothing (its owner may not read what it is about); or why it cannot be
+ * rendered yet: the read did not find what the change wrote (reads go to replicas, which may lag the primary).
+ */
+export type Rendered = { payload: string } | { skipped: string } | { notYet: string };
 
 /**
  * The body of a delivery, rendered for the webhook's owner with the reads every API client goes through: the bug as
@@ -49,15 +52,18 @@ export class WebhookPayloadService {
       const { update_token: _ownersToken, ...shown } = (JSON.parse(answer.text) as { bugs: Record<string, unknown>[] }).bugs[0];
       bug = shown;
     } catch (err) {
-      if (err instanceof TrackerError) return { skipped: `the owner may not see bug ${delivery.bugId}` };
-      throw err;
+      if (!(err instanceof TrackerError)) throw err;
+      if (err.code === Errors.BUG_NOT_FOUND.code) return { notYet: `bug ${delivery.bugId} is not readable yet` };
+      return { skipped: `the owner may not see bug ${delivery.bugId}` };
     }
     const comment = event.commentId === undefined ? undefined : await this.comments.seenBy(caller, delivery.bugId, event.commentId);
-    if (delivery.action === 'comment' && !comment) return { skipped: 'the owner may not see the comment (private)' };
-    if (comment) bug.comment = comment;
+    if (comment === 'missing') return { notYet: `comment ${event.commentId} is not readable yet` };
+    if (delivery.action === 'comment' && comment === 'hidden') return { skipped: 'the owner may not see the comment (private)' };
+    if (comment !== undefined && comment !== 'hidden') bug.comment = comment;
     if (event.attachment) {
       const attachment = await this.attachments.seenBy(caller, event.attachment.id);
-      if (!attachment) return { skipped: `the owner may not see attachment ${event.attachment.id} (private)` };
+      if (attachment === 'missing') return { notYet: `attachment ${event.attachment.id} is not readable yet` };
+      if (attachment === 'hidden') return { skipped: `the owner may not see attachment ${event.attachment.id} (private)` };
       bug.attachment = attachment;
     }
 
