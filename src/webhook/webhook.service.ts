@@ -70,7 +70,7 @@ export class WebhookService implements BugChangeListener {
     for (const param of ['name', 'url', 'events'] as const) {
       if (input[param] === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Webhook.create', param });
     }
-    const values = await this.checked(input, undefined);
+    const values = await this.checked(caller, input, undefined);
     const secret = randomBytes(32).toString('hex');
     const at = toDbDateTime(now);
     const id = await this.db.transaction((tx) => this.repository.insert(tx, {
@@ -87,7 +87,7 @@ export class WebhookService implements BugChangeListener {
    */
   async update(caller: Caller, id: string, input: WebhookInput): Promise<Record<string, unknown>> {
     const webhook = await this.ownWebhook(caller, id);
-    const values = await this.checked(input, webhook);
+    const values = await this.checked(caller, input, webhook);
     const change: WebhookChange = { ...values };
     const enabling = values.enabled === true && !webhook.enabled;
     if (enabling || values.enabled === false) change.disabledReason = null;
@@ -145,8 +145,12 @@ export class WebhookService implements BugChangeListener {
     return webhook;
   }
 
-  /** The input's values, checked, as columns; `current` is the webhook being changed (its product for a component). */
-  private async checked(input: WebhookInput, current: Webhook | undefined): Promise<WebhookChange> {
+  /**
+   * The input's values, checked, as columns; `current` is the webhook being changed (its product for a component).
+   * A product filter must be one of the caller's accessible products: one they cannot see answers as one that does
+   * not exist (106), as everywhere.
+   */
+  private async checked(caller: Caller, input: WebhookInput, current: Webhook | undefined): Promise<WebhookChange> {
     const values: WebhookChange = {};
     if (input.name !== undefined) {
       const name = input.name.trim();
@@ -164,7 +168,7 @@ export class WebhookService implements BugChangeListener {
     if (input.product !== undefined) {
       const name = input.product.trim();
       const product = name ? await this.products.findByName(name) : undefined;
-      if (name && !product) throw TrackerError.of(Errors.PRODUCT_ACCESS_DENIED, { product: name });
+      if (name && (!product || !(await this.products.canAccess(caller, product.id)))) throw TrackerError.of(Errors.PRODUCT_ACCESS_DENIED, { product: name });
       values.productId = product?.id ?? null;
       if (values.productId !== current?.productId && input.component === undefined) values.componentId = null;
     }

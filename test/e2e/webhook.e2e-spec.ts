@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, expectCodedError, ok } from '../support/catalogue-fixtures.js';
+import { loginNamed, named } from '../support/in-process.js';
 
 /**
  * Webhooks over REST (issue 15, beyond Bugzilla 5.0): a user's own, an administrator's all; checked input; refused
@@ -15,8 +16,8 @@ describe('webhooks over REST', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    owner = await t.createUser('hook-manager@example.com');
-    other = await t.createUser('hook-other@example.com');
+    owner = await t.createUser(loginNamed('hook-manager'));
+    other = await t.createUser(loginNamed('hook-other'));
   });
   afterAll(() => t.close());
 
@@ -50,6 +51,15 @@ describe('webhooks over REST', () => {
     expectCodedError(await t.post('/webhook', { name: 'x', url: HOOK_URL, events: ['create'], product: 'Nope' }, { key: owner.apiKey }), 106, 401);
     expectCodedError(await t.post('/webhook', { name: 'x', url: HOOK_URL, events: ['create'], component: 'TestComponent' }, { key: owner.apiKey }), 50, 400);
     expectCodedError(await t.post('/webhook', { name: 'x', url: HOOK_URL, events: ['create'], product: 'TestProduct', component: 'Nope' }, { key: owner.apiKey }), 105, 400);
+    expect(ok(await t.get('/webhook', { key: owner.apiKey })).webhooks).toEqual([]);
+  });
+
+  it("refuses a product filter on a product the caller cannot access, as one that does not exist (106)", async () => {
+    const group = named('hook-sealed');
+    const product = named('HookSealed');
+    await createBugGroup(t, group);
+    await createProduct(t, product, { group_controls: [{ group, membercontrol: 'mandatory', othercontrol: 'mandatory', entry: true }] });
+    expectCodedError(await t.post('/webhook', { name: 'x', url: HOOK_URL, events: ['create'], product }, { key: owner.apiKey }), 106, 401);
     expect(ok(await t.get('/webhook', { key: owner.apiKey })).webhooks).toEqual([]);
   });
 
