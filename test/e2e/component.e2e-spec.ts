@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, firstAudit, ok } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, firstAudit, ok, withOwnFlagTypes } from '../support/catalogue-fixtures.js';
 import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import { fileBug } from './bug-fixtures.js';
 import { FlagInclusion } from '../../src/flag/entities/flag-inclusion.entity.js';
@@ -22,7 +22,8 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
 
   const component = async (product: string, name: string) => {
     const [p] = ok(await t.get(`/product/${product}`, { key: ADMIN_API_KEY, query: { include_fields: 'components' } })).products;
-    return p?.components.find((c: any) => c.name === name);
+    const found = p?.components.find((c: any) => c.name === name);
+    return found && withOwnFlagTypes(t, found);
   };
 
   beforeAll(async () => {
@@ -182,7 +183,7 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
         wheels = await component(names.Alpha, 'Wheels');
         ok(await t.put(`/component/${wheels.id}`, { default_cc: [ADMIN_LOGIN] }, { key: ADMIN_API_KEY }));
         const review = ok(await t.post('/flag_type', { name: named('review'), description: 'r', inclusions: { [names.Alpha]: ['Wheels'] } }, { key: ADMIN_API_KEY })).id;
-        expect(ok(await t.get(`/flag_type/${names.Alpha}/Wheels`)).bug.map((type: any) => type.id)).toEqual([review]);
+        expect(withOwnFlagTypes(t, { flag_types: ok(await t.get(`/flag_type/${names.Alpha}/Wheels`)) }).flag_types!.bug.map((type: any) => type.id)).toEqual([review]);
       });
 
       inProcessIt('has the inclusion stored with its product (reads the database)', async () => {

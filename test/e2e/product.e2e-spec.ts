@@ -1,5 +1,5 @@
 import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
-import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok, ownEntries } from '../support/catalogue-fixtures.js';
+import { createBugGroup, createProduct, documentedParameters, expectCodedError, ok, ownEntries, withOwnFlagTypes } from '../support/catalogue-fixtures.js';
 import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import { fileBug } from './bug-fixtures.js';
 
@@ -92,7 +92,8 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
 
   describe('Get Product', () => {
     it('returns the product fields, components, versions and milestones (inactive ones included)', async () => {
-      const [product] = ok(await t.get(`/product/${names.Public}`)).products;
+      const [fetched] = ok(await t.get(`/product/${names.Public}`)).products;
+      const product = { ...fetched, components: fetched.components.map((c: any) => withOwnFlagTypes(t, c)) };
       expect(product).toEqual({
         id: ids.Public, name: names.Public, description: `${names.Public} product`, is_active: true, default_milestone: '---',
         has_unconfirmed: true, classification: 'Unclassified',
@@ -130,7 +131,7 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
       const [product] = ok(await t.get(`/product/${names.Public}`, { query: { include_fields: 'name,components.name' } })).products;
       expect(product).toEqual({ name: names.Public, components: [{ name: 'General' }] });
       const [withTypes] = ok(await t.get(`/product/${names.Public}`, { query: { include_fields: 'components.flag_types' } })).products;
-      expect(withTypes).toEqual({ components: [{ flag_types: { bug: [], attachment: [] } }] });
+      expect({ components: withTypes.components.map((c: any) => withOwnFlagTypes(t, c)) }).toEqual({ components: [{ flag_types: { bug: [], attachment: [] } }] });
       const [excluded] = ok(await t.get(`/product/${names.Public}`, { query: { exclude_fields: 'components,versions,milestones,description' } })).products;
       expect(Object.keys(excluded).sort()).toEqual(['classification', 'default_milestone', 'has_unconfirmed', 'id', 'is_active', 'name']);
       const [noFlagTypes] = ok(await t.get(`/product/${names.Public}`, { query: { include_fields: 'components', exclude_fields: 'components.flag_types' } })).products;

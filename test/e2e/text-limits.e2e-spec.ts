@@ -41,6 +41,8 @@ describe('text limits (issue 12, defect 4)', () => {
   let t: TestApp;
   const ids: Record<string, number> = {};
   const [product, freeField, areaField] = [named('Limits'), `cf_free${FIELD_RUN}`, `cf_area${FIELD_RUN}`];
+  // Where new components at their limit go: a product of the file's own that keeps its name (a row renames `product`).
+  const componentHome = named('LimitsHome');
   /** The parameters these tests change, as they were: a running instance keeps them for the files after this one. */
   let changed: Record<string, string>;
 
@@ -66,6 +68,7 @@ describe('text limits (issue 12, defect 4)', () => {
     ids.group = created(await t.post('/group', { name: named('limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
     ids.product = created(await t.post('/product', { name: product, description: 'Limits', version: '1.0', classification: 'Unclassified' }, { key: ADMIN_API_KEY })).id;
     ids.component = created(await t.post('/component', { product, name: 'Main', description: 'Main', default_assignee: ADMIN_LOGIN }, { key: ADMIN_API_KEY })).id;
+    created(await t.post('/product', { name: componentHome, description: 'Limits', version: '1.0', classification: 'Unclassified' }, { key: ADMIN_API_KEY }));
     ids.classification = created(await t.post('/classification', { name: named('Limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
     ids.keyword = created(await t.post('/keyword', { name: named('limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
     ids.flagType = created(await t.post('/flag_type', { name: named('limits'), description: 'Limits' }, { key: ADMIN_API_KEY })).id;
@@ -106,7 +109,7 @@ describe('text limits (issue 12, defect 4)', () => {
     { name: 'new product description', max: LONG, code: 104, write: (v) => post('/product', { name: `PD${v.length}${RUN}`, description: v, version: '1', classification: 'Unclassified' }), read: () => '/product?type=accessible' },
     { name: 'new product version', max: 64, code: 32000, write: (v) => post('/product', { name: `PV${v.length}${RUN}`, description: 'D', version: v, classification: 'Unclassified' }), read: () => '/product?type=accessible' },
     { name: 'new product default_milestone', max: 64, code: 32000, write: (v) => post('/product', { name: `PM${v.length}${RUN}`, description: 'D', version: '1', default_milestone: v, classification: 'Unclassified' }), read: () => '/product?type=accessible' },
-    { name: 'new component name', max: 64, code: 105, write: (v) => post('/component', { product: 'TestProduct', name: v, description: 'D', default_assignee: ADMIN_LOGIN }), read: () => '/product?type=accessible' },
+    { name: 'new component name', max: 64, code: 105, write: (v) => post('/component', { product: componentHome, name: v, description: 'D', default_assignee: ADMIN_LOGIN }), read: () => '/product?type=accessible' },
     // Keywords, fields, flag types
     { name: 'new keyword name', max: 64, code: 32000, make: (n) => `k${text(n - 1)}`, write: (v) => post('/keyword', { name: v, description: 'D' }), read: () => '/keyword' },
     { name: 'keyword name', max: 64, code: 32000, write: (v) => put(`/keyword/${ids.keyword}`, { name: v }), read: () => '/keyword' },

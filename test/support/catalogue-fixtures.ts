@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, type ApiResponse, type TestApp } from './test-app.js';
+import { isNamedHere } from './in-process.js';
 
 /** Asserts a coded error: the exact code and HTTP status, with a message and the documentation link. */
 export function expectCodedError(res: ApiResponse, code: number, status: number): void {
@@ -20,6 +21,21 @@ export function ok<T = any>(res: ApiResponse<T>): T {
  */
 export function ownEntries<T>(t: TestApp, entries: T[], isOwn: (entry: T) => boolean): T[] {
   return t.isRemote ? entries.filter(isOwn) : entries;
+}
+
+interface FlagTypesOf {
+  flag_types?: { bug: Array<{ name: string }>; attachment: Array<{ name: string }> };
+}
+
+/**
+ * A component as a test may assert on its flag types: remotely only this file's types (a type without inclusions,
+ * made by another file, reaches every product of a shared instance); in-process all of them.
+ */
+export function withOwnFlagTypes<C extends FlagTypesOf>(t: TestApp, component: C): C {
+  if (!component.flag_types) return component;
+  const { bug, attachment } = component.flag_types;
+  const own = <T extends { name: string }>(types: T[]) => ownEntries(t, types, (type) => isNamedHere(type.name));
+  return { ...component, flag_types: { bug: own(bug), attachment: own(attachment) } };
 }
 
 /** A bug group created through Create Group (admin), active. */

@@ -20,6 +20,11 @@ export function named(base: string): string {
   return REMOTE_BASE_URL ? `${base}-${RUN_SUFFIX}` : base;
 }
 
+/** Whether `name` is one this file made with `named` (always, in-process: the database is the file's own). */
+export function isNamedHere(name: string): boolean {
+  return !REMOTE_BASE_URL || name.includes(RUN_SUFFIX);
+}
+
 /** A login for a test user: `local@example.com` in-process, made unique per file and run against an instance. */
 export function loginNamed(local: string, domain = 'example.com'): string {
   return `${named(local)}@${domain}`;
