@@ -81,3 +81,17 @@ export class WorkerLoop {
       });
   }
 }
+
+/** At most once per `intervalMs` in this instance: the housekeeping an outbox worker does beside its passes. */
+export class EveryInterval {
+  private last = 0;
+
+  constructor(private readonly intervalMs: number) {}
+
+  /** True when the interval has passed since the last time it said so (and from then on counts again). */
+  due(now = Date.now()): boolean {
+    if (now - this.last < this.intervalMs) return false;
+    this.last = now;
+    return true;
+  }
+}

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy }
 import { HttpAdapterHost } from '@nestjs/core';
 import { AppConfig } from '../config/app-config.js';
 import { CommitSignals } from '../database/commit-signals.js';
-import { WorkerLoop } from '../common/worker-loop.js';
+import { EveryInterval, WorkerLoop } from '../common/worker-loop.js';
 import { MailQueueService, SENT_RETENTION_DAYS } from './mail-queue.service.js';
 import { MAIL_CHANNEL } from './mail.service.js';
 import { createMailTransport, type MailTransport } from './mail-transport.js';
@@ -35,7 +35,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
   );
   private stopSignalListener: (() => void) | undefined;
   private started = false;
-  private lastPurge = 0;
+  private readonly purges = new EveryInterval(PURGE_INTERVAL_MS);
 
   constructor(
     private readonly config: AppConfig,
@@ -92,8 +92,7 @@ export class MailDeliveryService implements OnApplicationBootstrap, OnModuleDest
 
   /** Once an hour per instance: forget the rows sent more than SENT_RETENTION_DAYS ago (the outbox stays small). */
   private async purgeSentIfDue(): Promise<void> {
-    if (Date.now() - this.lastPurge < PURGE_INTERVAL_MS) return;
-    this.lastPurge = Date.now();
+    if (!this.purges.due()) return;
     await this.queue.purgeSent(new Date(Date.now() - SENT_RETENTION_DAYS * 86400_000));
   }
 

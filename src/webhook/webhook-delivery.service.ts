@@ -5,7 +5,7 @@ import { AppConfig } from '../config/app-config.js';
 import { CommitSignals } from '../database/commit-signals.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { WorkerLoop } from '../common/worker-loop.js';
+import { EveryInterval, WorkerLoop } from '../common/worker-loop.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { MailService } from '../mail/mail.service.js';
 import { ParametersService } from '../params/parameters.service.js';
@@ -20,6 +20,9 @@ import { WEBHOOK_CHANNEL, type StoredEvent } from './webhook.service.js';
 const FAILED_PASS_DELAY_MS = 15_000;
 const BATCH_SIZE = 20;
 const MAX_RETRY_DELAY_MS = 3600_000;
+/** Delivered and skipped deliveries stay readable (GET /rest/webhook/{id}/deliveries) this long, then go. */
+export const FINISHED_RETENTION_DAYS = 7;
+const PURGE_INTERVAL_MS = 3600_000;
 /** How soon a delivery whose subject a read did not find yet (a lagging replica) is rendered again. */
 const NOT_YET_RETRY_MS = 2000;
 /** The error text kept per failure. */
@@ -45,6 +48,7 @@ export function signatureOf(secret: string, body: string): string {
 export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Webhooks');
   private readonly loop: WorkerLoop;
+  private readonly purges = new EveryInterval(PURGE_INTERVAL_MS);
   private stopSignalListener: (() => void) | undefined;
 
   constructor(
@@ -61,6 +65,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
     this.loop = new WorkerLoop(
       { name: 'Webhook delivery', pollMs: config.webhooks.pollMs, failedPassDelayMs: FAILED_PASS_DELAY_MS, logger: this.logger },
       async () => {
+        if (this.purges.due()) await this.purgeFinished(new Date(Date.now() - FINISHED_RETENTION_DAYS * 86400_000));
         await this.deliverDue();
         // Sleep only until the next delivery in line is due (a retry), not a whole poll.
         return this.untilNextDue();
@@ -87,6 +92,11 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
   async onModuleDestroy(): Promise<void> {
     this.stopSignalListener?.();
     await this.loop.stop();
+  }
+
+  /** Forgets delivered and skipped deliveries finished before `before`; answers how many. */
+  purgeFinished(before: Date): Promise<number> {
+    return this.db.transaction((tx) => this.repository.deleteFinishedBefore(tx, toDbDateTime(before)));
   }
 
   /** Sends every due delivery, batch by batch; answers how many were tried. */

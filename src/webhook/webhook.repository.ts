@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { In } from 'typeorm';
+import { In, LessThan } from 'typeorm';
 import { insertRows, type Sql } from '../database/sql.js';
 import { Webhook } from './entities/webhook.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
@@ -113,6 +113,12 @@ export class WebhookRepository {
 
   async changeDelivery(tx: Sql, id: number, values: DeliveryChange): Promise<void> {
     await tx.repository(WebhookDelivery).update({ id }, values);
+  }
+
+  /** Deletes delivered and skipped deliveries finished before `before` (pending ones are never matched); how many. */
+  async deleteFinishedBefore(tx: Sql, before: string): Promise<number> {
+    const { affected } = await tx.repository(WebhookDelivery).delete({ state: In(['delivered', 'skipped']), finishedAt: LessThan(before) });
+    return affected ?? 0;
   }
 
   /** Makes every pending delivery of a webhook due at `now` (its backlog drains at once, in order). */

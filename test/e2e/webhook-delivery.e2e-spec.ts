@@ -5,6 +5,7 @@ import { changeGroups, clearMailQueue, fileBug, restrictBugs } from './bug-fixtu
 import { attach } from './attachment-fixtures.js';
 import { eventually, WebhookReceiver, type ReceivedHook } from '../support/webhook-receiver.js';
 import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
+import { WebhookDeliveryService } from '../../src/webhook/webhook-delivery.service.js';
 
 /**
  * Webhook deliveries (issue 15, beyond Bugzilla 5.0): queued in each change's transaction, delivered signed, once and
@@ -156,6 +157,20 @@ describe('webhook deliveries', () => {
       await drained(hook.id);
       expect(receiver.of(hook.id).slice(3).map((r) => r.body.event.changes[0].added)).toEqual(['first', 'second', 'third']);
       expect((await state(hook.id)).state).toMatchObject({ consecutive_failures: 0, last_success_time: expect.any(String), queue_depth: 0 });
+      ok(await t.request('DELETE', `/webhook/${hook.id}`, { key: owner.apiKey }));
+    });
+
+    it('delivered deliveries are forgotten after their retention; pending ones never', async () => {
+      const hook = await createHook({ events: ['modify'] });
+      const bugId = await fileBug(t);
+      ok(await t.put(`/bug/${bugId}`, { whiteboard: 'kept a while' }, { key: ADMIN_API_KEY }));
+      await drained(hook.id);
+      ok(await t.put(`/webhook/${hook.id}`, { enabled: false }, { key: owner.apiKey }));
+      const workers = t.app.get(WebhookDeliveryService);
+      expect(await workers.purgeFinished(new Date(Date.now() - 60_000))).toBe(0);
+      expect((await deliveries(hook.id)).map((d: any) => d.state)).toEqual(['delivered']);
+      expect(await workers.purgeFinished(new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(1);
+      expect(await deliveries(hook.id)).toEqual([]);
       ok(await t.request('DELETE', `/webhook/${hook.id}`, { key: owner.apiKey }));
     });
 
