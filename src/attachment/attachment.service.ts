@@ -330,7 +330,7 @@ export class AttachmentService implements BugAttachments {
         changerId: caller.id, action: 'attachment', attachments: changes.map((c) => ({ ...c.attachment, commentId: c.comment?.id })),
         state: bugMailState(bug.row, bug.classification, relations.get(bugId)?.keywords ?? []),
         changes: entries.map((e) => ({ field: e.field, removed: e.removed, added: e.added, attachmentId: e.attachmentId ?? null })),
-        ...(comment ? { comment: { text: comment.text, isPrivate: comment.isPrivate }, commentId: comment.id } : {}),
+        ...(comment ? { comment } : {}),
         participants: {
           reporterId: bug.row.reporterId, assigneeId: bug.row.assignedToId, qaContactId: bug.row.qaContactId,
           ccIds: [...ccIds, ...joining.map((u) => u.id)], formerIds: [],

@@ -78,8 +78,7 @@ export class BugCommentChangeService {
       action: 'comment',
       state: bugMailState(detail.row, detail.classification, byBug.get(bugId)?.keywords ?? []),
       changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-      comment: { text: comment.text, isPrivate: comment.isPrivate },
-      commentId: comment.commentId,
+      comment: { id: comment.commentId, text: comment.text, isPrivate: comment.isPrivate },
       participants: {
         reporterId: detail.row.reporterId,
         assigneeId: detail.row.assignedToId,

@@ -489,8 +489,7 @@ export class BugCreateService {
       state: bugMailState({ ...bug, ...bug.selects }, bug.product.classification, bug.keywords.map((k) => k.name)),
       // The initial flags: listed in the mail, and how a requestee gets their request mail.
       changes: initialFlagsChange(bug.flags),
-      comment: { text: bug.description, isPrivate: bug.descriptionIsPrivate },
-      commentId,
+      comment: { id: commentId, text: bug.description, isPrivate: bug.descriptionIsPrivate },
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,
       settingsMark: caller.settingsMark,

@@ -54,10 +54,8 @@ export interface BugChangeEvent {
   changes: ReadonlyArray<{ field: string; removed: string; added: string; attachmentId?: number | null }>;
   /** The attachments this change added (isNew) or changed (action `attachment`), each with the comment it added. */
   attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number }>;
-  /** The comment added by this change, if any (its text goes into the mail). */
-  comment?: { text: string; isPrivate: boolean };
-  /** That comment's id (webhooks read it as their owner may see it). */
-  commentId?: number;
+  /** The comment added by this change, if any: its text goes into the mail, webhooks read it by id as their owner. */
+  comment?: { id: number; text: string; isPrivate: boolean };
   /** The people around the bug after the change, plus those the change removed (old assignee, removed cc …). */
   participants: { reporterId: number; assigneeId: number; qaContactId: number | null; ccIds: readonly number[]; formerIds: readonly number[] };
   /** The request's one timestamp, DB format. */

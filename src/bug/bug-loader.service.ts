@@ -1,6 +1,6 @@
+import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
-import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';

@@ -61,7 +61,7 @@ describe('bug mail composition', () => {
           { field: 'status', removed: 'NEW', added: 'ASSIGNED' },
           { field: 'cf_colour', removed: '', added: 'red' },
         ],
-        comment: { text: 'Taking it.', isPrivate: false },
+        comment: { id: 1, text: 'Taking it.', isPrivate: false },
       }),
       recipient({ reasons: ['AssignedTo', 'CC'] }),
       { ...context, customFieldLabels: new Map([['cf_colour', 'Colour']]) },
@@ -145,7 +145,7 @@ describe('bug mail composition', () => {
           { field: 'assigned_to', removed: '', added: 'assignee@example.com' },
           { field: 'qa_contact', removed: '', added: '' },
         ],
-        comment: { text: 'It crashes.', isPrivate: false },
+        comment: { id: 1, text: 'It crashes.', isPrivate: false },
       }),
       recipient(),
       { ...context, urlbase: '' },
@@ -172,14 +172,14 @@ describe('bug mail composition', () => {
   });
 
   it('a private comment reaches insiders only, marked private', () => {
-    const event = change({ comment: { text: 'secret', isPrivate: true } });
+    const event = change({ comment: { id: 1, text: 'secret', isPrivate: true } });
     expect(composeBugMail(event, recipient(), context)!.body).not.toContain('secret');
     const insider = composeBugMail(event, recipient({ isInsider: true }), context)!;
     expect(insider.body).toContain('--- Comment from Chan Ger <changer@example.com> (private) ---\nsecret');
   });
 
   it('a change that is only a private comment sends nothing to a non-insider', () => {
-    const event = change({ changes: [], comment: { text: 'secret', isPrivate: true } });
+    const event = change({ changes: [], comment: { id: 1, text: 'secret', isPrivate: true } });
     expect(composeBugMail(event, recipient(), context)).toBeNull();
     expect(composeBugMail(event, recipient({ isInsider: true }), context)).not.toBeNull();
   });

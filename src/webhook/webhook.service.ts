@@ -233,7 +233,7 @@ const isAdmin = (caller: Caller) => caller.inGroup('admin');
 function storedEvents(event: BugChangeEvent): StoredEvent[] {
   const base = { changerId: event.changerId, at: event.at };
   const plain = (changes: BugChangeEvent['changes']) => changes.map(({ field, removed, added }) => ({ field, removed, added }));
-  if (!event.attachments?.length) return [{ ...base, commentId: event.commentId, changes: plain(event.changes) }];
+  if (!event.attachments?.length) return [{ ...base, commentId: event.comment?.id, changes: plain(event.changes) }];
   return event.attachments.map(({ id, isNew, commentId }, index) => ({
     ...base,
     commentId,

@@ -236,7 +236,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
 
   it('a change reaches the SMTP listener with the change table, From mailfrom and X-Tracker / X-Bugzilla headers', async () => {
     const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.assignee.id }, {
-      comment: { text: 'Working on it now.', isPrivate: false },
+      comment: { id: 1, text: 'Working on it now.', isPrivate: false },
     });
     await notify(event);
     const [mail] = await waitFor('the mail to the assignee', () => mailsAbout(event.bugId, 'assignee@example.com').length && mailsAbout(event.bugId, 'assignee@example.com'));
@@ -280,7 +280,7 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
   it('a private comment reaches the insider group only', async () => {
     const event = changeEvent(users.changer.id, { reporterId: users.reporter.id, assigneeId: users.insider.id }, {
       changes: [{ field: 'priority', removed: '---', added: 'P1' }],
-      comment: { text: 'Only for insiders.', isPrivate: true },
+      comment: { id: 1, text: 'Only for insiders.', isPrivate: true },
     });
     await notify(event);
     const rows = await queuedFor(event.bugId);

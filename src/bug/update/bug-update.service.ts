@@ -239,7 +239,7 @@ export class BugUpdateService {
         action: 'modify',
         state: bugMailState({ ...w.bug.row, ...w.columns }, w.product.classification, w.keywords),
         changes: w.changes.entries().map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-        ...(w.comment ? { comment: { text: w.comment.text, isPrivate: w.comment.isPrivate }, commentId: w.comment.id } : {}),
+        ...(w.comment ? { comment: w.comment } : {}),
         participants: {
           reporterId: w.bug.row.reporterId,
           assigneeId: w.assigneeId,
@@ -294,7 +294,7 @@ export class BugUpdateService {
         action: 'modify',
         state: bugMailState(bug.row, bug.classification, byBug.get(id)?.keywords ?? []),
         changes: run.others.get(id) ?? [],
-        ...(run.otherComments.has(id) ? { comment: run.otherComments.get(id)!, commentId: run.otherComments.get(id)!.id } : {}),
+        ...(run.otherComments.has(id) ? { comment: run.otherComments.get(id)! } : {}),
         participants: {
           reporterId: bug.row.reporterId,
           assigneeId: bug.row.assignedToId,
