@@ -1,12 +1,13 @@
 # syntax=docker/dockerfile:1
 # Tracker: build with the dev dependencies (TypeScript), run with the production ones only, as a non-root user.
-# Node 22 LTS, pinned: the image's default database is SQLite, and better-sqlite3 12 aborts on Node >= 24.19
-# (nodejs/node#65446; docs/decisions.md, "Runtime"). Node 24 once better-sqlite3 13 is in.
-ARG NODE_VERSION=22.23.3
+# Node 24 LTS, pinned: the version of the project's own runtime (package.json's `node` dev dependency), which
+# npm test runs on.
+ARG NODE_VERSION=24.21.0
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary fits.
+# Build tools for native dev dependencies without a prebuilt binary for the platform (better-sqlite3 ships N-API
+# binaries for glibc and musl on x64 and arm64 and compiles nothing here).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*

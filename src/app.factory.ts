@@ -17,15 +17,11 @@ import { RateLimitService } from './ratelimit/rate-limit.service.js';
 export interface CreateAppOptions {
   /** Overrides LOG_LEVEL (the tests log errors only). */
   logLevel?: LogLevel;
-  openApiUi?: boolean;
   /** The source of "now"; the system clock unless a test passes one it can move. */
   clock?: Clock;
 }
 
-/**
- * Builds the HTTP application (main.ts and the e2e tests share it). The e2e tests turn the browsable OpenAPI page
- * off: its static-file plugin needs require() of an ES module, which Jest on Node 20 cannot do.
- */
+/** Builds the HTTP application (main.ts and the e2e tests share it). */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const log = createLog(options.logLevel ?? config.logLevel);
   const adapter = new FastifyAdapter({
@@ -40,7 +36,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   // The API under /rest, as Bugzilla; the operators' endpoints beside it.
   app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready', 'metrics'] });
-  setupOpenApi(app, { ui: options.openApiUi ?? true });
+  setupOpenApi(app);
   // Create Attachment's body follows maxattachmentsize, read per request (base64 is a third larger than the file).
   installAttachmentBodyLimit(adapter.getInstance<FastifyInstance>(), config.maxBodyBytes, async () => maxAttachmentBytes(await app.get(ParametersService).load()));
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.

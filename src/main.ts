@@ -3,8 +3,14 @@ import 'reflect-metadata';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { ConfigError, loadConfig } from './config/app-config.js';
 import { createApp } from './app.factory.js';
+import { unsupportedRuntimeMessage } from './config/runtime.js';
 
 async function main(): Promise<void> {
+  const unsupported = unsupportedRuntimeMessage();
+  if (unsupported) {
+    process.stderr.write(`${unsupported}\n`);
+    process.exit(2);
+  }
   let config;
   try {
     config = loadConfig();

@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TRACKER_VERSION } from './info/info.service.js';
 
 /** The service describes itself at /rest/openapi.json, with a browsable page at /rest/openapi. */
-export function setupOpenApi(app: NestFastifyApplication, options: { ui: boolean }): void {
+export function setupOpenApi(app: NestFastifyApplication): void {
   const config = new DocumentBuilder()
     .setTitle('Tracker REST API')
     .setDescription('Issue tracker wire-compatible with the Bugzilla 5.0 REST API. Routes marked "beyond Bugzilla 5.0" are Tracker extensions.')
@@ -12,5 +12,5 @@ export function setupOpenApi(app: NestFastifyApplication, options: { ui: boolean
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-BUGZILLA-API-KEY' }, 'api_key_header')
     .build();
   const document = SwaggerModule.createDocument(app, config);
-  SwaggerModule.setup('rest/openapi', app, document, { jsonDocumentUrl: 'rest/openapi.json', swaggerUiEnabled: options.ui });
+  SwaggerModule.setup('rest/openapi', app, document, { jsonDocumentUrl: 'rest/openapi.json' });
 }

@@ -107,7 +107,7 @@ describe('admin command line (npm run tracker -- …)', () => {
       const row = await (await db()).getRepository(ApiKey).findOneByOrFail({ user: { loginName: 'alice@example.com' } });
       expect(row).toMatchObject({ description: 'CI bot', revoked: false });
       expect(row.keyHash).not.toBe(key);
-      const app = await createApp(loadConfig(env), { logLevel: 'error', openApiUi: false });
+      const app = await createApp(loadConfig(env), { logLevel: 'error' });
       try {
         await app.listen(0, '127.0.0.1');
         const { port } = app.getHttpServer().address() as AddressInfo;

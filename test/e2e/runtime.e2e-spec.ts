@@ -1,20 +1,14 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { inProcessIt } from '../support/in-process.js';
 
 /**
- * Code paths that need Node 22's require() of ES modules (issue 14, "Runtime"): the browsable OpenAPI page
- * (@fastify/static) and Fastify's inject(). `npm test` runs the e2e suite on the machine's Node and again on the
- * Node LTS it targets (scripts/node-lts.sh); on a Node older than 22 these are skipped, and say why.
+ * Code paths that once needed Node 22's require() of ES modules (issue 14, "Runtime"): the browsable OpenAPI page
+ * (@fastify/static) and Fastify's inject(). npm test runs this on Node 24 and on Node 22.
  */
-const major = Number(process.versions.node.split('.')[0]);
-const onLts = major >= 22 ? describe : describe.skip;
-if (major < 22) {
-  console.warn(`runtime.e2e: Node ${process.versions.node} cannot require() ES modules; the OpenAPI page and inject() are checked in the Node LTS pass of npm test`);
-}
-
-onLts(`on Node ${process.versions.node}: the OpenAPI page and inject()`, () => {
+describe(`on Node ${process.versions.node}: the OpenAPI page and inject()`, () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({}, { openApiUi: true });
+    t = await startTestApp();
   });
   afterAll(() => t.close());
 
@@ -30,7 +24,7 @@ onLts(`on Node ${process.versions.node}: the OpenAPI page and inject()`, () => {
     expect((await asset.text()).length).toBeGreaterThan(10_000);
   });
 
-  it('answers through Fastify inject() as over the socket', async () => {
+  inProcessIt('answers through Fastify inject() as over the socket', async () => {
     const fastify = t.app.getHttpAdapter().getInstance();
     const injected = await fastify.inject({ method: 'GET', url: '/rest/version' });
     expect(injected.statusCode).toBe(200);

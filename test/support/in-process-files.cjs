@@ -13,7 +13,6 @@ module.exports = [
   'mail', // reads the mail outbox table and configures delivery
   'metrics', // starts an instance with TRACKER_METRICS=1
   'rate-limit', // configures limits and moves the clock
-  'runtime', // the OpenAPI UI switch and inject() of an instance it starts
   'schema', // compares the database schema with the entities
   'shutdown', // signals the service process
   'webhook-delivery', // needs TRACKER_WEBHOOK_ALLOW_PRIVATE=1 and fast retries, and a receiver the instance can reach

@@ -224,9 +224,9 @@ export class TestApp {
  * Boots the real app (Fastify adapter) on a fresh database of its own, listening on a free port. With `sharing`, a
  * second instance on that app's database instead (N instances on one database; closing it leaves the database).
  */
-export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel; sharing?: TestApp; openApiUi?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logLevel?: LogLevel; sharing?: TestApp } = {}): Promise<TestApp> {
   if (REMOTE_BASE_URL) {
-    if (Object.keys(env).length || options.sharing || options.openApiUi) {
+    if (Object.keys(env).length || options.sharing) {
       throw new Error('this test configures the instances it starts (environment, a second instance): it is in-process only');
     }
     return new TestApp(inProcessOnly('the app'), REMOTE_BASE_URL, inProcessOnly('the database'), inProcessOnly('the configuration'), inProcessOnly('the clock'));
@@ -243,7 +243,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const clock = new TestClock();
-  const app = await createApp(config, { logLevel: options.logLevel ?? 'error', openApiUi: options.openApiUi ?? false, clock });
+  const app = await createApp(config, { logLevel: options.logLevel ?? 'error', clock });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return new TestApp(app, `http://127.0.0.1:${address.port}`, database, config, clock);
