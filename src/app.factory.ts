@@ -43,6 +43,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const limiter = app.get(RateLimitService);
   installRequestHook(adapter.getInstance<FastifyInstance>(), {
     resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}),
+    instanceOf: (type) => app.get(type, { strict: false }),
   });
   await app.init();
   return app;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { insertRows, type Sql } from '../database/sql.js';
+import { insertRows, type Row, type Sql } from '../database/sql.js';
+import { companionJoin, companionRows, type SqlFragment } from '../database/companion.js';
 import { AuditLogEntry } from './entities/audit-log-entry.entity.js';
 import { ChangeMark } from './entities/change-mark.entity.js';
 
@@ -72,11 +73,15 @@ export class AuditRepository {
     return row?.at ?? null;
   }
 
-  /** The settings mark alone, for a request that reads nothing else it could ride on (an anonymous caller). */
-  async settingsMark(sql: Sql): Promise<number> {
+  /**
+   * The settings mark, for a request that has no credential to read it with (an anonymous caller); with a companion
+   * read, its rows in the same statement (companionJoin).
+   */
+  async settingsMark(sql: Sql, companion?: SqlFragment): Promise<{ mark: number; companionRows: Row[] }> {
     const q = sql.quote;
-    const row = await sql.one<{ settings: number | null }>(`SELECT ${settingsMarkSql(q)} AS ${q('settings')}`);
-    return Number(row?.settings ?? 0);
+    const join = companionJoin(companion);
+    const rows = await sql.all<Row>(`SELECT ${settingsMarkSql(q)} AS ${q('settings')}${join.columns} FROM (SELECT 1 AS ${q('one')}) o ${join.join}`, join.params);
+    return { mark: Number(rows[0]?.settings ?? 0), companionRows: companionRows(rows) };
   }
 
   /** Moves the settings mark, in the transaction that changed settings. */

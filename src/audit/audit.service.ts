@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Row, Sql } from '../database/sql.js';
+import type { SqlFragment } from '../database/companion.js';
 import { AuditRepository, type AuditEntry } from './audit.repository.js';
 
 export { auditMarkSql, settingsMarkSql, type AuditEntry } from './audit.repository.js';
@@ -29,9 +30,12 @@ export class AuditService {
     return this.auditLog.lastTime(sql, classes);
   }
 
-  /** The settings mark (settingsMarkSql) read on its own. */
-  settingsMark(sql: Sql = this.db.read): Promise<number> {
-    return this.auditLog.settingsMark(sql);
+  /**
+   * The settings mark (settingsMarkSql) read on its own, for a request without a credential to read it with; with a
+   * companion read, its rows in the same statement (CallerResolverService).
+   */
+  settingsMark(companion?: SqlFragment): Promise<{ mark: number; companionRows: Row[] }> {
+    return this.auditLog.settingsMark(this.db.read, companion);
   }
 
   /** Moves the settings mark (ChangeMarkSubscriber, for a transaction that wrote settings). */

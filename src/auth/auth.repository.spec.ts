@@ -11,11 +11,30 @@ describe('AuthRepository credential statements', () => {
     });
     const repository = new AuthRepository();
     expect(await repository.tokenByDigest(mysql, 'digest')).toBeUndefined();
-    expect(await repository.apiKeyByDigest(mysql, 'digest')).toBeUndefined();
+    expect(await repository.apiKeyByDigest(mysql, 'digest')).toEqual({ key: undefined, companionRows: [] });
     for (const statement of sent) {
       // The audit mark is the audit module's expression; what is left must name nothing unquoted.
       const own = statement.replace(/\(SELECT COALESCE.*FROM audit_log\)\)/, '').replace(/`[^`]+`/g, '');
       expect(own).not.toMatch(/\b(login_tokens|api_keys|id|user_id|ip_addr|last_used|revoked|token_hash|key_hash|mark)\b/);
     }
+  });
+
+  it('bring a companion read in the same statement, its parameters before the key digest', async () => {
+    const sent: Array<{ text: string; params: unknown[] }> = [];
+    const mysql = new Sql({} as EntityManager, 'mysql', async (text, params) => {
+      sent.push({ text, params });
+      return [
+        { id: 7, user_id: 3, revoked: 0, last_used: null, settings_mark: 12, c_id: 5, c_seen: 1 },
+        { id: 7, user_id: 3, revoked: 0, last_used: null, settings_mark: 12, c_id: 6, c_seen: 0 },
+      ];
+    });
+    const found = await new AuthRepository().apiKeyByDigest(mysql, 'digest', { sql: 'SELECT 1 AS c_id WHERE ? = ?', params: ['a', 'b'] });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].text).toMatch(/LEFT JOIN \(SELECT 1 AS c_id WHERE \? = \?\) c ON 1 = 1 WHERE/);
+    expect(sent[0].params).toEqual(['a', 'b', 'digest']);
+    expect(found).toEqual({
+      key: { id: 7, userId: 3, revoked: false, lastUsed: null, settingsMark: 12 },
+      companionRows: [{ c_id: 5, c_seen: 1 }, { c_id: 6, c_seen: 0 }],
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, MoreThan } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { insertRows, type Row, type Sql } from '../database/sql.js';
+import { companionJoin, companionRows, type SqlFragment } from '../database/companion.js';
 import { settingsMarkSql } from '../audit/audit.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { LoginToken } from './entities/login-token.entity.js';
@@ -43,17 +44,21 @@ export class AuthRepository {
     return row && { id: Number(row.id), userId: Number(row.user_id), ipAddr: row.ip_addr, lastUsed: row.last_used, settingsMark: Number(row.settings_mark ?? 0) };
   }
 
-  async apiKeyByDigest(sql: Sql, keyHash: string): Promise<ApiKeyCheck | undefined> {
+  /** The key with the settings mark; with a companion read, its rows in the same statement (companionJoin). */
+  async apiKeyByDigest(sql: Sql, keyHash: string, companion?: SqlFragment): Promise<{ key?: ApiKeyCheck; companionRows: Row[] }> {
     const q = sql.quote;
-    const row = await sql.one<{ id: number; user_id: number; revoked: number; last_used: string | null; settings_mark: number | null }>(
-      `SELECT ${q('id')}, ${q('user_id')}, ${q('revoked')}, ${q('last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
-         FROM ${q('api_keys')} WHERE ${q('key_hash')} = ?`,
-      [keyHash],
+    const join = companionJoin(companion);
+    const rows = await sql.all<{ id: number; user_id: number; revoked: number; last_used: string | null; settings_mark: number | null }>(
+      `SELECT ${q('k.id')}, ${q('k.user_id')}, ${q('k.revoked')}, ${q('k.last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}${join.columns}
+         FROM ${q('api_keys')} k ${join.join} WHERE ${q('k.key_hash')} = ?`,
+      [...join.params, keyHash],
     );
-    return row && {
+    const row = rows[0];
+    const key = row && {
       id: Number(row.id), userId: Number(row.user_id), revoked: Number(row.revoked) === 1, lastUsed: row.last_used,
       settingsMark: Number(row.settings_mark ?? 0),
     };
+    return { key, companionRows: companionRows(rows) };
   }
 
   async insertToken(tx: Sql, token: Pick<LoginToken, 'userId' | 'tokenHash' | 'ipAddr' | 'lastUsed'>): Promise<void> {

@@ -3,7 +3,10 @@ import { Db } from '../database/db.service.js';
 import { Caller, type CallerGroups } from '../common/caller.js';
 import { MarkedCache } from '../common/marked-cache.js';
 import { AuditService } from '../audit/audit.service.js';
-import type { CallerResolver } from '../common/guards/caller-resolver.js';
+import type { CallerResolver, CompanionAsk } from '../common/guards/caller-resolver.js';
+import type { CompanionFound, CompanionPlan } from '../common/http/companion-read.js';
+import type { SqlFragment } from '../database/companion.js';
+import type { Row } from '../database/sql.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
@@ -14,6 +17,9 @@ import { digestSecret, verifyPassword } from '../common/credentials.js';
 import { LoginFailuresService } from './login-failures.service.js';
 import { AuthRepository } from './auth.repository.js';
 
+
+/** The key of anonymous requests among the API key digests of lastCallers. */
+const ANONYMOUS = '';
 
 /** Login tokens die after this long unused (defaults.md). */
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -28,6 +34,11 @@ const LAST_USED_RESOLUTION_MS = 60 * 1000;
 export class CallerResolverService implements CallerResolver {
   private readonly usersByMark = new MarkedCache<number, UserRecord | undefined>();
   private readonly membershipsByMark = new MarkedCache<number, CallerGroups>();
+  /**
+   * The caller each API key digest (and '' for anonymous requests) named last, under its settings mark: the guess a
+   * companion read is planned for. A guess is used only when the statement confirms its user and mark.
+   */
+  private readonly lastCallers = new MarkedCache<string, Caller>();
 
   constructor(
     private readonly db: Db,
@@ -39,22 +50,45 @@ export class CallerResolverService implements CallerResolver {
     private readonly failures: LoginFailuresService,
   ) {}
 
-  async resolve(credentials: Credentials, ip: string): Promise<Caller> {
+  /**
+   * The request's caller. An API key's or an anonymous request's statement also brings the route's companion read
+   * (CompanionRead), planned for the caller this key named last time; its value is handed on only when the
+   * statement names that very caller again — same user, same settings mark, so the same memberships — and dropped
+   * otherwise. Passwords and login tokens resolve on their own.
+   */
+  async resolve(credentials: Credentials, ip: string, companion?: CompanionAsk): Promise<{ caller: Caller; companion?: CompanionFound }> {
     if (credentials.login !== undefined && credentials.password !== undefined) {
       const parameters = await this.parametersService.load();
       const user = await this.checkPassword(credentials.login, credentials.password, parameters, ip);
-      return this.callerFor(user, parameters, { kind: 'password' });
+      return { caller: await this.callerFor(user, parameters, { kind: 'password' }) };
     }
     if (credentials.token !== undefined) {
       const { userId, tokenId, settingsMark } = await this.checkToken(credentials.token, ip);
-      return this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
+      return { caller: await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN)) };
     }
-    if (credentials.apiKey !== undefined) {
-      const { userId, settingsMark } = await this.checkApiKey(credentials.apiKey);
-      return this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
-    }
-    const settingsMark = await this.audit.settingsMark();
-    return Caller.anonymous(await this.parametersService.at(settingsMark), settingsMark);
+    const digest = credentials.apiKey === undefined ? ANONYMOUS : digestSecret(credentials.apiKey);
+    const guess = this.lastCallers.latest(digest)?.value;
+    const plan = guess && companion && planOf(companion, guess);
+    const { caller, companionRows } = digest === ANONYMOUS
+      ? await this.anonymousCaller(guess, plan?.statement)
+      : await this.apiKeyCaller(digest, guess, plan?.statement);
+    this.lastCallers.set(digest, caller.settingsMark!, caller);
+    return { caller, companion: plan && caller === guess ? { read: companion.read, value: plan.read(companionRows) } : undefined };
+  }
+
+  /** The caller of a valid key: the guess when the key still names its user under the same settings mark. */
+  private async apiKeyCaller(digest: string, guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+    const { userId, settingsMark, companionRows } = await this.checkApiKey(digest, companion);
+    const caller = guess?.id === userId && guess.settingsMark === settingsMark
+      ? guess
+      : await this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
+    return { caller, companionRows };
+  }
+
+  private async anonymousCaller(guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+    const { mark, companionRows } = await this.audit.settingsMark(companion);
+    const caller = guess?.settingsMark === mark ? guess : Caller.anonymous(await this.parametersService.at(mark), mark);
+    return { caller, companionRows };
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
@@ -121,15 +155,30 @@ export class CallerResolverService implements CallerResolver {
     return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark };
   }
 
-  /** The user id of a valid, unrevoked key, with the settings mark; refreshes its last use (at most once a minute). */
-  private async checkApiKey(apiKey: string): Promise<{ userId: number; settingsMark: number }> {
-    const row = await this.credentials.apiKeyByDigest(this.db.read, digestSecret(apiKey));
+  /**
+   * The user id of a valid, unrevoked key (by its digest), with the settings mark and a companion read's rows;
+   * refreshes its last use (at most once a minute).
+   */
+  private async checkApiKey(digest: string, companion: SqlFragment | undefined): Promise<{ userId: number; settingsMark: number; companionRows: Row[] }> {
+    const { key: row, companionRows } = await this.credentials.apiKeyByDigest(this.db.read, digest, companion);
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
     const lastUsed = row.lastUsed ? Date.parse(toApiDateTime(row.lastUsed)!) : 0;
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => this.credentials.touchApiKey(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: row.userId, settingsMark: row.settingsMark };
+    return { userId: row.userId, settingsMark: row.settingsMark, companionRows };
+  }
+}
+
+/**
+ * The companion's plan for the guessed caller. A companion read only saves a round trip: a request it cannot plan
+ * (a malformed parameter, say) reads for itself and meets its own error there, never here in the caller's.
+ */
+function planOf(companion: CompanionAsk, guess: Caller): CompanionPlan<unknown> | undefined {
+  try {
+    return companion.read.plan(companion.request, guess);
+  } catch {
+    return undefined;
   }
 }

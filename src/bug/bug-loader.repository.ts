@@ -48,12 +48,12 @@ type DetailRow = BugColumns & PersonColumns<'r'> & PersonColumns<'a'> & PersonCo
   visible: number;
 };
 
-/** One row of the stamps query. */
+/** One row of the stamps query (its columns are named `c_…`, so it can also be a companion read). */
 interface StampRow {
-  id: number;
-  last_change_time: string;
-  audit_mark: number | null;
-  visible: number;
+  c_id: number;
+  c_last_change_time: string;
+  c_audit_mark: number | null;
+  c_visible: number;
 }
 
 /** One row of the relations query: its kind `k`, the bug, and the kind's values in generic columns. */
@@ -69,6 +69,15 @@ interface RelationRow {
   s4: string | null;
   s5: string | null;
   s6: string | null;
+}
+
+/** The stamps by bug id, from the rows of stampsStatement. */
+export function stampsOfRows(rows: ReadonlyArray<Partial<StampRow>>): Map<number, BugStamp> {
+  return new Map(rows.map((r) => [Number(r.c_id), {
+    lastChangeTime: String(r.c_last_change_time),
+    auditMark: Number(r.c_audit_mark ?? 0),
+    visible: Number(r.c_visible) === 1,
+  }]));
 }
 
 export function toBugRow(r: BugColumns): BugRow {
@@ -128,17 +137,19 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export class BugLoaderRepository {
   /** Each bug's version (last_change_time and the audit mark) and, when asked, whether the caller may see it. */
   async stamps(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugStamp>> {
+    const statement = this.stampsStatement(sql, ids, visible);
+    return stampsOfRows(await sql.all<StampRow>(statement.sql, statement.params));
+  }
+
+  /** The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion). */
+  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible: SqlCondition): SqlCondition {
     const q = sql.quote;
-    const rows = await sql.all<StampRow>(
-      `SELECT ${q('b.id')}, ${q('b.last_change_time')}, ${auditMarkSql(q)} AS ${q('audit_mark')}, ${visible.sql} AS ${q('visible')}
-         FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)}`,
-      [...visible.params, ...ids],
-    );
-    return new Map(rows.map((r) => [Number(r.id), {
-      lastChangeTime: String(r.last_change_time),
-      auditMark: Number(r.audit_mark ?? 0),
-      visible: Number(r.visible) === 1,
-    }]));
+    return {
+      sql: `SELECT ${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')},
+                   ${visible.sql} AS ${q('c_visible')}
+              FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)}`,
+      params: [...visible.params, ...ids],
+    };
   }
 
   /** Rows with their product/component/classification names, people, duplicate and open-ness, in one statement. */

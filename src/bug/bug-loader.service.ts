@@ -10,9 +10,16 @@ import { BUG_FIELDS } from './bug.fields.js';
 import type { BugRow } from './bug.types.js';
 import type { BugDetail, BugPage, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
 import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
-import { BugLoaderRepository } from './bug-loader.repository.js';
+import { BugLoaderRepository, stampsOfRows } from './bug-loader.repository.js';
+import type { CompanionPlan } from '../common/http/companion-read.js';
 import { BugRepository } from './bug.repository.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
+
+/** Stamps read for some bug ids along with the caller (a companion read): those of the ones that exist. */
+export interface KnownStamps {
+  ids: ReadonlySet<number>;
+  stamps: ReadonlyMap<number, BugStamp>;
+}
 
 /** Bugs per query: keeps the bound parameters of the relations query (one id list per relation) under SQLite's limit. */
 const CHUNK = 500;
@@ -60,22 +67,23 @@ export class BugLoaderService {
    * Rows with names and people (one query per 500 bugs); with `visibleTo`, each says whether that caller may see
    * it. Outside a transaction, bugs the cache holds current cost only their stamp (see LoadedBugCache).
    */
-  async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql } = {}): Promise<Map<number, BugDetail>> {
+  async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
     const result = new Map<number, BugDetail>();
     const cached = !options.sql || options.sql === this.db.read;
     for (const chunk of chunks(ids)) {
-      const part = cached ? await this.detailsThroughCache(chunk, options.visibleTo) : await this.detailsOf(chunk, options);
+      const part = cached ? await this.detailsThroughCache(chunk, options.visibleTo, options.known) : await this.detailsOf(chunk, options);
       for (const [id, detail] of part) result.set(id, detail);
     }
     return result;
   }
 
   /**
-   * One cheap statement for the stamps; the heavy one only for bugs the cache does not hold current. The kept
-   * entries are taken once, before any await: concurrent requests may replace them meanwhile (issue 12, defect 2).
+   * One cheap statement for the stamps (none when they came with the caller's credential, `known`); the heavy one
+   * only for bugs the cache does not hold current. The kept entries are taken once, before any await: concurrent
+   * requests may replace them meanwhile (issue 12, defect 2).
    */
-  private async detailsThroughCache(unique: readonly number[], visibleTo: Caller | undefined): Promise<Map<number, BugDetail>> {
-    const stamps = await this.stampsOf(unique, visibleTo);
+  private async detailsThroughCache(unique: readonly number[], visibleTo: Caller | undefined, known: KnownStamps | undefined): Promise<Map<number, BugDetail>> {
+    const stamps = known && unique.every((id) => known.ids.has(id)) ? known.stamps : await this.stampsOf(unique, visibleTo);
     const kept = new Map<number, KeptBug>();
     for (const [id, stamp] of stamps) {
       const entry = this.cache.current(id, stamp);
@@ -96,6 +104,16 @@ export class BugLoaderService {
 
   private stampsOf(unique: readonly number[], visibleTo: Caller | undefined): Promise<Map<number, BugStamp>> {
     return this.repository.stamps(this.db.read, unique, this.visibleColumn(visibleTo));
+  }
+
+  /** The stamps of these bugs as `caller` may see them, as a companion read of the credential (BugStampsCompanion). */
+  stampsPlan(ids: readonly number[], caller: Caller): CompanionPlan<KnownStamps> | undefined {
+    const unique = [...new Set(ids)];
+    if (!unique.length || unique.length > CHUNK) return undefined;
+    return {
+      statement: this.repository.stampsStatement(this.db.read, unique, this.visibleColumn(caller)),
+      read: (rows) => ({ ids: new Set(unique), stamps: stampsOfRows(rows) }),
+    };
   }
 
   private detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: Sql }): Promise<Map<number, BugDetail>> {

@@ -5,6 +5,8 @@ import { Input } from '../common/http/input.decorator.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BugService } from './bug.service.js';
+import { BugStampsCompanion } from './bug-stamps.companion.js';
+import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -19,6 +21,7 @@ export class BugController {
     private readonly bugs: BugService,
     private readonly histories: BugHistoryService,
     private readonly creator: BugCreateService,
+    private readonly stampsCompanion: BugStampsCompanion,
   ) {}
 
   @Get('bug')
@@ -42,12 +45,13 @@ export class BugController {
   }
 
   @Get('bug/:id_or_alias')
+  @WithCompanionRead(BugStampsCompanion)
   @ApiOperation({ summary: 'Get Bug by id or alias (plus ids); answers {faults, bugs}.' })
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugGetInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
   get(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugGetInput, 'Bug.get') input: BugGetInput) {
-    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true);
+    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true, companionValue(ctx.companion, this.stampsCompanion));
   }
 
   @Get('bug/:id_or_alias/history')

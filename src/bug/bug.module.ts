@@ -4,6 +4,7 @@ import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { BugService } from './bug.service.js';
+import { BugStampsCompanion } from './bug-stamps.companion.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BugSearchService } from './search/bug-search.service.js';
@@ -50,7 +51,7 @@ import { BugEventsService } from './bug-events.service.js';
   providers: [
     BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService,
+    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion,
   ],
   exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
 })

@@ -5,7 +5,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { isIdInRange } from '../common/ids.js';
-import { BugLoaderService } from './bug-loader.service.js';
+import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
 import type { BugDetail } from './loaded-bug.js';
 import { presentCallerFields, presentSharedFields, seesWholeAddresses } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -38,15 +38,16 @@ export class BugService {
   /**
    * Get Bug (`GET /rest/bug/(id_or_alias)`, `ids`): each reference is an id or an alias. Without `permissive` the
    * first failing one (100 / 101 / 102, in request order) fails the call; with it, each becomes a fault.
-   * Two queries for ids (rows with visibility, then relations), one more when aliases are named.
+   * Two queries for ids (rows with visibility, then relations), one more when aliases are named; none for the
+   * stamps of kept bugs when they came with the caller's credential (`known`, BugStampsCompanion).
    */
-  async get(ctx: ReadContext, references: readonly string[], permissive: boolean): Promise<RawJson> {
+  async get(ctx: ReadContext, references: readonly string[], permissive: boolean, known?: KnownStamps): Promise<RawJson> {
     if (!references.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.get', param: 'ids' });
     const parsed = references.map(parseBugReference);
     const aliasIds = await this.visibility.idsOfAliases(parsed.flatMap((r) => ('alias' in r ? [r.alias] : [])));
     const candidateIds = parsed.flatMap((r) =>
       'id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []);
-    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller });
+    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known });
     const visible = new Map([...details].map(([id, d]) => [id, d.visible]));
 
     const faults: BugFault[] = [];

@@ -19,6 +19,11 @@ export class MarkedCache<K, V> {
     return entry.value;
   }
 
+  /** The value kept under whatever mark, with that mark: a guess, to be checked against the mark read later. */
+  latest(key: K): { mark: number; value: V } | undefined {
+    return this.entries.get(key);
+  }
+
   set(key: K, mark: number, value: V): V {
     this.entries.delete(key);
     this.entries.set(key, { mark, value });

@@ -22,7 +22,7 @@ describe('the audit mark moves with every write, the settings mark with settings
   afterAll(() => t.close());
 
   const auditMark = async (sql = db.read) => Number((await sql.one<{ mark: number }>(`SELECT ${auditMarkSql(sql.quote)} AS ${sql.quote('mark')}`))?.mark);
-  const settingsMark = () => audit.settingsMark();
+  const settingsMark = async () => (await audit.settingsMark()).mark;
 
   /** The Tracker::Change rows, newest last: each names the tables its transaction wrote. */
   const changeMarks = () => db.read.repository(AuditLogEntry).find({ where: { class: CHANGE_MARK_CLASS }, order: { id: 'ASC' } });

@@ -1,4 +1,5 @@
-import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
+import { changeGroups } from './bug-fixtures.js';
 import { addGroup } from './bug-update-fixtures.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
@@ -123,5 +124,56 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
     expect(hidden.status).toBe(401);
     expect((await t.get('/bug', { query: { id: String(bugId) } })).body.bugs).toEqual([]);
     expect((await bugFor(t, { key: tracker.apiKey })).id).toBe(bugId);
+  });
+
+  describe('the stamps read with the credential (BugStampsCompanion): one statement, never for another caller', () => {
+    let outsider: { id: number; login: string; apiKey: string };
+    let publicBug: number;
+    let teamBug: number;
+    const file = async (summary: string, groups: string[] = []) => (await t.post('/bug', {
+      product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary, description: 'd', groups,
+    }, admin)).body.id as number;
+
+    beforeAll(async () => {
+      outsider = await t.createUser('kept-answers-outsider@example.com');
+      publicBug = await file('Companion public');
+      teamBug = await file('Companion team', ['kept-team']);
+    });
+
+    it('a warm Get Bug of a kept bug by API key costs one statement (counts statements)', async () => {
+      await bugFor(t, { key: tracker.apiKey });
+      const counts: number[] = [];
+      // The mail worker polls in the background: the fewest of a few runs is the request's own count.
+      for (let run = 0; run < 3; run++) counts.push(await countQueries(() => t.get(`/bug/${publicBug}`, { key: tracker.apiKey })));
+      expect(Math.min(...counts)).toBe(1);
+    });
+
+    it('a membership granted and taken away through the other instance counts on the next request with the same key', async () => {
+      const read = async () => (await t.get(`/bug/${teamBug}`, { key: outsider.apiKey })).body;
+      expect((await read()).code).toBe(102);
+      expect((await read()).code).toBe(102);
+      await changeGroups(other, outsider.id, { add: ['kept-team'] });
+      expect((await read()).bugs?.[0]?.id).toBe(teamBug);
+      expect((await read()).bugs?.[0]?.id).toBe(teamBug);
+      await changeGroups(other, outsider.id, { remove: ['kept-team'] });
+      expect((await read()).code).toBe(102);
+    });
+
+    it('a key revoked through the other instance is refused at once, also for a kept bug', async () => {
+      const created = await t.post('/api_key', { description: 'short-lived' }, { key: outsider.apiKey });
+      const key = created.body.api_key as string;
+      for (let run = 0; run < 2; run++) expect((await t.get(`/bug/${publicBug}`, { key })).body.bugs[0].id).toBe(publicBug);
+      expect((await other.put(`/api_key/${created.body.id}`, { revoked: true }, { key: outsider.apiKey })).status).toBe(200);
+      const refused = await t.get(`/bug/${publicBug}`, { key });
+      expect({ error: refused.body.error, code: refused.body.code, message: refused.body.message }).toMatchObject({ error: true, code: 306, message: expect.stringMatching(/revoked/) });
+    });
+
+    it('an anonymous Get Bug follows a bug made private through the other instance at once', async () => {
+      const bug = await file('Companion anonymous');
+      expect((await t.get(`/bug/${bug}`)).body.bugs[0].id).toBe(bug);
+      expect((await t.get(`/bug/${bug}`)).body.bugs[0].id).toBe(bug);
+      expect((await other.put(`/bug/${bug}`, { groups: { add: ['kept-team'] } }, admin)).status).toBe(200);
+      expect((await t.get(`/bug/${bug}`)).body.code).toBe(102);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Caller } from '../caller.js';
 import type { FieldSelection } from '../fields/field-selection.js';
 import type { RequestParams } from './request-params.js';
+import type { CompanionFound } from './companion-read.js';
 
 /** What is known about one request once the request hook has run (request-hook.ts), before any guard. */
 export interface RequestContext {
@@ -11,6 +12,8 @@ export interface RequestContext {
   /** The request's one timestamp (seconds precision): every row of one change carries it. */
   now: Date;
   ip: string;
+  /** The route's companion read, when it was read with the credential (see CompanionRead). */
+  companion?: CompanionFound;
 }
 
 const CONTEXT = Symbol('tracker.request-context');

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
 import { bucketOf, setRateHeaders, type RateLimiter } from './rate-limit.js';
-import type { Caller } from '../caller.js';
 import { FieldSelection } from '../fields/field-selection.js';
 import type { CallerResolver } from '../guards/caller-resolver.js';
 import { OPERATIONAL_ROUTE } from '../guards/access.decorators.js';
@@ -9,6 +8,7 @@ import { requestTime, type Clock } from '../time/clock.js';
 import { validateCallback } from './output-format.js';
 import { RequestParams } from './request-params.js';
 import { setCredentialsRefusal, setRequestContext } from './request-context.js';
+import { COMPANION_READ, type CompanionRead, type CompanionReadType } from './companion-read.js';
 
 /**
  * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
@@ -19,11 +19,11 @@ import { setCredentialsRefusal, setRequestContext } from './request-context.js';
  * controllers' routes, so the OpenAPI document and unknown paths (32614) are served as before, without it.
  */
 export function installRequestHook(fastify: FastifyInstance, dependencies: RequestHookDependencies): void {
-  const readRequest = requestReader(dependencies);
   fastify.addHook('onRoute', (route) => {
-    if ((route.config as Record<string, unknown> | undefined)?.[OPERATIONAL_ROUTE]) return;
+    const config = route.config as Record<string, unknown> | undefined;
+    if (config?.[OPERATIONAL_ROUTE]) return;
     const declared = route.preHandler === undefined ? [] : [route.preHandler].flat();
-    route.preHandler = [...declared, readRequest];
+    route.preHandler = [...declared, requestReader(dependencies, config?.[COMPANION_READ] as CompanionReadType | undefined)];
   });
 }
 
@@ -32,9 +32,12 @@ interface RequestHookDependencies {
   clock: Clock;
   /** Present when rate limits are on (TRACKER_RATE_LIMIT_*): checked before the caller is resolved. */
   limiter?: RateLimiter;
+  /** The application's instance of a companion read's provider (routes name the class, WithCompanionRead). */
+  instanceOf: (type: CompanionReadType) => CompanionRead<unknown>;
 }
 
-function requestReader({ resolver, clock, limiter }: RequestHookDependencies) {
+function requestReader({ resolver, clock, limiter, instanceOf }: RequestHookDependencies, companionType: CompanionReadType | undefined) {
+  let companion: CompanionRead<unknown> | undefined;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const body = isRead ? undefined : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
@@ -47,14 +50,16 @@ function requestReader({ resolver, clock, limiter }: RequestHookDependencies) {
       if (decision && !decision.allowed) throw TrackerError.of(Errors.RATE_LIMITED, { kind, seconds: decision.retryAfterSeconds });
     }
     validateCallback(params.string('callback'));
-    let caller: Caller;
+    if (companionType) companion ??= instanceOf(companionType);
+    const ask = companion && { read: companion, request: { path: request.params as Record<string, string>, params } };
+    let resolved: Awaited<ReturnType<CallerResolver['resolve']>>;
     try {
-      caller = await resolver.resolve(credentials, request.ip);
+      resolved = await resolver.resolve(credentials, request.ip, ask);
     } catch (error) {
       setCredentialsRefusal(request, error);
       return;
     }
     const selection = new FieldSelection(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
-    setRequestContext(request, { params, caller, selection, now: requestTime(clock), ip: request.ip });
+    setRequestContext(request, { params, ...resolved, selection, now: requestTime(clock), ip: request.ip });
   };
 }
