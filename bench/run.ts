@@ -83,6 +83,18 @@ request = function()
   return wrk.format("PUT", nil, {["Content-Type"] = "application/json"}, body)
 end`;
 
+/**
+ * The same update spread over the bugs first…last in turn, so that requests do not wait for one another's row
+ * lock: what an instance does when its clients work on different bugs.
+ */
+const distinctUpdates = (first: number, last: number, auth: string) => eachBugInTurn(first, last, [
+  'counter = (counter or 0) + 1',
+  'local odd = counter % 2 == 1',
+  `local body = string.format('{"status":"%s","cc":{"%s":["dev2@example.com"]},"comment":{"body":"load %d"}}',`,
+  '  odd and "IN_PROGRESS" or "CONFIRMED", odd and "add" or "remove", counter)',
+  `return wrk.format("PUT", "/rest/bug/" .. current .. "?${auth}", {["Content-Type"] = "application/json"}, body)`,
+]);
+
 /** The bare baseline server (bench/baseline.ts) answering the captured bytes of `urls` after one statement. */
 async function startBaseline(urls: string[]): Promise<ChildProcess> {
   const answers: Record<string, { contentType: string; body: string }> = {};
@@ -104,8 +116,13 @@ async function startBaseline(urls: string[]): Promise<ChildProcess> {
 /** Resident memory of a process, MB (Linux). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-/** wrk's request function reading bugs first…last in turn, the two threads starting half-way apart. */
-function distinctReads(first: number, last: number, auth: string): string {
+/** wrk's request function reading bugs first…last in turn. */
+const distinctReads = (first: number, last: number, auth: string) =>
+  eachBugInTurn(first, last, [`return wrk.format("GET", "/rest/bug/" .. current .. "?${auth}")`]);
+
+/** A wrk script stepping through bugs first…last in turn, the two threads starting half-way apart; `request` is
+ * the body of its request function for bug `current`. */
+function eachBugInTurn(first: number, last: number, request: string[]): string {
   return [
     `local first, last = ${first}, ${last}`,
     'local threads = 0',
@@ -114,7 +131,7 @@ function distinctReads(first: number, last: number, auth: string): string {
     'request = function()',
     '  current = current + 1',
     '  if current > last then current = first end',
-    `  return wrk.format("GET", "/rest/bug/" .. current .. "?${auth}")`,
+    ...request.map((line) => `  ${line}`),
     'end',
   ].join('\n');
 }
@@ -162,6 +179,7 @@ async function main(): Promise<void> {
     const writes: Array<[string, string, string]> = [
       ['POST /rest/bug', `${BASE}/rest/bug?${auth}`, jsonRequest('POST', create)],
       ['PUT /rest/bug/(id) status+cc+comment', `${BASE}/rest/bug/${bugId}?${auth}`, alternatingUpdate],
+      ['PUT /rest/bug/(id) status+cc+comment, a different bug each request', `${BASE}/rest/bug/${firstId}?${auth}`, distinctUpdates(firstId, lastId, auth)],
     ];
     for (const [name, url, lua] of writes) {
       const figures = await runs(name, url, lua);

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 
+/** Node's options in the service's start command (package.json's start, the Dockerfile's CMD). */
+export const SERVICE_NODE_OPTIONS = ['--max-semi-space-size=16'];
+
 export const BENCH_API_KEY = 'benchkeybenchkeybenchkeybenchkey0000';
 
 export interface BenchTarget {
@@ -39,9 +42,9 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
     await connection.end();
   }
 
-  /** Starts the built service (with `nodeOptions` for node itself) and resolves once it answers. */
+  /** Starts the built service as npm start does (with `nodeOptions` for node itself besides) and resolves once it answers. */
   async function startServer(nodeOptions: readonly string[] = []): Promise<ChildProcess> {
-    const server = spawn(process.execPath, [...nodeOptions, 'dist/src/main.js'], {
+    const server = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...nodeOptions, 'dist/src/main.js'], {
       env: { ...process.env, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

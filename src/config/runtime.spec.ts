@@ -34,4 +34,15 @@ describe('the runtime the project pins', () => {
   it('agrees with engines', () => {
     expect(pkg.engines.node).toBe('^22.14.0 || >=24');
   });
+
+  it('starts the service with the same node options everywhere it is started as in production', () => {
+    // The young generation's size: Node 24 lets it grow to 64 MB a semi-space on a large machine (Node 20: 16 MB),
+    // which alone added ~100 MB of RSS under load (bench/RESULTS.md, 2026-11-26 second entry).
+    const options = '--max-semi-space-size=16';
+    const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+    expect((pkg as unknown as { scripts: Record<string, string> }).scripts.start).toContain(`node ${options} dist/src/main.js`);
+    expect(read('Dockerfile')).toContain(`CMD ["node", "${options}", "dist/src/main.js"]`);
+    expect(read('scripts/e2e-against-build.sh')).toContain(`"$service_node" ${options} dist/src/main.js`);
+    expect(read('bench/support.ts')).toContain(`SERVICE_NODE_OPTIONS = ['${options}']`);
+  });
 });
