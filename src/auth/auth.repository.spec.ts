@@ -10,7 +10,7 @@ describe('AuthRepository credential statements', () => {
       return [];
     });
     const repository = new AuthRepository();
-    expect(await repository.tokenByDigest(mysql, 'digest')).toBeUndefined();
+    expect(await repository.tokenByDigest(mysql, 'digest')).toEqual({ token: undefined, companionRows: [] });
     expect(await repository.apiKeyByDigest(mysql, 'digest')).toEqual({ key: undefined, companionRows: [] });
     for (const statement of sent) {
       // The audit mark is the audit module's expression; what is left must name nothing unquoted.

@@ -34,14 +34,18 @@ export type ApiKeyChanges = Partial<Pick<ApiKey, 'description' | 'revoked'>>;
  */
 @Injectable()
 export class AuthRepository {
-  async tokenByDigest(sql: Sql, tokenHash: string): Promise<TokenCheck | undefined> {
+  /** The token with the settings mark; with a companion read, its rows in the same statement (companionJoin). */
+  async tokenByDigest(sql: Sql, tokenHash: string, companion?: SqlFragment): Promise<{ token?: TokenCheck; companionRows: Row[] }> {
     const q = sql.quote;
-    const row = await sql.one<{ id: number; user_id: number; ip_addr: string | null; last_used: string; settings_mark: number | null }>(
-      `SELECT ${q('id')}, ${q('user_id')}, ${q('ip_addr')}, ${q('last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
-         FROM ${q('login_tokens')} WHERE ${q('token_hash')} = ?`,
-      [tokenHash],
+    const join = companionJoin(companion);
+    const rows = await sql.all<{ id: number; user_id: number; ip_addr: string | null; last_used: string; settings_mark: number | null }>(
+      `SELECT ${q('t.id')}, ${q('t.user_id')}, ${q('t.ip_addr')}, ${q('t.last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}${join.columns}
+         FROM ${q('login_tokens')} t ${join.join} WHERE ${q('t.token_hash')} = ?`,
+      [...join.params, tokenHash],
     );
-    return row && { id: Number(row.id), userId: Number(row.user_id), ipAddr: row.ip_addr, lastUsed: row.last_used, settingsMark: Number(row.settings_mark ?? 0) };
+    const row = rows[0];
+    const token = row && { id: Number(row.id), userId: Number(row.user_id), ipAddr: row.ip_addr, lastUsed: row.last_used, settingsMark: Number(row.settings_mark ?? 0) };
+    return { token, companionRows: companionRows(rows) };
   }
 
   /** The key with the settings mark; with a companion read, its rows in the same statement (companionJoin). */

@@ -18,7 +18,7 @@ import { LoginFailuresService } from './login-failures.service.js';
 import { AuthRepository } from './auth.repository.js';
 
 
-/** The key of anonymous requests among the API key digests of lastCallers. */
+/** The key of anonymous requests in lastCallers (the others are `key:<digest>` and `token:<digest>`). */
 const ANONYMOUS = '';
 
 /** Login tokens die after this long unused (defaults.md). */
@@ -35,8 +35,9 @@ export class CallerResolverService implements CallerResolver {
   private readonly usersByMark = new MarkedCache<number, UserRecord | undefined>();
   private readonly membershipsByMark = new MarkedCache<number, CallerGroups>();
   /**
-   * The caller each API key digest (and '' for anonymous requests) named last, under its settings mark: the guess a
-   * companion read is planned for. A guess is used only when the statement confirms its user and mark.
+   * The caller each API key and login token (by digest; one entry for anonymous requests) named last, under its
+   * settings mark: the guess a companion read is planned for. A guess is used only when the statement confirms its
+   * user and mark (and, for a token, that token).
    */
   private readonly lastCallers = new MarkedCache<string, Caller>();
 
@@ -51,10 +52,10 @@ export class CallerResolverService implements CallerResolver {
   ) {}
 
   /**
-   * The request's caller. An API key's or an anonymous request's statement also brings the route's companion read
-   * (CompanionRead), planned for the caller this key named last time; its value is handed on only when the
-   * statement names that very caller again — same user, same settings mark, so the same memberships — and dropped
-   * otherwise. Passwords and login tokens resolve on their own.
+   * The request's caller. The statement of an API key, a login token or an anonymous request also brings the
+   * route's companion read (CompanionRead), planned for the caller this credential named last time; its value is
+   * handed on only when the statement names that very caller again — same user, same settings mark, so the same
+   * memberships — and dropped otherwise. A login with a password resolves on its own.
    */
   async resolve(credentials: Credentials, ip: string, companion?: CompanionAsk): Promise<{ caller: Caller; companion?: CompanionFound }> {
     if (credentials.login !== undefined && credentials.password !== undefined) {
@@ -62,17 +63,19 @@ export class CallerResolverService implements CallerResolver {
       const user = await this.checkPassword(credentials.login, credentials.password, parameters, ip);
       return { caller: await this.callerFor(user, parameters, { kind: 'password' }) };
     }
-    if (credentials.token !== undefined) {
-      const { userId, tokenId, settingsMark } = await this.checkToken(credentials.token, ip);
-      return { caller: await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN)) };
-    }
-    const digest = credentials.apiKey === undefined ? ANONYMOUS : digestSecret(credentials.apiKey);
-    const guess = this.lastCallers.latest(digest)?.value;
+    // A login token wins over an API key, as in Bugzilla; each credential's digest is computed once.
+    const token = credentials.token?.trim();
+    const secret = token ?? credentials.apiKey;
+    const digest = secret === undefined ? undefined : digestSecret(secret);
+    const guessKey = digest === undefined ? ANONYMOUS : `${token !== undefined ? 'token' : 'key'}:${digest}`;
+    const guess = this.lastCallers.latest(guessKey)?.value;
     const plan = guess && companion && planOf(companion, guess);
-    const { caller, companionRows } = digest === ANONYMOUS
+    const { caller, companionRows } = digest === undefined
       ? await this.anonymousCaller(guess, plan?.statement)
-      : await this.apiKeyCaller(digest, guess, plan?.statement);
-    this.lastCallers.set(digest, caller.settingsMark!, caller);
+      : token !== undefined
+        ? await this.tokenCaller(token, digest, ip, guess, plan?.statement)
+        : await this.apiKeyCaller(digest, guess, plan?.statement);
+    this.lastCallers.set(guessKey, caller.settingsMark!, caller);
     return { caller, companion: plan && caller === guess ? { read: companion.read, value: plan.read(companionRows) } : undefined };
   }
 
@@ -82,6 +85,15 @@ export class CallerResolverService implements CallerResolver {
     const caller = guess?.id === userId && guess.settingsMark === settingsMark
       ? guess
       : await this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
+    return { caller, companionRows };
+  }
+
+  /** The caller of a live login token: the guess when it is that token's, of the same user under the same mark. */
+  private async tokenCaller(token: string, digest: string, ip: string, guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+    const { userId, tokenId, settingsMark, companionRows } = await this.checkToken(token, digest, ip, companion);
+    const caller = guess?.id === userId && guess.settingsMark === settingsMark && guess.credential.tokenId === tokenId
+      ? guess
+      : await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
     return { caller, companionRows };
   }
 
@@ -136,12 +148,15 @@ export class CallerResolverService implements CallerResolver {
     }
   }
 
-  /** A live login token's user, with the settings mark; refreshes its last use (at most once a minute). */
-  private async checkToken(token: string, ip: string): Promise<{ userId: number; tokenId: number; settingsMark: number }> {
+  /**
+   * A live login token's user (the token trimmed, and its digest), with the settings mark and a companion read's
+   * rows; refreshes its last use (at most once a minute).
+   */
+  private async checkToken(token: string, digest: string, ip: string, companion: SqlFragment | undefined): Promise<{ userId: number; tokenId: number; settingsMark: number; companionRows: Row[] }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
-    const match = /^(\d+)-(.+)$/.exec(token.trim());
+    const match = /^(\d+)-(.+)$/.exec(token);
     if (!match) throw invalid();
-    const row = await this.credentials.tokenByDigest(this.db.read, digestSecret(token.trim()));
+    const { token: row, companionRows } = await this.credentials.tokenByDigest(this.db.read, digest, companion);
     if (!row || row.userId !== Number(match[1])) throw invalid();
     if (row.ipAddr && row.ipAddr !== ip) throw invalid();
     const lastUsed = Date.parse(toApiDateTime(row.lastUsed)!);
@@ -152,7 +167,7 @@ export class CallerResolverService implements CallerResolver {
     if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
       await this.db.transaction((tx) => this.credentials.touchToken(tx, row.id, toDbDateTime(new Date())));
     }
-    return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark };
+    return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark, companionRows };
   }
 
   /**

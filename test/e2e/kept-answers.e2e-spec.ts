@@ -168,6 +168,19 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       expect({ error: refused.body.error, code: refused.body.code, message: refused.body.message }).toMatchObject({ error: true, code: 306, message: expect.stringMatching(/revoked/) });
     });
 
+    it('a warm Get Bug by login token costs one statement; the token logged out through the other instance is refused at once', async () => {
+      const user = await t.createUser('kept-answers-token@example.com', { password: 'token-password-1' });
+      const { token } = (await t.get('/login', { query: { login: user.login, password: 'token-password-1' } })).body as { token: string };
+      const read = () => t.get(`/bug/${publicBug}`, { query: { Bugzilla_token: token } });
+      expect((await read()).body.bugs[0].id).toBe(publicBug);
+      const counts: number[] = [];
+      for (let run = 0; run < 3; run++) counts.push(await countQueries(read));
+      expect(Math.min(...counts)).toBe(1);
+      expect((await other.get('/logout', { query: { Bugzilla_token: token } })).status).toBe(200);
+      const refused = await read();
+      expect({ error: refused.body.error, code: refused.body.code }).toEqual({ error: true, code: 32000 });
+    });
+
     it('an anonymous Get Bug follows a bug made private through the other instance at once', async () => {
       const bug = await file('Companion anonymous');
       expect((await t.get(`/bug/${bug}`)).body.bugs[0].id).toBe(bug);
