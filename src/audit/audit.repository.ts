@@ -80,7 +80,7 @@ export class AuditRepository {
   async settingsMark(sql: Sql, companion?: SqlFragment): Promise<{ mark: number; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
-    const rows = await sql.all<Row>(`SELECT ${settingsMarkSql(q)} AS ${q('settings')}${join.columns} FROM (SELECT 1 AS ${q('one')}) o ${join.join}`, join.params);
+    const rows = await sql.all<Row>(`SELECT ${join.columns}${settingsMarkSql(q)} AS ${q('settings')} FROM (SELECT 1 AS ${q('one')}) o ${join.join}`, join.params);
     return { mark: Number(rows[0]?.settings ?? 0), companionRows: companionRows(rows) };
   }
 

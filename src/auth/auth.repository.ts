@@ -39,7 +39,7 @@ export class AuthRepository {
     const q = sql.quote;
     const join = companionJoin(companion);
     const rows = await sql.all<{ id: number; user_id: number; ip_addr: string | null; last_used: string; settings_mark: number | null }>(
-      `SELECT ${q('t.id')}, ${q('t.user_id')}, ${q('t.ip_addr')}, ${q('t.last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}${join.columns}
+      `SELECT ${join.columns}${q('t.id')}, ${q('t.user_id')}, ${q('t.ip_addr')}, ${q('t.last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
          FROM ${q('login_tokens')} t ${join.join} WHERE ${q('t.token_hash')} = ?`,
       [...join.params, tokenHash],
     );
@@ -53,7 +53,7 @@ export class AuthRepository {
     const q = sql.quote;
     const join = companionJoin(companion);
     const rows = await sql.all<{ id: number; user_id: number; revoked: number; last_used: string | null; settings_mark: number | null }>(
-      `SELECT ${q('k.id')}, ${q('k.user_id')}, ${q('k.revoked')}, ${q('k.last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}${join.columns}
+      `SELECT ${join.columns}${q('k.id')}, ${q('k.user_id')}, ${q('k.revoked')}, ${q('k.last_used')}, ${settingsMarkSql(q)} AS ${q('settings_mark')}
          FROM ${q('api_keys')} k ${join.join} WHERE ${q('k.key_hash')} = ?`,
       [...join.params, keyHash],
     );

@@ -68,7 +68,7 @@ export class CallerResolverService implements CallerResolver {
     const secret = token ?? credentials.apiKey;
     const digest = secret === undefined ? undefined : digestSecret(secret);
     const guessKey = digest === undefined ? ANONYMOUS : `${token !== undefined ? 'token' : 'key'}:${digest}`;
-    const guess = this.lastCallers.latest(guessKey)?.value;
+    const guess = this.lastCallers.latest(guessKey);
     const plan = guess && companion && planOf(companion, guess);
     const { caller, companionRows } = digest === undefined
       ? await this.anonymousCaller(guess, plan?.statement)
@@ -193,7 +193,8 @@ export class CallerResolverService implements CallerResolver {
 function planOf(companion: CompanionAsk, guess: Caller): CompanionPlan<unknown> | undefined {
   try {
     return companion.read.plan(companion.request, guess);
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof TrackerError) return undefined;
+    throw error;
   }
 }

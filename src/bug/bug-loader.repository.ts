@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue } from '../database/sql.js';
+import type { SqlFragment } from '../database/companion.js';
 import { auditMarkSql } from '../audit/audit.service.js';
 import type { BugRow } from './bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
@@ -73,7 +74,7 @@ interface RelationRow {
 
 /** The stamps by bug id, from the rows of stampsStatement. */
 export function stampsOfRows(rows: ReadonlyArray<Partial<StampRow>>): Map<number, BugStamp> {
-  return new Map(rows.map((r) => [Number(r.c_id), {
+  return new Map(rows.filter((r) => r.c_id != null).map((r) => [Number(r.c_id), {
     lastChangeTime: String(r.c_last_change_time),
     auditMark: Number(r.c_audit_mark ?? 0),
     visible: Number(r.c_visible) === 1,
@@ -142,7 +143,7 @@ export class BugLoaderRepository {
   }
 
   /** The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion). */
-  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible: SqlCondition): SqlCondition {
+  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible: SqlCondition): SqlFragment {
     const q = sql.quote;
     return {
       sql: `SELECT ${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')},

@@ -17,6 +17,8 @@ import type { SqlCondition } from './bug-visibility.repository.js';
 
 /** Stamps read for some bug ids along with the caller (a companion read): those of the ones that exist. */
 export interface KnownStamps {
+  /** The caller whose visibility they carry. */
+  caller: Caller;
   ids: ReadonlySet<number>;
   stamps: ReadonlyMap<number, BugStamp>;
 }
@@ -83,7 +85,8 @@ export class BugLoaderService {
    * requests may replace them meanwhile (issue 12, defect 2).
    */
   private async detailsThroughCache(unique: readonly number[], visibleTo: Caller | undefined, known: KnownStamps | undefined): Promise<Map<number, BugDetail>> {
-    const stamps = known && unique.every((id) => known.ids.has(id)) ? known.stamps : await this.stampsOf(unique, visibleTo);
+    const usable = known && known.caller === visibleTo && unique.every((id) => known.ids.has(id));
+    const stamps = usable ? known.stamps : await this.stampsOf(unique, visibleTo);
     const kept = new Map<number, KeptBug>();
     for (const [id, stamp] of stamps) {
       const entry = this.cache.current(id, stamp);
@@ -112,7 +115,7 @@ export class BugLoaderService {
     if (!unique.length || unique.length > CHUNK) return undefined;
     return {
       statement: this.repository.stampsStatement(this.db.read, unique, this.visibleColumn(caller)),
-      read: (rows) => ({ ids: new Set(unique), stamps: stampsOfRows(rows) }),
+      read: (rows) => ({ caller, ids: new Set(unique), stamps: stampsOfRows(rows) }),
     };
   }
 

@@ -6,7 +6,7 @@ import { RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BugService } from './bug.service.js';
 import { BugStampsCompanion } from './bug-stamps.companion.js';
-import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
+import { WithCompanionRead } from '../common/http/companion-read.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -21,7 +21,6 @@ export class BugController {
     private readonly bugs: BugService,
     private readonly histories: BugHistoryService,
     private readonly creator: BugCreateService,
-    private readonly stampsCompanion: BugStampsCompanion,
   ) {}
 
   @Get('bug')
@@ -51,7 +50,7 @@ export class BugController {
   @ApiQuery({ type: BugGetInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
   get(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugGetInput, 'Bug.get') input: BugGetInput) {
-    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true, companionValue(ctx.companion, this.stampsCompanion));
+    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true);
   }
 
   @Get('bug/:id_or_alias/history')

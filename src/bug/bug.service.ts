@@ -5,7 +5,9 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { isIdInRange } from '../common/ids.js';
-import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
+import { BugLoaderService } from './bug-loader.service.js';
+import { BugStampsCompanion } from './bug-stamps.companion.js';
+import { companionValue, type CompanionFound } from '../common/http/companion-read.js';
 import type { BugDetail } from './loaded-bug.js';
 import { presentCallerFields, presentSharedFields, seesWholeAddresses } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -24,6 +26,8 @@ export interface ReadContext {
   caller: Caller;
   selection: FieldSelection;
   now: Date;
+  /** What the route's companion read brought with the caller (Get Bug: BugStampsCompanion). */
+  companion?: CompanionFound;
 }
 
 /** Get Bug and Search Bugs: resolve, check visibility, load a page with constant queries, present. */
@@ -41,13 +45,13 @@ export class BugService {
    * Two queries for ids (rows with visibility, then relations), one more when aliases are named; none for the
    * stamps of kept bugs when they came with the caller's credential (`known`, BugStampsCompanion).
    */
-  async get(ctx: ReadContext, references: readonly string[], permissive: boolean, known?: KnownStamps): Promise<RawJson> {
+  async get(ctx: ReadContext, references: readonly string[], permissive: boolean): Promise<RawJson> {
     if (!references.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.get', param: 'ids' });
     const parsed = references.map(parseBugReference);
     const aliasIds = await this.visibility.idsOfAliases(parsed.flatMap((r) => ('alias' in r ? [r.alias] : [])));
     const candidateIds = parsed.flatMap((r) =>
       'id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []);
-    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known });
+    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known: companionValue(ctx.companion, BugStampsCompanion) });
     const visible = new Map([...details].map(([id, d]) => [id, d.visible]));
 
     const faults: BugFault[] = [];

@@ -19,9 +19,9 @@ export class MarkedCache<K, V> {
     return entry.value;
   }
 
-  /** The value kept under whatever mark, with that mark: a guess, to be checked against the mark read later. */
-  latest(key: K): { mark: number; value: V } | undefined {
-    return this.entries.get(key);
+  /** The value kept under whatever mark: a guess, to be checked against the mark read later. */
+  latest(key: K): V | undefined {
+    return this.entries.get(key)?.value;
   }
 
   set(key: K, mark: number, value: V): V {

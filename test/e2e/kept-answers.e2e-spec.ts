@@ -168,6 +168,14 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       expect({ error: refused.body.error, code: refused.body.code, message: refused.body.message }).toMatchObject({ error: true, code: 306, message: expect.stringMatching(/revoked/) });
     });
 
+    it('a user disabled through the other instance is refused at once, though their key has a warm guess', async () => {
+      const user = await t.createUser('kept-answers-disabled@example.com');
+      for (let run = 0; run < 2; run++) expect((await t.get(`/bug/${publicBug}`, { key: user.apiKey })).body.bugs[0].id).toBe(publicBug);
+      expect((await other.put(`/user/${user.login}`, { login_denied_text: 'Gone' }, admin)).status).toBe(200);
+      const refused = await t.get(`/bug/${publicBug}`, { key: user.apiKey });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 401, code: 301 });
+    });
+
     it('a warm Get Bug by login token costs one statement; the token logged out through the other instance is refused at once', async () => {
       const user = await t.createUser('kept-answers-token@example.com', { password: 'token-password-1' });
       const { token } = (await t.get('/login', { query: { login: user.login, password: 'token-password-1' } })).body as { token: string };

@@ -39,7 +39,7 @@ export interface CompanionRead<T> {
 export const COMPANION_READ = 'trackerCompanionRead';
 
 /** A companion read's provider class; the request hook takes its instance from the application. */
-export type CompanionReadType = abstract new (...args: never[]) => CompanionRead<unknown>;
+export type CompanionReadType<T = unknown> = abstract new (...args: never[]) => CompanionRead<T>;
 
 /** `@WithCompanionRead(BugStampsCompanion)` on a GET handler: see CompanionRead. */
 export const WithCompanionRead = (type: CompanionReadType) => RouteConfig({ [COMPANION_READ]: type });
@@ -50,6 +50,7 @@ export interface CompanionFound {
   value: unknown;
 }
 
-export function companionValue<T>(found: CompanionFound | undefined, read: CompanionRead<T>): T | undefined {
-  return found?.read === read ? (found.value as T) : undefined;
+/** The value the request's companion read found, if that companion is of `type`. */
+export function companionValue<T>(found: CompanionFound | undefined, type: CompanionReadType<T>): T | undefined {
+  return found?.read instanceof type ? (found.value as T) : undefined;
 }

@@ -23,7 +23,9 @@ export function installRequestHook(fastify: FastifyInstance, dependencies: Reque
     const config = route.config as Record<string, unknown> | undefined;
     if (config?.[OPERATIONAL_ROUTE]) return;
     const declared = route.preHandler === undefined ? [] : [route.preHandler].flat();
-    route.preHandler = [...declared, requestReader(dependencies, config?.[COMPANION_READ] as CompanionReadType | undefined)];
+    // The companion's instance is taken as the route is declared: a provider missing from its module fails the start.
+    const companionType = config?.[COMPANION_READ] as CompanionReadType | undefined;
+    route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType))];
   });
 }
 
@@ -36,8 +38,7 @@ interface RequestHookDependencies {
   instanceOf: (type: CompanionReadType) => CompanionRead<unknown>;
 }
 
-function requestReader({ resolver, clock, limiter, instanceOf }: RequestHookDependencies, companionType: CompanionReadType | undefined) {
-  let companion: CompanionRead<unknown> | undefined;
+function requestReader({ resolver, clock, limiter }: RequestHookDependencies, companion: CompanionRead<unknown> | undefined) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const body = isRead ? undefined : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
@@ -50,7 +51,6 @@ function requestReader({ resolver, clock, limiter, instanceOf }: RequestHookDepe
       if (decision && !decision.allowed) throw TrackerError.of(Errors.RATE_LIMITED, { kind, seconds: decision.retryAfterSeconds });
     }
     validateCallback(params.string('callback'));
-    if (companionType) companion ??= instanceOf(companionType);
     const ask = companion && { read: companion, request: { path: request.params as Record<string, string>, params } };
     let resolved: Awaited<ReturnType<CallerResolver['resolve']>>;
     try {
