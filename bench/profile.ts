@@ -1,18 +1,21 @@
 /**
  * Where the time goes (issue 13): `npm run bench:profile`. Starts the built service under V8's CPU profiler on a
  * fresh MariaDB database (BENCH_DATABASE_URL, default mysql://root@127.0.0.1:3306/tracker_bench_profile) with 200
- * bugs, loads Get Bug (API key, a kept bug) and then Create Bug with wrk for BENCH_SECONDS (default 10) each, in a
- * service process of its own per scenario, and splits the CPU time the service spent by phase of the request: its
+ * bugs, loads Get Bug (API key, a kept bug), the baseline server on the same URL (bench/baseline.ts, the same
+ * bytes after one statement) and then Create Bug with wrk for BENCH_SECONDS (default 10) each, in a process of its
+ * own per scenario, and splits the CPU time the process spent by phase of the request: the service's
  * own code by module, and the libraries (Fastify, Nest, TypeORM, mysql2, pino), node's own (sockets, HTTP) and the
  * garbage collector. Also the SQL statements one warm request sends (from the test suite's count: see RESULTS.md).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_API_KEY as API_KEY, benchService, wrk } from './support.js';
+import type { ChildProcess } from 'node:child_process';
+import { BENCH_API_KEY as API_KEY, benchService, startBaseline, wrk } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3927);
 const BASE = `http://127.0.0.1:${PORT}`;
+const BASELINE_PORT = PORT + 1;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench_profile';
 const { api, recreateDatabase, startServer, stopServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
@@ -92,9 +95,12 @@ function timeByPhase(file: string, window: { lastMs: number; tailMs: number }): 
   return times;
 }
 
-async function profiled(name: string, url: string, lua: string): Promise<{ rps: number; times: Map<string, number> }> {
+/** The process `start` starts (the service unless told) under the profiler, loaded with wrk on `url`. */
+async function profiled(
+  name: string, url: string, lua: string, start: (profiler: string[]) => Promise<ChildProcess> = startServer,
+): Promise<{ rps: number; times: Map<string, number> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-profile-'));
-  const server = await startServer(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const server = await start(['--cpu-prof', `--cpu-prof-dir=${dir}`]);
   await wrk(url, 2, lua); // warm: kept values, JIT
   const figures = await wrk(url, SECONDS, lua);
   const loadEnded = performance.now();
@@ -134,14 +140,26 @@ async function main(): Promise<void> {
   await stopServer(server);
 
   const auth = `Bugzilla_api_key=${API_KEY}`;
-  const read = await profiled('Get Bug', `${BASE}/rest/bug/${bugId}?${auth}`, '');
+  const readPath = `/rest/bug/${bugId}?${auth}`;
+  const read = await profiled('Get Bug', `${BASE}${readPath}`, '');
+  // The baseline (bench/baseline.ts) on the same bytes, for what the same work costs without the service.
+  const baseline = await profiled('baseline', `http://127.0.0.1:${BASELINE_PORT}${readPath}`, '', async (profiler) => {
+    const service = await startServer();
+    try {
+      return await startBaseline({ serviceBase: BASE, urls: [readPath], port: BASELINE_PORT, databaseUrl: DATABASE_URL, nodeOptions: profiler });
+    } finally {
+      await stopServer(service);
+    }
+  });
   const create = await profiled('Create Bug', `${BASE}/rest/bug?${auth}`, [
     'wrk.method = "POST"',
     `wrk.body = ${JSON.stringify(JSON.stringify(base))}`,
     'wrk.headers["Content-Type"] = "application/json"',
   ].join('\n'));
   process.stdout.write(`\nCPU profile (V8 --cpu-prof) of the built service, wrk -t2 -c8, ${SECONDS} s per scenario, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}\n\n`);
-  process.stdout.write(`${table('GET /rest/bug/(id), API key, kept bug', read.rps, read.times)}\n\n${table('POST /rest/bug', create.rps, create.times)}\n`);
+  process.stdout.write(`${table('GET /rest/bug/(id), API key, kept bug', read.rps, read.times)}\n\n`);
+  process.stdout.write(`${table('The same URL from the baseline server (bench/baseline.ts: one statement, the same bytes)', baseline.rps, baseline.times)}\n\n`);
+  process.stdout.write(`${table('POST /rest/bug', create.rps, create.times)}\n`);
 }
 
 main().catch((err) => {

@@ -10,11 +10,10 @@
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench) is dropped and re-created.
  * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_BUGS (default 2000).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { BENCH_API_KEY as API_KEY, benchService, median, waitUntilAnswering, wrk, type WrkFigures } from './support.js';
+import { BENCH_API_KEY as API_KEY, benchService, median, startBaseline, wrk, type WrkFigures } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -95,24 +94,6 @@ const distinctUpdates = (first: number, last: number, auth: string) => eachBugIn
   `return wrk.format("PUT", "/rest/bug/" .. current .. "?${auth}", {["Content-Type"] = "application/json"}, body)`,
 ]);
 
-/** The bare baseline server (bench/baseline.ts) answering the captured bytes of `urls` after one statement. */
-async function startBaseline(urls: string[]): Promise<ChildProcess> {
-  const answers: Record<string, { contentType: string; body: string }> = {};
-  for (const url of urls) {
-    const response = await fetch(`${BASE}${url}`);
-    answers[url] = { contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
-  }
-  const file = path.join(os.tmpdir(), `tracker-bench-answers-${process.pid}.json`);
-  fs.writeFileSync(file, JSON.stringify(answers));
-  const baseline = spawn(process.execPath, ['dist/bench/baseline.js'], {
-    env: { ...process.env, BASELINE_PORT: String(BASELINE_PORT), BASELINE_DATABASE_URL: DATABASE_URL, BASELINE_ANSWERS: file },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (await waitUntilAnswering(`http://127.0.0.1:${BASELINE_PORT}${urls[0]}`)) return baseline;
-  baseline.kill();
-  throw new Error('the baseline server did not start');
-}
-
 /** Resident memory of a process, MB (Linux). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
@@ -168,7 +149,7 @@ async function main(): Promise<void> {
       ['GET /rest/bug/(id), anonymous', `/rest/bug/${bugId}`],
       ['GET /rest/bug/(id)/comment, 100 comments', `/rest/bug/${commentedBugId}/comment?${auth}`],
     ];
-    baseline = await startBaseline(reads.map(([, url]) => url));
+    baseline = await startBaseline({ serviceBase: BASE, urls: reads.map(([, url]) => url), port: BASELINE_PORT, databaseUrl: DATABASE_URL });
     const lines: string[] = [];
     for (const [name, url] of reads) {
       const service = await runs(name, `${BASE}${url}`);

@@ -62,6 +62,27 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
   return { base, api, recreateDatabase, startServer, stopServer };
 }
 
+/**
+ * The bare baseline server (bench/baseline.ts) on `port`, answering the bytes the service at `serviceBase` sends for
+ * each of `urls` (captured now) after one statement; `nodeOptions` for node itself (a profiler).
+ */
+export async function startBaseline(options: { serviceBase: string; urls: readonly string[]; port: number; databaseUrl: string; nodeOptions?: readonly string[] }): Promise<ChildProcess> {
+  const answers: Record<string, { contentType: string; body: string }> = {};
+  for (const url of options.urls) {
+    const response = await fetch(`${options.serviceBase}${url}`);
+    answers[url] = { contentType: response.headers.get('content-type') ?? 'application/json', body: await response.text() };
+  }
+  const file = path.join(os.tmpdir(), `tracker-bench-answers-${process.pid}-${options.port}.json`);
+  fs.writeFileSync(file, JSON.stringify(answers));
+  const baseline = spawn(process.execPath, [...(options.nodeOptions ?? []), 'dist/bench/baseline.js'], {
+    env: { ...process.env, BASELINE_PORT: String(options.port), BASELINE_DATABASE_URL: options.databaseUrl, BASELINE_ANSWERS: file },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (await waitUntilAnswering(`http://127.0.0.1:${options.port}${options.urls[0]}`)) return baseline;
+  baseline.kill();
+  throw new Error('the baseline server did not start');
+}
+
 /** Polls `url` every 20 ms for up to 30 s; true once it answers 2xx (a process started, to time its start). */
 export async function waitUntilAnswering(url: string): Promise<boolean> {
   for (let i = 0; i < 1500; i++) {
