@@ -6,8 +6,8 @@ ARG NODE_VERSION=24.21.0
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
-# Build tools for native dev dependencies without a prebuilt binary for the platform (better-sqlite3 ships N-API
-# binaries for glibc and musl on x64 and arm64 and compiles nothing here).
+# Build tools for node-gyp: npm runs it for every package with a binding.gyp. better-sqlite3 ships N-API binaries
+# (glibc and musl, x64 and arm64), so its gyp step builds nothing here, but gyp itself needs Python and make.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*

@@ -17,7 +17,6 @@ import { digestSecret, verifyPassword } from '../common/credentials.js';
 import { LoginFailuresService } from './login-failures.service.js';
 import { AuthRepository } from './auth.repository.js';
 
-
 /** The key of anonymous requests in lastCallers (the others are `key:<digest>` and `token:<digest>`). */
 const ANONYMOUS = '';
 
@@ -79,21 +78,15 @@ export class CallerResolverService implements CallerResolver {
     return { caller, companion: plan && caller === guess ? { read: companion.read, value: plan.read(companionRows) } : undefined };
   }
 
-  /** The caller of a valid key: the guess when the key still names its user under the same settings mark. */
   private async apiKeyCaller(digest: string, guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
     const { userId, settingsMark, companionRows } = await this.checkApiKey(digest, companion);
-    const caller = guess?.id === userId && guess.settingsMark === settingsMark
-      ? guess
-      : await this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID));
+    const caller = await this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID), guess);
     return { caller, companionRows };
   }
 
-  /** The caller of a live login token: the guess when it is that token's, of the same user under the same mark. */
   private async tokenCaller(token: string, digest: string, ip: string, guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
     const { userId, tokenId, settingsMark, companionRows } = await this.checkToken(token, digest, ip, companion);
-    const caller = guess?.id === userId && guess.settingsMark === settingsMark && guess.credential.tokenId === tokenId
-      ? guess
-      : await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN));
+    const caller = await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN), guess);
     return { caller, companionRows };
   }
 
@@ -112,9 +105,11 @@ export class CallerResolverService implements CallerResolver {
    * The caller behind a verified key or token. Parameters, the user row and memberships live in settings tables, so
    * they are kept per instance while the settings mark read with the credential is unchanged (any write to them moves
    * it, ChangeMarkSubscriber): a warm request costs the credential's statement alone, and filing or changing bugs —
-   * which moves the audit mark, not the settings mark — leaves them kept.
+   * which moves the audit mark, not the settings mark — leaves them kept. The `guess` (the caller this credential
+   * named last) is the answer itself when it is that user, with that credential, under that mark.
    */
-  private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError): Promise<Caller> {
+  private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError, guess?: Caller): Promise<Caller> {
+    if (guess?.id === userId && guess.settingsMark === mark && guess.credential.kind === credential.kind && guess.credential.tokenId === credential.tokenId) return guess;
     const [user, groups, parameters] = await Promise.all([
       this.usersByMark.through(userId, mark, () => this.users.findById(userId)),
       this.membershipsByMark.through(userId, mark, () => this.groups.membershipsOf(userId)),

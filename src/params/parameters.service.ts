@@ -1,5 +1,5 @@
-import { MarkedCache } from '../common/marked-cache.js';
 import { Injectable } from '@nestjs/common';
+import { MarkedCache } from '../common/marked-cache.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
