@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
-/** Route config flag (`@RouteConfig`) of the routes whose body carries attachment contents. */
+/** Route config flag (`@RouteOption`) of the routes whose body carries attachment contents. */
 export const ATTACHMENT_BODY = 'trackerAttachmentBody';
 
 /** The most any attachment body is read up to, whatever the parameters say (the configuration's own ceiling). */

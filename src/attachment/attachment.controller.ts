@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { RouteOption } from '../common/http/route-option.js';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ATTACHMENT_BODY } from './attachment-body.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
@@ -38,7 +38,7 @@ export class AttachmentController {
   }
 
   @Post('bug/:id_or_alias/attachment')
-  @RouteConfig({ [ATTACHMENT_BODY]: true })
+  @RouteOption({ [ATTACHMENT_BODY]: true })
   @RequireLogin()
   @ApiOperation({ summary: 'Create Attachment on the bug and every bug of `ids`; answers {ids}.' })
   @ApiBody({ type: AttachmentCreateInput })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { insertRows, type Row, type Sql } from '../database/sql.js';
-import { companionJoin, companionRows, type SqlFragment } from '../database/companion.js';
+import { companionJoin, companionRows } from '../database/companion.js';
+import type { CompanionStatement } from '../common/http/companion-read.js';
 import { AuditLogEntry } from './entities/audit-log-entry.entity.js';
 import { ChangeMark } from './entities/change-mark.entity.js';
 
@@ -77,10 +78,13 @@ export class AuditRepository {
    * The settings mark, for a request that has no credential to read it with (an anonymous caller); with a companion
    * read, its rows in the same statement (companionJoin).
    */
-  async settingsMark(sql: Sql, companion?: SqlFragment): Promise<{ mark: number; companionRows: Row[] }> {
+  async settingsMark(sql: Sql, companion?: CompanionStatement): Promise<{ mark: number; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
-    const rows = await sql.all<Row>(`SELECT ${join.columns}${settingsMarkSql(q)} AS ${q('settings')} FROM (SELECT 1 AS ${q('one')}) o ${join.join}`, join.params);
+    const rows = await sql.all<Row>(
+      `SELECT ${join.columns}${q('m.version')} AS ${q('settings')} FROM ${q('change_marks')} m ${join.join} WHERE ${q('m.name')} = ?`,
+      [...join.params, SETTINGS],
+    );
     return { mark: Number(rows[0]?.settings ?? 0), companionRows: companionRows(rows) };
   }
 

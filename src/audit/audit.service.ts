@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Row, Sql } from '../database/sql.js';
-import type { SqlFragment } from '../database/companion.js';
+import type { CompanionStatement } from '../common/http/companion-read.js';
 import { AuditRepository, type AuditEntry } from './audit.repository.js';
 
 export { auditMarkSql, settingsMarkSql, type AuditEntry } from './audit.repository.js';
@@ -34,7 +34,7 @@ export class AuditService {
    * The settings mark (settingsMarkSql) read on its own, for a request without a credential to read it with; with a
    * companion read, its rows in the same statement (CallerResolverService).
    */
-  settingsMark(companion?: SqlFragment): Promise<{ mark: number; companionRows: Row[] }> {
+  settingsMark(companion?: CompanionStatement): Promise<{ mark: number; companionRows: Row[] }> {
     return this.auditLog.settingsMark(this.db.read, companion);
   }
 

@@ -28,10 +28,11 @@ describe('AuthRepository credential statements', () => {
         { id: 7, user_id: 3, revoked: 0, last_used: null, settings_mark: 12, c_id: 6, c_seen: 0 },
       ];
     });
-    const found = await new AuthRepository().apiKeyByDigest(mysql, 'digest', { sql: 'SELECT 1 AS c_id WHERE ? = ?', params: ['a', 'b'] });
+    const companion = { columns: 'b.id AS c_id, b.x = ? AS c_seen', columnParams: ['a'], table: 'bugs b', on: 'b.id IN (?)', onParams: [5] };
+    const found = await new AuthRepository().apiKeyByDigest(mysql, 'digest', companion);
     expect(sent).toHaveLength(1);
-    expect(sent[0].text).toMatch(/LEFT JOIN \(SELECT 1 AS c_id WHERE \? = \?\) c ON 1 = 1 WHERE/);
-    expect(sent[0].params).toEqual(['a', 'b', 'digest']);
+    expect(sent[0].text).toMatch(/^SELECT b\.id AS c_id, b\.x = \? AS c_seen, .* LEFT JOIN bugs b ON b\.id IN \(\?\) WHERE/s);
+    expect(sent[0].params).toEqual(['a', 5, 'digest']);
     expect(found).toEqual({
       key: { id: 7, userId: 3, revoked: false, lastUsed: null, settingsMark: 12 },
       companionRows: [{ c_id: 5, c_seen: 1 }, { c_id: 6, c_seen: 0 }],

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, MoreThan } from 'typeorm';
 import { insertRows, type Row, type Sql } from '../database/sql.js';
-import { companionJoin, companionRows, type SqlFragment } from '../database/companion.js';
+import { companionJoin, companionRows } from '../database/companion.js';
+import type { CompanionStatement } from '../common/http/companion-read.js';
 import { settingsMarkSql } from '../audit/audit.service.js';
 import { ApiKey } from './entities/api-key.entity.js';
 import { LoginToken } from './entities/login-token.entity.js';
@@ -35,7 +36,7 @@ export type ApiKeyChanges = Partial<Pick<ApiKey, 'description' | 'revoked'>>;
 @Injectable()
 export class AuthRepository {
   /** The token with the settings mark; with a companion read, its rows in the same statement (companionJoin). */
-  async tokenByDigest(sql: Sql, tokenHash: string, companion?: SqlFragment): Promise<{ token?: TokenCheck; companionRows: Row[] }> {
+  async tokenByDigest(sql: Sql, tokenHash: string, companion?: CompanionStatement): Promise<{ token?: TokenCheck; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
     const rows = await sql.all<{ id: number; user_id: number; ip_addr: string | null; last_used: string; settings_mark: number | null }>(
@@ -49,7 +50,7 @@ export class AuthRepository {
   }
 
   /** The key with the settings mark; with a companion read, its rows in the same statement (companionJoin). */
-  async apiKeyByDigest(sql: Sql, keyHash: string, companion?: SqlFragment): Promise<{ key?: ApiKeyCheck; companionRows: Row[] }> {
+  async apiKeyByDigest(sql: Sql, keyHash: string, companion?: CompanionStatement): Promise<{ key?: ApiKeyCheck; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
     const rows = await sql.all<{ id: number; user_id: number; revoked: number; last_used: string | null; settings_mark: number | null }>(

@@ -5,7 +5,7 @@ import { MarkedCache } from '../common/marked-cache.js';
 import { AuditService } from '../audit/audit.service.js';
 import type { CallerResolver, CompanionAsk } from '../common/guards/caller-resolver.js';
 import type { CompanionFound, CompanionPlan } from '../common/http/companion-read.js';
-import type { SqlFragment } from '../database/companion.js';
+import type { CompanionStatement } from '../common/http/companion-read.js';
 import type { Row } from '../database/sql.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -78,19 +78,19 @@ export class CallerResolverService implements CallerResolver {
     return { caller, companion: plan && caller === guess ? { read: companion.read, value: plan.read(companionRows) } : undefined };
   }
 
-  private async apiKeyCaller(digest: string, guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+  private async apiKeyCaller(digest: string, guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
     const { userId, settingsMark, companionRows } = await this.checkApiKey(digest, companion);
     const caller = await this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID), guess);
     return { caller, companionRows };
   }
 
-  private async tokenCaller(token: string, digest: string, ip: string, guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+  private async tokenCaller(token: string, digest: string, ip: string, guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
     const { userId, tokenId, settingsMark, companionRows } = await this.checkToken(token, digest, ip, companion);
     const caller = await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN), guess);
     return { caller, companionRows };
   }
 
-  private async anonymousCaller(guess: Caller | undefined, companion: SqlFragment | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+  private async anonymousCaller(guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
     const { mark, companionRows } = await this.audit.settingsMark(companion);
     const caller = guess?.settingsMark === mark ? guess : Caller.anonymous(await this.parametersService.at(mark), mark);
     return { caller, companionRows };
@@ -147,7 +147,7 @@ export class CallerResolverService implements CallerResolver {
    * A live login token's user (the token trimmed, and its digest), with the settings mark and a companion read's
    * rows; refreshes its last use (at most once a minute).
    */
-  private async checkToken(token: string, digest: string, ip: string, companion: SqlFragment | undefined): Promise<{ userId: number; tokenId: number; settingsMark: number; companionRows: Row[] }> {
+  private async checkToken(token: string, digest: string, ip: string, companion: CompanionStatement | undefined): Promise<{ userId: number; tokenId: number; settingsMark: number; companionRows: Row[] }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const match = /^(\d+)-(.+)$/.exec(token);
     if (!match) throw invalid();
@@ -169,7 +169,7 @@ export class CallerResolverService implements CallerResolver {
    * The user id of a valid, unrevoked key (by its digest), with the settings mark and a companion read's rows;
    * refreshes its last use (at most once a minute).
    */
-  private async checkApiKey(digest: string, companion: SqlFragment | undefined): Promise<{ userId: number; settingsMark: number; companionRows: Row[] }> {
+  private async checkApiKey(digest: string, companion: CompanionStatement | undefined): Promise<{ userId: number; settingsMark: number; companionRows: Row[] }> {
     const { key: row, companionRows } = await this.credentials.apiKeyByDigest(this.db.read, digest, companion);
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);

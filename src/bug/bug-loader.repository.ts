@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue } from '../database/sql.js';
-import type { SqlFragment } from '../database/companion.js';
+import type { CompanionStatement } from '../common/http/companion-read.js';
 import { auditMarkSql } from '../audit/audit.service.js';
 import type { BugRow } from './bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
@@ -139,17 +139,20 @@ export class BugLoaderRepository {
   /** Each bug's version (last_change_time and the audit mark) and, when asked, whether the caller may see it. */
   async stamps(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugStamp>> {
     const statement = this.stampsStatement(sql, ids, visible);
-    return stampsOfRows(await sql.all<StampRow>(statement.sql, statement.params));
+    return stampsOfRows(await sql.all<StampRow>(
+      `SELECT ${statement.columns} FROM ${statement.table} WHERE ${statement.on}`, [...statement.columnParams, ...statement.onParams],
+    ));
   }
 
   /** The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion). */
-  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible: SqlCondition): SqlFragment {
+  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible: SqlCondition): CompanionStatement {
     const q = sql.quote;
     return {
-      sql: `SELECT ${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')},
-                   ${visible.sql} AS ${q('c_visible')}
-              FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)}`,
-      params: [...visible.params, ...ids],
+      columns: `${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')}, ${visible.sql} AS ${q('c_visible')}`,
+      columnParams: visible.params,
+      table: `${q('bugs')} b`,
+      on: `${q('b.id')} IN ${sql.in(ids)}`,
+      onParams: [...ids],
     };
   }
 

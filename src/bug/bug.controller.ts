@@ -7,8 +7,10 @@ import { SelectableFields } from '../common/fields/field-selection.decorator.js'
 import { BugService } from './bug.service.js';
 import { BugStampsCompanion } from './bug-stamps.companion.js';
 import { WithCompanionRead } from '../common/http/companion-read.js';
+import { AnswersFromKept } from '../common/http/kept-answer.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
+import { BugGetAnswer } from './bug-get.answer.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import { BugSearchInput } from './dto/bug-search.dto.js';
 import { BugCreateInput } from './dto/bug-create.dto.js';
@@ -21,6 +23,7 @@ export class BugController {
     private readonly bugs: BugService,
     private readonly histories: BugHistoryService,
     private readonly creator: BugCreateService,
+    private readonly getAnswer: BugGetAnswer,
   ) {}
 
   @Get('bug')
@@ -45,12 +48,13 @@ export class BugController {
 
   @Get('bug/:id_or_alias')
   @WithCompanionRead(BugStampsCompanion)
+  @AnswersFromKept(BugGetAnswer)
   @ApiOperation({ summary: 'Get Bug by id or alias (plus ids); answers {faults, bugs}.' })
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugGetInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
   get(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugGetInput, 'Bug.get') input: BugGetInput) {
-    return this.bugs.get(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.permissive === true);
+    return this.getAnswer.respond(ctx, idOrAlias, input);
   }
 
   @Get('bug/:id_or_alias/history')

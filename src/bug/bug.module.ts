@@ -5,6 +5,7 @@ import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { BugService } from './bug.service.js';
 import { BugStampsCompanion } from './bug-stamps.companion.js';
+import { BugGetAnswer } from './bug-get.answer.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BugSearchService } from './search/bug-search.service.js';
@@ -51,7 +52,7 @@ import { BugEventsService } from './bug-events.service.js';
   providers: [
     BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion,
+    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion, BugGetAnswer,
   ],
   exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
 })

@@ -1,8 +1,10 @@
+import { jest } from '@jest/globals';
 import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
 import { changeGroups } from './bug-fixtures.js';
 import { addGroup } from './bug-update-fixtures.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
+import { BugGetAnswer } from '../../src/bug/bug-get.answer.js';
 
 /**
  * Get Bug and Search Bugs keep each bug's JSON (all but the caller's tags and update token) per field selection and
@@ -37,6 +39,10 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
     await other.close();
     await t.close();
   });
+
+  const file = async (summary: string, groups: string[] = []) => (await t.post('/bug', {
+    product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary, description: 'd', groups,
+  }, admin)).body.id as number;
 
   const bugFor = async (app: TestApp, options: { key?: string; query?: Record<string, string> } = {}) => {
     const res = await app.get(`/bug/${bugId}`, options);
@@ -130,9 +136,6 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
     let outsider: { id: number; login: string; apiKey: string };
     let publicBug: number;
     let teamBug: number;
-    const file = async (summary: string, groups: string[] = []) => (await t.post('/bug', {
-      product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary, description: 'd', groups,
-    }, admin)).body.id as number;
 
     beforeAll(async () => {
       outsider = await t.createUser('kept-answers-outsider@example.com');
@@ -195,6 +198,62 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       expect((await t.get(`/bug/${bug}`)).body.bugs[0].id).toBe(bug);
       expect((await other.put(`/bug/${bug}`, { groups: { add: ['kept-team'] } }, admin)).status).toBe(200);
       expect((await t.get(`/bug/${bug}`)).body.code).toBe(102);
+    });
+  });
+  describe('a warm Get Bug is answered by the request hook (KeptAnswer), exactly as its handler answers it', () => {
+    let answers: jest.SpiedFunction<BugGetAnswer['answer']>;
+    let bug: number;
+    let teamBug: number;
+    beforeAll(async () => {
+      bug = await file('Answered by the hook');
+      teamBug = await file('Answered by the hook, for the team', ['kept-team']);
+    });
+    beforeEach(() => {
+      answers = jest.spyOn(t.app.get(BugGetAnswer), 'answer');
+    });
+    afterEach(() => answers.mockRestore());
+
+    /** The same request by a caller new to the instance (no guess: the handler answers) and again (the hook). */
+    const coldThenWarm = async (login: string, path: string, options: { query?: Record<string, string>; headers?: Record<string, string> } = {}) => {
+      const user = await t.createUser(login);
+      const read = () => t.get(path, { ...options, key: user.apiKey });
+      answers.mockClear();
+      const cold = await read();
+      expect(answers).not.toHaveBeenCalled();
+      const warm = await read();
+      expect(answers).toHaveBeenCalledTimes(1);
+      const headers = (res: typeof cold) => ['content-type', 'etag', 'vary', 'access-control-allow-origin'].map((name) => res.headers.get(name));
+      expect({ status: warm.status, text: warm.text, headers: headers(warm) }).toEqual({ status: cold.status, text: cold.text, headers: headers(cold) });
+      return warm;
+    };
+
+    it('the same bytes, status and headers (ETag included) as the handler, for JSON, JSONP and HTML', async () => {
+      expect((await coldThenWarm('kept-hook-json@example.com', `/bug/${bug}`)).body.bugs[0].id).toBe(bug);
+      expect((await coldThenWarm('kept-hook-jsonp@example.com', `/bug/${bug}`, { query: { callback: 'show' } })).text).toMatch(/^\/\*\*\/show\(/);
+      const html = await coldThenWarm('kept-hook-html@example.com', `/bug/${bug}`, { headers: { accept: 'text/html' } });
+      expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    });
+
+    it('with ids, a field selection and permissive faults, as the handler', async () => {
+      const warm = await coldThenWarm('kept-hook-ids@example.com', `/bug/${bug}`, { query: { ids: '999999', permissive: '1', include_fields: 'id,summary' } });
+      expect(warm.body).toEqual({ faults: [expect.objectContaining({ id: 999999, faultCode: 101 })], bugs: [{ id: bug, summary: 'Answered by the hook' }] });
+    });
+
+    it('errors with the handler\'s status and body: a missing bug (101), a bug the caller may not see (102)', async () => {
+      const missing = await coldThenWarm('kept-hook-missing@example.com', `/bug/${bug}`, { query: { ids: '999999' } });
+      expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 404, code: 101 });
+      const hidden = await coldThenWarm('kept-hook-hidden@example.com', `/bug/${teamBug}`);
+      expect({ status: hidden.status, code: hidden.body.code }).toEqual({ status: 401, code: 102 });
+    });
+
+    it('the route\'s access rule applies in the hook too: with requirelogin on, a warm anonymous Get Bug is refused', async () => {
+      await t.setParameters({ requirelogin: '1' });
+      try {
+        for (let run = 0; run < 3; run++) expect((await t.get(`/bug/${bug}`)).body.code).toBe(410);
+        expect(answers).not.toHaveBeenCalled();
+      } finally {
+        await t.setParameters({ requirelogin: '0' });
+      }
     });
   });
 });

@@ -1,7 +1,7 @@
-import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { RouteOption, type RouteOptions } from '../http/route-option.js';
 
-export const ACCESS_RULE = 'tracker:access-rule';
+/** The route config key of a handler's AccessRule (read by the AccessGuard and by the request hook). */
+export const ACCESS_RULE = 'trackerAccessRule';
 
 /** What a handler demands of its caller; checked by the AccessGuard before the handler runs. */
 export interface AccessRule {
@@ -15,21 +15,23 @@ export interface AccessRule {
   operational?: boolean;
 }
 
-/** The Fastify route config key that tells the request hook to leave a route alone (see Operational). */
-export const OPERATIONAL_ROUTE = 'trackerOperational';
+/** The route's rule; the default one (any caller, `requirelogin` applies) when it declares none. */
+export function accessRuleOf(options: RouteOptions): AccessRule {
+  return ((options as Record<string, unknown> | undefined)?.[ACCESS_RULE] as AccessRule | undefined) ?? {};
+}
 
-const merge = (rule: AccessRule) => SetMetadata(ACCESS_RULE, rule);
+const rule = (declared: AccessRule) => RouteOption({ [ACCESS_RULE]: declared });
 
-export const RequireLogin = () => merge({ login: true });
+export const RequireLogin = () => rule({ login: true });
 
 /** `@RequireGroup('editusers', 'create', 'users')`: anonymous callers get 410 first when `login` is set too. */
 export const RequireGroup = (name: string, action: string, object: string, options: { login?: boolean } = {}) =>
-  merge({ group: { name, action, object }, login: options.login });
+  rule({ group: { name, action, object }, login: options.login });
 
-export const OpenWithRequireLogin = () => merge({ openWithRequireLogin: true });
+export const OpenWithRequireLogin = () => rule({ openWithRequireLogin: true });
 
 /**
  * For the endpoints of operators and orchestrators (liveness, readiness): the request hook resolves no caller for
  * them (liveness must answer while the database is down) and the guard lets them through.
  */
-export const Operational = () => applyDecorators(merge({ operational: true }), RouteConfig({ [OPERATIONAL_ROUTE]: true }));
+export const Operational = () => rule({ operational: true });

@@ -3,17 +3,21 @@ import { Errors, TrackerError } from '../errors/index.js';
 import { bucketOf, setRateHeaders, type RateLimiter } from './rate-limit.js';
 import { FieldSelection } from '../fields/field-selection.js';
 import type { CallerResolver } from '../guards/caller-resolver.js';
-import { OPERATIONAL_ROUTE } from '../guards/access.decorators.js';
+import { accessRuleOf, type AccessRule } from '../guards/access.decorators.js';
+import { accessRefusal } from '../guards/access.guard.js';
 import { requestTime, type Clock } from '../time/clock.js';
 import { validateCallback } from './output-format.js';
 import { RequestParams } from './request-params.js';
 import { setCredentialsRefusal, setRequestContext } from './request-context.js';
 import { COMPANION_READ, type CompanionRead, type CompanionReadType } from './companion-read.js';
+import { KEPT_ANSWER, type KeptAnswer, type KeptAnswerType } from './kept-answer.js';
+import { sendError, toTrackerError } from './exception.filter.js';
 
 /**
  * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
  * clock once and leaves the RequestContext for everything after it. A malformed request (body, callback) is refused
- * here; credentials that name no caller are kept for the access guard to refuse (see setCredentialsRefusal).
+ * here; credentials that name no caller are kept for the access guard to refuse (see setCredentialsRefusal). A route
+ * with a KeptAnswer may be answered right here, around Nest's pipeline, once its companion read was confirmed.
  *
  * The hook is attached to each route declared after this call. app.factory calls it just before Nest declares the
  * controllers' routes, so the OpenAPI document and unknown paths (32614) are served as before, without it.
@@ -21,11 +25,14 @@ import { COMPANION_READ, type CompanionRead, type CompanionReadType } from './co
 export function installRequestHook(fastify: FastifyInstance, dependencies: RequestHookDependencies): void {
   fastify.addHook('onRoute', (route) => {
     const config = route.config as Record<string, unknown> | undefined;
-    if (config?.[OPERATIONAL_ROUTE]) return;
+    const rule = accessRuleOf(config);
+    if (rule.operational) return;
     const declared = route.preHandler === undefined ? [] : [route.preHandler].flat();
-    // The companion's instance is taken as the route is declared: a provider missing from its module fails the start.
+    // Instances are taken as the route is declared: a provider missing from its module fails the start.
     const companionType = config?.[COMPANION_READ] as CompanionReadType | undefined;
-    route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType))];
+    const answerType = config?.[KEPT_ANSWER] as KeptAnswerType | undefined;
+    const keptAnswer = answerType && { answerer: dependencies.instanceOf(answerType), rule };
+    route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType), keptAnswer)];
   });
 }
 
@@ -34,12 +41,16 @@ interface RequestHookDependencies {
   clock: Clock;
   /** Present when rate limits are on (TRACKER_RATE_LIMIT_*): checked before the caller is resolved. */
   limiter?: RateLimiter;
-  /** The application's instance of a companion read's provider (routes name the class, WithCompanionRead). */
-  instanceOf: (type: CompanionReadType) => CompanionRead<unknown>;
+  /** The application's instance of a provider a route names (WithCompanionRead, AnswersFromKept). */
+  instanceOf: <T>(type: abstract new (...args: never[]) => T) => T;
 }
 
-function requestReader({ resolver, clock, limiter }: RequestHookDependencies, companion: CompanionRead<unknown> | undefined) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+function requestReader(
+  { resolver, clock, limiter }: RequestHookDependencies,
+  companion: CompanionRead<unknown> | undefined,
+  keptAnswer: { answerer: KeptAnswer; rule: AccessRule } | undefined,
+) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const body = isRead ? undefined : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
     const params = RequestParams.merge(request.query as Record<string, unknown>, body);
@@ -57,9 +68,19 @@ function requestReader({ resolver, clock, limiter }: RequestHookDependencies, co
       resolved = await resolver.resolve(credentials, request.ip, ask);
     } catch (error) {
       setCredentialsRefusal(request, error);
-      return;
+      return undefined;
     }
     const selection = new FieldSelection(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
-    setRequestContext(request, { params, ...resolved, selection, now: requestTime(clock), ip: request.ip });
+    const context = { params, ...resolved, selection, now: requestTime(clock), ip: request.ip };
+    setRequestContext(request, context);
+    if (!keptAnswer || !ask || !resolved.companion || accessRefusal(resolved.caller, keptAnswer.rule)) return undefined;
+    try {
+      const text = await keptAnswer.answerer.answer(context, ask.request);
+      if (text === undefined) return undefined;
+      return reply.header('content-type', 'application/json; charset=utf-8').send(text);
+    } catch (error) {
+      sendError(reply, toTrackerError(error, request));
+      return reply;
+    }
   };
 }
