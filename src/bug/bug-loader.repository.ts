@@ -54,7 +54,8 @@ interface StampRow {
   c_id: number;
   c_last_change_time: string;
   c_audit_mark: number | null;
-  c_visible: number;
+  /** Absent when the statement left the visibility rule out. */
+  c_visible?: number;
 }
 
 /** One row of the relations query: its kind `k`, the bug, and the kind's values in generic columns. */
@@ -144,12 +145,16 @@ export class BugLoaderRepository {
     ));
   }
 
-  /** The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion). */
-  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible: SqlCondition): CompanionStatement {
+  /**
+   * The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion); with
+   * `visible`, each row says whether the caller may see the bug (c_visible), else it has no such column.
+   */
+  stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible?: SqlCondition): CompanionStatement {
     const q = sql.quote;
+    const visibleColumn = visible ? `, ${visible.sql} AS ${q('c_visible')}` : '';
     return {
-      columns: `${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')}, ${visible.sql} AS ${q('c_visible')}`,
-      columnParams: visible.params,
+      columns: `${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')}${visibleColumn}`,
+      columnParams: visible?.params ?? [],
       table: `${q('bugs')} b`,
       on: `${q('b.id')} IN ${sql.in(ids)}`,
       onParams: [...ids],

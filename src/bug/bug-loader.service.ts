@@ -100,7 +100,9 @@ export class BugLoaderService {
       if (!stamp) continue;
       const fresh = loaded.get(id);
       const detail = fresh ? this.cache.storeDetail(id, stamp, fresh).detail : kept.get(id)?.detail;
-      if (detail) result.set(id, { ...detail, visible: stamp.visible });
+      if (!detail) continue;
+      if (visibleTo) this.cache.rememberVisibility(id, detail, visibleTo, stamp.visible);
+      result.set(id, { ...detail, visible: stamp.visible });
     }
     return result;
   }
@@ -109,13 +111,33 @@ export class BugLoaderService {
     return this.repository.stamps(this.db.read, unique, this.visibleColumn(visibleTo));
   }
 
-  /** The stamps of these bugs as `caller` may see them, as a companion read of the credential (BugStampsCompanion). */
+  /**
+   * The stamps of these bugs as `caller` may see them, as a companion read of the credential (BugStampsCompanion).
+   * When every one is kept with the caller's visibility remembered, the statement leaves the visibility rule out (the
+   * greater part of its cost to the database) and the remembered answers stand in for it — for a bug whose stamp the
+   * statement finds unchanged; should one have moved, the read is of no use and the loader reads the stamps itself.
+   */
   stampsPlan(ids: readonly number[], caller: Caller): CompanionPlan<KnownStamps> | undefined {
     const unique = [...new Set(ids)];
     if (!unique.length || unique.length > CHUNK) return undefined;
+    const remembered = unique.every((id) => this.cache.rememberedVisibility(this.cache.peek(id), caller) !== undefined);
+    if (!remembered) {
+      return {
+        statement: this.repository.stampsStatement(this.db.read, unique, this.visibleColumn(caller)),
+        read: (rows) => ({ caller, ids: new Set(unique), stamps: stampsOfRows(rows) }),
+      };
+    }
     return {
-      statement: this.repository.stampsStatement(this.db.read, unique, this.visibleColumn(caller)),
-      read: (rows) => ({ caller, ids: new Set(unique), stamps: stampsOfRows(rows) }),
+      statement: this.repository.stampsStatement(this.db.read, unique),
+      read: (rows) => {
+        const stamps = stampsOfRows(rows);
+        for (const [id, stamp] of stamps) {
+          const visible = this.cache.rememberedVisibility(this.cache.current(id, stamp), caller);
+          if (visible === undefined) return { caller, ids: new Set(), stamps: new Map() };
+          stamp.visible = visible;
+        }
+        return { caller, ids: new Set(unique), stamps };
+      },
     };
   }
 

@@ -72,6 +72,27 @@ describe('LoadedBugCache JSON variants', () => {
   });
 });
 
+describe('LoadedBugCache remembered visibility', () => {
+  it('holds per caller for the version of the bug it was read with, and goes with that version', () => {
+    const cache = new LoadedBugCache();
+    const [member, outsider] = [{}, {}];
+    const first = cache.storeDetail(7, stamp('t1'), detail('old'));
+    cache.rememberVisibility(7, first.detail, member, true);
+    cache.rememberVisibility(7, first.detail, outsider, false);
+    expect(cache.rememberedVisibility(cache.current(7, stamp('t1')), member)).toBe(true);
+    expect(cache.rememberedVisibility(cache.current(7, stamp('t1')), outsider)).toBe(false);
+    expect(cache.rememberedVisibility(cache.peek(7), {})).toBeUndefined();
+
+    // A new version of the bug knows nobody's visibility, and an answer read with the old one is not taken for it.
+    const second = cache.storeDetail(7, stamp('t2'), detail('new'));
+    expect(cache.rememberedVisibility(cache.peek(7), member)).toBeUndefined();
+    cache.rememberVisibility(7, first.detail, member, true);
+    expect(cache.rememberedVisibility(cache.peek(7), member)).toBeUndefined();
+    cache.rememberVisibility(7, second.detail, member, false);
+    expect(cache.rememberedVisibility(cache.current(7, stamp('t2')), member)).toBe(false);
+  });
+});
+
 describe('LoadedBugCache bounds', () => {
   const bug = (id: number) => ({ ...detail(`bug ${id}`), row: { id, summary: `bug ${id}` } as BugRow });
 

@@ -56,6 +56,14 @@ export class LoadedBugCache {
    * from: a WeakMap on that detail's row, so that it goes with the entry and never outlives it.
    */
   private readonly json = new WeakMap<object, Map<string, string>>();
+  /**
+   * Whether a caller may see the bug, as the visibility rule answered with a stamp equal to the entry's, by the
+   * entry's detail row (it goes with that version of the bug) and the caller (a Caller stands for one user's
+   * memberships and parameters under one settings mark; the caller resolver keeps handing out the same one while
+   * they hold). Nothing that decides visibility (the bug's groups, cc list and people, the caller's memberships) can
+   * change without moving one of the two marks, so the answer holds as long as both do.
+   */
+  private readonly visibility = new WeakMap<object, WeakMap<object, boolean>>();
 
   constructor(private readonly bounds: CacheBounds = { entries: 10_000, bytes: 64 * 1024 * 1024 }) {}
 
@@ -125,6 +133,24 @@ export class LoadedBugCache {
     size.json += added;
     this.totalBytes += added;
     this.evict();
+  }
+
+  /** Remembers whether `caller` may see the bug, read with a stamp equal to that of `detail`, if that is still the kept detail. */
+  rememberVisibility(id: number, detail: Pick<BugDetail, 'row'>, caller: object, visible: boolean): void {
+    if (!this.entryOf(id, detail)) return;
+    let callers = this.visibility.get(detail.row);
+    if (!callers) this.visibility.set(detail.row, (callers = new WeakMap()));
+    callers.set(caller, visible);
+  }
+
+  /** Whether `caller` may see the kept bug as `entry` has it, if remembered (rememberVisibility). */
+  rememberedVisibility(entry: KeptBug | undefined, caller: object): boolean | undefined {
+    return entry && this.visibility.get(entry.detail.row)?.get(caller);
+  }
+
+  /** The kept entry of the bug, whatever its stamp (current() checks it against the database's). */
+  peek(id: number): KeptBug | undefined {
+    return this.entries.get(id);
   }
 
   private put(id: number, entry: KeptBug, size: { entry: number; json: number }): void {

@@ -162,6 +162,16 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       expect((await read()).code).toBe(102);
     });
 
+    it('a caller taken off the cc list through the other instance loses sight at once (remembered visibility goes with the bug\'s version)', async () => {
+      const ccBug = await file('Companion cc', ['kept-team']);
+      const read = async () => (await t.get(`/bug/${ccBug}`, { key: outsider.apiKey })).body;
+      expect((await other.put(`/bug/${ccBug}`, { cc: { add: [outsider.login] } }, admin)).status).toBe(200);
+      for (let run = 0; run < 3; run++) expect((await read()).bugs?.[0]?.id).toBe(ccBug);
+      expect((await other.put(`/bug/${ccBug}`, { cc: { remove: [outsider.login] } }, admin)).status).toBe(200);
+      expect((await read()).code).toBe(102);
+      expect((await read()).code).toBe(102);
+    });
+
     it('a key revoked through the other instance is refused at once, also for a kept bug', async () => {
       const created = await t.post('/api_key', { description: 'short-lived' }, { key: outsider.apiKey });
       const key = created.body.api_key as string;
