@@ -28,4 +28,12 @@ describe('toDto (typed input with Bugzilla encodings)', () => {
     expect(errorCode(() => toDto(SampleInput, params({}, { name: { a: 1 } }), 'Sample.create'))).toBe(53);
     expect(errorCode(() => toDto(SampleInput, params({}, {}), 'Sample.create'))).toBe(53);
   });
+  it('an input that sends nothing the DTO declares is the empty one (validity asked once per class), unknown keys dropped', () => {
+    class Optional {
+      @IsOptional() @IsBoolean() @BooleanParam() permissive?: boolean;
+    }
+    expect(toDto(Optional, params({ other: 'x' }), 'Sample.get')).toEqual(new Optional());
+    expect(toDto(Optional, params({ permissive: '1' }), 'Sample.get')).toEqual(Object.assign(new Optional(), { permissive: true }));
+    expect(errorCode(() => toDto(SampleInput, params({ other: 'x' }), 'Sample.create'))).toBe(53);
+  });
 });

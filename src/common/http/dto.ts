@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiQuery, type ApiPropertyOptions } from '@nestjs/swagger';
 import { plainToInstance, Transform, type ClassConstructor } from 'class-transformer';
-import { Allow, IsOptional, validateSync, type ValidationError } from 'class-validator';
+import { Allow, IsOptional, getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { Errors, TrackerError } from '../errors/index.js';
 import { textLimitError } from '../text-limits.js';
 import { toBoolean, type RequestParams } from './request-params.js';
@@ -13,10 +13,33 @@ import { toBoolean, type RequestParams } from './request-params.js';
  * unknown keys are dropped (clients.md: ignored, not refused); a value of the wrong type is a coded error.
  */
 export function toDto<T extends object>(type: ClassConstructor<T>, params: RequestParams, functionName: string): T {
-  const instance = plainToInstance(type, params.data());
-  const errors = validateSync(instance, { whitelist: true, forbidUnknownValues: false });
+  const data = params.data();
+  const declared = declaredInput(type);
+  // Nothing the DTO declares was sent (most reads): the input is the empty one, whose validity is known.
+  if (declared.emptyIsValid && !declared.names.some((name) => name in data)) return plainToInstance(type, {});
+  const instance = plainToInstance(type, data);
+  const errors = validateSync(instance, VALIDATION);
   if (errors.length) throw validationError(errors[0], functionName);
   return instance;
+}
+
+const VALIDATION = { whitelist: true, forbidUnknownValues: false };
+
+/** Per DTO class: the parameters it declares, and whether an input that sends none of them is valid (asked once). */
+const DECLARED = new WeakMap<object, { names: readonly string[]; emptyIsValid: boolean }>();
+
+function declaredInput(type: ClassConstructor<object>): { names: readonly string[]; emptyIsValid: boolean } {
+  let declared = DECLARED.get(type);
+  if (!declared) {
+    // Every property has a class-validator decorator (the whitelist drops the others), so this lists them all.
+    const metadata = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
+    declared = {
+      names: [...new Set(metadata.map((m) => m.propertyName))],
+      emptyIsValid: validateSync(plainToInstance(type, {}), VALIDATION).length === 0,
+    };
+    DECLARED.set(type, declared);
+  }
+  return declared;
 }
 
 const NUMERIC_CONSTRAINTS = new Set(['isInt', 'isNumber', 'min', 'max', 'isPositive']);

@@ -74,16 +74,19 @@ export function configureHttp(fastify: FastifyInstance, options: { metrics: bool
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'OPTIONS') return;
+  // A callback hook, not an async one: it runs on every request, and only OPTIONS needs it.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'OPTIONS') {
+      done();
+      return;
+    }
     const url = request.url.split('?')[0];
     const allowed = METHODS.filter((method) => fastify.findRoute({ method, url }));
     if (!allowed.length) {
       sendError(reply, TrackerError.of(Errors.REST_INVALID_RESOURCE, { method: request.method, path: url }));
-      return reply;
+      return;
     }
     void reply.status(200).header('Allow', allowed.join(', ')).header('Access-Control-Allow-Methods', allowed.join(', ')).send('');
-    return reply;
   });
 
   fastify.addHook('onSend', async (request, reply, payload) => renderOutput(request, reply, payload));
@@ -125,15 +128,13 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
   void reply.header('content-type', type);
 
   if (request.method === 'GET' && reply.statusCode === 200) {
-    // Encoded once: the hash and the socket take the same bytes.
-    const bytes = Buffer.from(body);
-    const etag = etagOf(bytes, type);
+    // The text, not its bytes: node writes a text body with the headers in one write (a Buffer takes a writev).
+    const etag = etagOf(body, type);
     void reply.header('ETag', etag);
     if (etagMatches(request.headers['if-none-match'], etag)) {
       void reply.status(304);
       return '';
     }
-    return bytes;
   }
   return body;
 }
