@@ -33,6 +33,11 @@ describe('bug presenter', () => {
     const time = Math.floor(now.getTime() / 1000);
     expect(token).toBe(`${time}-${createHmac('sha256', 'secret').update(`${time}*7*5*2020-01-02 03:04:05`).digest('base64url')}`);
     expect(token).not.toMatch(/[+/=]/);
+    // Made once a second per message (kept for the second): the same again, another secret or second another token.
+    expect(updateToken('secret', now, 7, 5, '2020-01-02 03:04:05')).toBe(token);
+    expect(updateToken('other secret', now, 7, 5, '2020-01-02 03:04:05')).toBe(`${time}-${createHmac('sha256', 'other secret').update(`${time}*7*5*2020-01-02 03:04:05`).digest('base64url')}`);
+    expect(updateToken('secret', new Date(now.getTime() + 1000), 7, 5, '2020-01-02 03:04:05')).toMatch(new RegExp(`^${time + 1}-`));
+    expect(updateToken('secret', now, 7, 5, '2020-01-02 03:04:05')).toBe(token);
   });
 
   it('filters addresses for anonymous callers only, and only with webservice_email_filter', () => {

@@ -37,9 +37,23 @@ export function emailFilter(caller: Caller): (address: string) => string {
  */
 export function updateToken(secret: string, now: Date, userId: number, bugId: number, lastChangeTime: string): string {
   const time = Math.floor(now.getTime() / 1000);
-  const digest = createHmac('sha256', secret).update(`${time}*${userId}*${bugId}*${lastChangeTime}`).digest('base64');
-  return `${time}-${digest.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+  const message = `${time}*${userId}*${bugId}*${lastChangeTime}`;
+  if (time !== tokensMade.time || secret !== tokensMade.secret) tokensMade = { time, secret, tokens: new Map() };
+  let token = tokensMade.tokens.get(message);
+  if (token === undefined) {
+    const digest = createHmac('sha256', secret).update(message).digest('base64');
+    token = `${time}-${digest.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+    if (tokensMade.tokens.size < MAX_TOKENS_A_SECOND) tokensMade.tokens.set(message, token);
+  }
+  return token;
 }
+
+/**
+ * The tokens made in the current second (a token names its second): a bug read many times a second by one user
+ * costs one HMAC, not one per read (issue 13). Derived values only, dropped when the second or the secret changes.
+ */
+let tokensMade = { time: -1, secret: '', tokens: new Map<string, string>() };
+const MAX_TOKENS_A_SECOND = 10_000;
 
 /** The Flag object of service-spec.md, for bugs and attachments alike (`requestee` only when set). */
 export function presentFlag(flag: BugFlag, email: (a: string) => string): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
  * Secrets at rest. Passwords: scrypt (memory-hard, node's built-in), stored as `scrypt$N$r$p$salt$hash`.
@@ -29,7 +29,7 @@ export async function verifyPassword(password: string, stored: string | null | u
 }
 
 export function digestSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** A random secret of URL-safe characters (API keys, login tokens, generated passwords). */

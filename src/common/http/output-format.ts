@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Errors, TrackerError } from '../errors/index.js';
 
 /** Output types in Bugzilla's order of preference (misc.md, "Response format selection"). */
@@ -67,7 +67,7 @@ export function htmlBody(json: string): string {
  * the tag as opaque, and SHA-1 runs at twice MD5's speed here (a 50-bug page is ~100 KB, hashed on every GET).
  */
 export function etagOf(body: Buffer | string, contentType: string): string {
-  return `"${createHash('sha1').update(body).update(contentType).digest('base64')}"`;
+  return `"${hash('sha1', `${body}${contentType}`, 'base64')}"`;
 }
 
 export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
