@@ -66,7 +66,7 @@ export function htmlBody(json: string): string {
  * ETag of a response: SHA-1 (base64) over the body's bytes and its content type. Bugzilla uses MD5; clients treat
  * the tag as opaque, and SHA-1 runs at twice MD5's speed here (a 50-bug page is ~100 KB, hashed on every GET).
  */
-export function etagOf(body: Buffer | string, contentType: string): string {
+export function etagOf(body: string, contentType: string): string {
   return `"${hash('sha1', `${body}${contentType}`, 'base64')}"`;
 }
 
