@@ -30,8 +30,8 @@ export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [
     charset: 'utf8mb4_unicode_ci',
     timezone: 'Z',
     dateStrings: true,
-    // maxPreparedStatements bounds each connection's cache of prepared reads (Db.read), so that 20 connections of
-    // several instances stay far below the server's max_prepared_stmt_count (16,382 by default).
+    // maxPreparedStatements bounds each connection's cache of prepared statements (Db.read's, and the writes of
+    // Db.transaction), so that 20 connections of several instances stay far below the server's max_prepared_stmt_count.
     extra: { decimalNumbers: true, connectionLimit: 20, maxPreparedStatements: 100 },
   };
   const type = databaseUrl.startsWith('mariadb:') ? ('mariadb' as const) : ('mysql' as const);

@@ -52,11 +52,26 @@ function readManager(dataSource: DataSource): EntityManager {
   const pool = mysqlPool(dataSource);
   if (!pool) return dataSource.manager;
   const runner: QueryRunner = dataSource.createQueryRunner();
-  runner.query = (async (sql: string, parameters: unknown[] = [], structured = false) => {
+  sendPrepared(dataSource, runner, (sql, parameters) => execute(pool, sql, parameters));
+  return dataSource.createEntityManager(runner);
+}
+
+/** The statements MySQL can take as prepared ones (the rest — START TRANSACTION, COMMIT, SAVEPOINT … — go as text). */
+const PREPARABLE = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+/**
+ * Makes `runner` send its statements through `send` as prepared statements, with TypeORM's logging, error type and
+ * result shape. Statements MySQL cannot prepare, and those with an undefined value (the binary protocol has none),
+ * keep the runner's own text path.
+ */
+function sendPrepared(dataSource: DataSource, runner: QueryRunner, send: (sql: string, parameters: unknown[]) => Promise<unknown>): void {
+  const asText = (runner.query as (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>).bind(runner);
+  runner.query = (async (sql: string, parameters: unknown[] = [], structured?: boolean) => {
+    if (!PREPARABLE.test(sql) || parameters.some((value) => value === undefined)) return asText(sql, parameters, structured);
     dataSource.logger.logQuery(sql, parameters, runner);
     let raw: unknown;
     try {
-      raw = await execute(pool, sql, parameters);
+      raw = await send(sql, parameters);
     } catch (err) {
       throw new QueryFailedError(sql, parameters, err as Error);
     }
@@ -68,7 +83,19 @@ function readManager(dataSource: DataSource): EntityManager {
     if (affected !== undefined) result.affected = affected;
     return result;
   }) as QueryRunner['query'];
-  return dataSource.createEntityManager(runner);
+}
+
+/**
+ * A transaction's runner on MySQL whose statements go to its connection as prepared statements (the connection keeps
+ * each one parsed, maxPreparedStatements bounding them): a write's INSERTs and UPDATEs are not parsed anew each time.
+ */
+function preparedTransactionRunner(dataSource: DataSource): QueryRunner {
+  const runner = dataSource.createQueryRunner();
+  sendPrepared(dataSource, runner, async (sql, parameters) => {
+    const connection = (await runner.connect()) as MysqlPool;
+    return executeOnce(connection, sql, parameters);
+  });
+  return runner;
 }
 
 /** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */
@@ -107,10 +134,20 @@ export class Db {
   }
 
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    if (this.dialect === 'mysql') return this.preparedTransaction(work);
     const run = () => this.dataSource.transaction((manager) => work(new Sql(manager, this.dialect)));
-    if (this.dialect === 'mysql') return run();
     const result = this.sqliteQueue.then(run, run);
     this.sqliteQueue = result.catch(() => undefined);
     return result;
+  }
+
+  /** TypeORM's transaction (its commit and rollback events included) on a runner that prepares its statements. */
+  private async preparedTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const runner = preparedTransactionRunner(this.dataSource);
+    try {
+      return await runner.manager.transaction((manager) => work(new Sql(manager, this.dialect)));
+    } finally {
+      await runner.release();
+    }
   }
 }
