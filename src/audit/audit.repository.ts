@@ -81,10 +81,8 @@ export class AuditRepository {
   async settingsMark(sql: Sql, companion?: CompanionStatement): Promise<{ mark: number; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
-    const rows = await sql.all<Row>(
-      `SELECT ${join.columns}${q('m.version')} AS ${q('settings')} FROM ${q('change_marks')} m ${join.join} WHERE ${q('m.name')} = ?`,
-      [...join.params, SETTINGS],
-    );
+    // The one-row base (not the mark's own row) keeps the companion's rows even if that row were ever missing.
+    const rows = await sql.all<Row>(`SELECT ${join.columns}${settingsMarkSql(q)} AS ${q('settings')} FROM (SELECT 1 AS ${q('one')}) o ${join.join}`, join.params);
     return { mark: Number(rows[0]?.settings ?? 0), companionRows: companionRows(rows) };
   }
 

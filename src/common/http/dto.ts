@@ -16,7 +16,7 @@ export function toDto<T extends object>(type: ClassConstructor<T>, params: Reque
   const data = params.data();
   const declared = declaredInput(type);
   // Nothing the DTO declares was sent (most reads): the input is the empty one, whose validity is known.
-  if (declared.emptyIsValid && !declared.names.some((name) => name in data)) return plainToInstance(type, {});
+  if (declared.emptyIsValid && !declared.names.some((name) => Object.hasOwn(data, name))) return plainToInstance(type, {});
   const instance = plainToInstance(type, data);
   const errors = validateSync(instance, VALIDATION);
   if (errors.length) throw validationError(errors[0], functionName);

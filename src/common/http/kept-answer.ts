@@ -7,12 +7,12 @@ import { RouteOption } from './route-option.js';
  * caller (issue 13): a warm read then skips Nest's pipeline (guard, parameter decorators, DTO validation,
  * interceptors), about a sixth of the cost of a kept Get Bug. The hook has already checked the route's access rule
  * (accessRefusal, the guard's own rule); the answer must be exactly what the route's handler would send, so a
- * KeptAnswer calls the handler's service and declines (undefined) any request whose input the handler's DTO would
- * look at. Errors it throws are sent as the exception filter sends them.
+ * KeptAnswer builds the handler's DTO (toDto) and calls the handler's own service method. Errors it throws are sent
+ * as the global exception filter sends them: a route with exception filters of its own must not name one.
  */
 export interface KeptAnswer {
-  /** The JSON text of the answer, or undefined to leave the request to the route's handler. */
-  answer(context: RequestContext, request: CompanionRequest): Promise<string | undefined>;
+  /** The JSON text of the answer. */
+  answer(context: RequestContext, request: CompanionRequest): Promise<string>;
 }
 
 /** The Fastify route config key under which a route names its KeptAnswer (see AnswersFromKept). */

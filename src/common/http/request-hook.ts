@@ -75,9 +75,7 @@ function requestReader(
     setRequestContext(request, context);
     if (!keptAnswer || !ask || !resolved.companion || accessRefusal(resolved.caller, keptAnswer.rule)) return undefined;
     try {
-      const text = await keptAnswer.answerer.answer(context, ask.request);
-      if (text === undefined) return undefined;
-      return reply.header('content-type', 'application/json; charset=utf-8').send(text);
+      return reply.header('content-type', 'application/json; charset=utf-8').send(await keptAnswer.answerer.answer(context, ask.request));
     } catch (error) {
       sendError(reply, toTrackerError(error, request));
       return reply;
