@@ -39,6 +39,29 @@ export interface KeptBug {
 }
 
 /**
+ * What the cache holds of one bug: the kept entry, its estimated bytes, and what goes with the entry's detail row —
+ * the bug's JSON by variant (BugService.renderBugs) and whether callers may see it. The last two are flat arrays of
+ * pairs, not a Map and a WeakMap each: at 10,000 kept bugs those two tables alone were ~10 MB of the heap (issue 13).
+ */
+interface Slot {
+  readonly entry: KeptBug;
+  readonly entryBytes: number;
+  jsonBytes: number;
+  /** `[variant, json, variant, json, …]`, at most MAX_JSON_VARIANTS pairs. */
+  readonly json: string[];
+  /**
+   * `[callerSerial, visible, …]`, at most MAX_REMEMBERED_CALLERS pairs. A caller stands for one user's memberships
+   * and parameters under one settings mark (the caller resolver keeps handing out the same one while they hold), and
+   * nothing that decides visibility (the bug's groups, cc list and people, the caller's memberships) can change
+   * without moving one of the two marks: so the answer holds as long as the entry does.
+   */
+  readonly visibleTo: Array<number | boolean>;
+}
+
+/** Remembered visibility answers per bug: the callers reading one bug at a time are few; more start it over. */
+const MAX_REMEMBERED_CALLERS = 8;
+
+/**
  * Loaded bugs kept by one instance, served only while the database says they are current: a bug's
  * `last_change_time` moves with every change to it or its relations (updates.md), and the audit mark moves with
  * every change of what a bug shows by name (a user's login or real name, a product, component,
@@ -47,25 +70,13 @@ export interface KeptBug {
  * Bounded by entries and by (estimated) bytes: the least recently stored bugs go first.
  */
 export class LoadedBugCache {
-  private readonly entries = new Map<number, KeptBug>();
-  /** Estimated bytes per kept bug: its entry (detail, relations) and its kept JSON variants. */
-  private readonly sizes = new Map<number, { entry: number; json: number }>();
+  private readonly slots = new Map<number, Slot>();
   private totalBytes = 0;
-  /**
-   * The bug's JSON as answers show it, by variant (BugService.renderBugs), beside the entry whose detail it was made
-   * from: a WeakMap on that detail's row, so that it goes with the entry and never outlives it.
-   */
-  private readonly json = new WeakMap<object, Map<string, string>>();
-  /**
-   * Whether a caller may see the bug, as the visibility rule answered with a stamp equal to the entry's, by the
-   * entry's detail row (it goes with that version of the bug) and the caller (a Caller stands for one user's
-   * memberships and parameters under one settings mark; the caller resolver keeps handing out the same one while
-   * they hold). Nothing that decides visibility (the bug's groups, cc list and people, the caller's memberships) can
-   * change without moving one of the two marks, so the answer holds as long as both do.
-   */
-  private readonly visibility = new WeakMap<object, WeakMap<object, boolean>>();
+  /** A number per caller object, so that remembered visibility names callers without keeping them alive. */
+  private readonly callerSerials = new WeakMap<object, number>();
+  private nextCallerSerial = 1;
 
-  constructor(private readonly bounds: CacheBounds = { entries: 10_000, bytes: 64 * 1024 * 1024 }) {}
+  constructor(private readonly bounds: CacheBounds = { entries: 5_000, bytes: 32 * 1024 * 1024 }) {}
 
   /** What the kept bugs hold, as estimated: for the bounds and the metrics. */
   get keptBytes(): number {
@@ -73,12 +84,12 @@ export class LoadedBugCache {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.slots.size;
   }
 
   /** The kept bug if it is current for this stamp: a frozen snapshot the caller may hold across awaits. */
   current(id: number, stamp: BugStamp): KeptBug | undefined {
-    const entry = this.entries.get(id);
+    const entry = this.slots.get(id)?.entry;
     if (!entry) return undefined;
     if (entry.lastChangeTime !== stamp.lastChangeTime || entry.auditMark !== stamp.auditMark) {
       this.remove(id);
@@ -90,14 +101,13 @@ export class LoadedBugCache {
   /** Keeps a freshly loaded detail (freezing it) and answers the kept entry. */
   storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>): KeptBug {
     const entry: KeptBug = deepFreeze({ lastChangeTime: stamp.lastChangeTime, auditMark: stamp.auditMark, detail });
-    this.put(id, entry, { entry: estimatedBytes(detail), json: 0 });
+    this.put(id, { entry, entryBytes: estimatedBytes(detail), jsonBytes: 0, json: [], visibleTo: [] });
     return entry;
   }
 
   /** The kept entry whose detail is `detail` (the very row object a request was given), if it is still kept. */
   entryOf(id: number, detail: Pick<BugDetail, 'row'>): KeptBug | undefined {
-    const entry = this.entries.get(id);
-    return entry?.detail.row === detail.row ? entry : undefined;
+    return this.slotOf(id, detail)?.entry;
   }
 
   /**
@@ -105,75 +115,116 @@ export class LoadedBugCache {
    * version that a concurrent request stored meanwhile.
    */
   storeRelations(id: number, entry: KeptBug, wanted: ReadonlySet<BugRelation>, value: BugRelations, customFields: CustomFieldDef[]): void {
-    if (this.entries.get(id) !== entry) return;
-    const relations: KeptRelations = { wanted: new Set(wanted), value: { ...value, tags: [] }, customFields: [...customFields] };
-    // The new entry keeps the detail (and so its JSON variants): only the relations are added to its size.
-    const size = this.sizes.get(id) ?? { entry: 0, json: 0 };
-    this.put(id, deepFreeze({ ...entry, relations }), { entry: size.entry + estimatedBytes(relations.value), json: size.json });
+    const slot = this.slots.get(id);
+    if (slot?.entry !== entry) return;
+    const relations: KeptRelations = { wanted: canonicalRelations(wanted), value: { ...value, tags: [] }, customFields: [...customFields] };
+    // The new entry keeps the detail, and so its JSON variants and visibility: only the relations add to its size.
+    this.put(id, { ...slot, entry: deepFreeze({ ...entry, relations }), entryBytes: slot.entryBytes + estimatedBytes(relations.value) });
   }
 
   /** The JSON kept for `variant` of the bug, if `detail` is the kept one. */
   jsonOf(id: number, detail: Pick<BugDetail, 'row'>, variant: string): string | undefined {
-    return this.entryOf(id, detail) ? this.json.get(detail.row)?.get(variant) : undefined;
+    const json = this.slotOf(id, detail)?.json;
+    const at = json ? pairIndex(json, variant) : -1;
+    return at < 0 ? undefined : json![at + 1];
   }
 
   /** Keeps the JSON of `variant`, made from `detail`, if that is still the kept detail (at most a few variants each). */
   storeJson(id: number, detail: Pick<BugDetail, 'row'>, variant: string, text: string): void {
-    if (!this.entryOf(id, detail)) return;
-    let variants = this.json.get(detail.row);
-    if (!variants) this.json.set(detail.row, (variants = new Map<string, string>()));
-    const size = this.sizes.get(id)!;
-    if (variants.size >= MAX_JSON_VARIANTS) {
-      variants.clear();
-      this.totalBytes -= size.json;
-      size.json = 0;
+    const slot = this.slotOf(id, detail);
+    if (!slot) return;
+    const { json } = slot;
+    const at = pairIndex(json, variant);
+    if (at < 0 && json.length >= 2 * MAX_JSON_VARIANTS) {
+      json.length = 0;
+      this.totalBytes -= slot.jsonBytes;
+      slot.jsonBytes = 0;
     }
-    const added = 2 * text.length - 2 * (variants.get(variant)?.length ?? 0);
-    variants.set(variant, text);
-    size.json += added;
+    const added = 2 * text.length - (at >= 0 ? 2 * json[at + 1].length : 0);
+    if (at >= 0) json[at + 1] = text;
+    else json.push(variant, text);
+    slot.jsonBytes += added;
     this.totalBytes += added;
     this.evict();
   }
 
   /** Remembers whether `caller` may see the bug, read with a stamp equal to that of `detail`, if that is still the kept detail. */
   rememberVisibility(id: number, detail: Pick<BugDetail, 'row'>, caller: object, visible: boolean): void {
-    if (!this.entryOf(id, detail)) return;
-    let callers = this.visibility.get(detail.row);
-    if (!callers) this.visibility.set(detail.row, (callers = new WeakMap()));
-    callers.set(caller, visible);
+    const visibleTo = this.slotOf(id, detail)?.visibleTo;
+    if (!visibleTo) return;
+    const serial = this.serialOf(caller);
+    const at = pairIndex(visibleTo, serial);
+    if (at >= 0) {
+      visibleTo[at + 1] = visible;
+      return;
+    }
+    if (visibleTo.length >= 2 * MAX_REMEMBERED_CALLERS) visibleTo.length = 0;
+    visibleTo.push(serial, visible);
   }
 
   /** Whether `caller` may see the kept bug as `entry` has it, if remembered (rememberVisibility). */
   rememberedVisibility(entry: KeptBug | undefined, caller: object): boolean | undefined {
-    return entry && this.visibility.get(entry.detail.row)?.get(caller);
+    const visibleTo = entry && this.slotOf(entry.detail.row.id, entry.detail)?.visibleTo;
+    const serial = visibleTo?.length ? this.callerSerials.get(caller) : undefined;
+    const at = serial === undefined ? -1 : pairIndex(visibleTo!, serial);
+    return at < 0 ? undefined : (visibleTo![at + 1] as boolean);
   }
 
   /** The kept entry of the bug, whatever its stamp (current() checks it against the database's). */
   peek(id: number): KeptBug | undefined {
-    return this.entries.get(id);
+    return this.slots.get(id)?.entry;
   }
 
-  private put(id: number, entry: KeptBug, size: { entry: number; json: number }): void {
+  private slotOf(id: number, detail: Pick<BugDetail, 'row'>): Slot | undefined {
+    const slot = this.slots.get(id);
+    return slot?.entry.detail.row === detail.row ? slot : undefined;
+  }
+
+  private serialOf(caller: object): number {
+    let serial = this.callerSerials.get(caller);
+    if (serial === undefined) this.callerSerials.set(caller, (serial = this.nextCallerSerial++));
+    return serial;
+  }
+
+  private put(id: number, slot: Slot): void {
     this.remove(id);
-    this.entries.set(id, entry);
-    this.sizes.set(id, size);
-    this.totalBytes += size.entry + size.json;
+    this.slots.set(id, slot);
+    this.totalBytes += slot.entryBytes + slot.jsonBytes;
     this.evict();
   }
 
   private remove(id: number): void {
-    const size = this.sizes.get(id);
-    if (size) this.totalBytes -= size.entry + size.json;
-    this.sizes.delete(id);
-    this.entries.delete(id);
+    const slot = this.slots.get(id);
+    if (!slot) return;
+    this.totalBytes -= slot.entryBytes + slot.jsonBytes;
+    this.slots.delete(id);
   }
 
   /** Drops the least recently stored bugs while a bound is exceeded (the newest one stays, whatever its size). */
   private evict(): void {
-    while (this.entries.size > this.bounds.entries || (this.totalBytes > this.bounds.bytes && this.entries.size > 1)) {
-      this.remove(this.entries.keys().next().value!);
+    while (this.slots.size > this.bounds.entries || (this.totalBytes > this.bounds.bytes && this.slots.size > 1)) {
+      this.remove(this.slots.keys().next().value!);
     }
   }
+}
+
+/** Where `key` sits among the keys of `[key, value, key, value, …]`, or -1. */
+function pairIndex<T>(pairs: readonly T[], key: T): number {
+  for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === key) return i;
+  return -1;
+}
+
+/**
+ * One shared frozen set per combination of wanted relations: kept bugs mostly want the same ones, and a Set of its
+ * own cost each ~350 bytes. The combinations are bounded by the relations' few names.
+ */
+const CANONICAL_RELATIONS = new Map<string, ReadonlySet<BugRelation>>();
+
+function canonicalRelations(wanted: ReadonlySet<BugRelation>): ReadonlySet<BugRelation> {
+  const key = [...wanted].sort().join(',');
+  let canonical = CANONICAL_RELATIONS.get(key);
+  if (!canonical) CANONICAL_RELATIONS.set(key, (canonical = Object.freeze(new Set(wanted))));
+  return canonical;
 }
 
 /** Relations kept with `entry` that cover `wanted`. */

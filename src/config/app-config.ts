@@ -34,8 +34,8 @@ export class AppConfig {
   /** Outgoing webhooks (beyond 5.0): how requests are made and when a failing webhook is disabled. */
   webhooks: WebhookSettings;
   /**
-   * How many loaded bugs (with their kept JSON) one instance keeps: TRACKER_CACHE_BUGS entries (10000) and about
-   * TRACKER_CACHE_BUGS_MB megabytes (64), whichever is reached first.
+   * How many loaded bugs (with their kept JSON) one instance keeps: TRACKER_CACHE_BUGS entries (5000) and about
+   * TRACKER_CACHE_BUGS_MB megabytes (32), whichever is reached first.
    */
   bugCache: { entries: number; bytes: number };
 }
@@ -152,8 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     pollMs: integer(env, 'TRACKER_WEBHOOK_POLL_MS', 30_000, 100, 86_400_000),
   };
   config.bugCache = {
-    entries: integer(env, 'TRACKER_CACHE_BUGS', 10_000, 0, 10_000_000),
-    bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 64, 0, 65_536) * 1024 * 1024,
+    entries: integer(env, 'TRACKER_CACHE_BUGS', 5_000, 0, 10_000_000),
+    bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 32, 0, 65_536) * 1024 * 1024,
   };
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${config.redisUrl}')`);
   return config;

@@ -3,14 +3,11 @@ import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { openDataSource } from '../../src/database/open-data-source.js';
 import { pendingSchemaChanges } from '../../src/database/schema-diff.js';
 import { ENTITIES } from '../../src/entities.js';
+import { insertRows } from '../../src/database/sql.js';
+import { Keyword } from '../../src/field/entities/keyword.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-/**
- * The committed migrations build exactly the schema the entities describe: on a fresh database, after every
- * migration, TypeORM's schema diff has nothing to do. A change to an entity without its generated migration (or
- * the reverse) fails here, on each dialect.
- */
-describe('schema: migrations and entities agree', () => {
+describe('schema', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
 
@@ -23,21 +20,49 @@ describe('schema: migrations and entities agree', () => {
     await database.drop();
   });
 
-  it('leaves no schema change pending after the migrations', async () => {
-    expect(await pendingSchemaChanges(dataSource)).toEqual({ up: [], down: [] });
+  /**
+   * The committed migrations build exactly the schema the entities describe: on a fresh database, after every
+   * migration, TypeORM's schema diff has nothing to do. A change to an entity without its generated migration (or
+   * the reverse) fails here, on each dialect.
+   */
+  describe('migrations and entities agree', () => {
+    it('leaves no schema change pending after the migrations', async () => {
+      expect(await pendingSchemaChanges(dataSource)).toEqual({ up: [], down: [] });
+    });
+
+    it('gives every table an entity', async () => {
+      const runner = dataSource.createQueryRunner();
+      try {
+        const tables = (await runner.getTables())
+          .filter((table) => !table.database || table.database === dataSource.driver.database)
+          .map((table) => table.name.replace(/^.*\./, ''))
+          .filter((name) => name !== 'migrations' && !name.startsWith('sqlite_'));
+        const entityTables = dataSource.entityMetadatas.map((m) => m.tableName);
+        expect([...tables].sort()).toEqual([...entityTables].sort());
+      } finally {
+        await runner.release();
+      }
+    });
   });
 
-  it('gives every table an entity', async () => {
-    const runner = dataSource.createQueryRunner();
-    try {
-      const tables = (await runner.getTables())
-        .filter((table) => !table.database || table.database === dataSource.driver.database)
-        .map((table) => table.name.replace(/^.*\./, ''))
-        .filter((name) => name !== 'migrations' && !name.startsWith('sqlite_'));
-      const entityTables = dataSource.entityMetadatas.map((m) => m.tableName);
-      expect([...tables].sort()).toEqual([...entityTables].sort());
-    } finally {
-      await runner.release();
-    }
+  /**
+   * insertRows writes its INSERTs from the entity metadata (no query builder): the stored rows must be those TypeORM
+   * would have written — values through the column transformers, a cell a row leaves out taking the column default —
+   * on each dialect, inside a transaction and outside one.
+   */
+  describe('insertRows writes what the entity describes', () => {
+    it('stores transformed values and defaults, and answers the generated id', async () => {
+      const firstId = await dataSource.transaction((manager) => insertRows(manager.getRepository(Keyword), [
+        { name: 'insert-a', description: 'a', isActive: false },
+        { name: 'insert-b', description: 'b' },
+      ]));
+      const lastId = await insertRows(dataSource.getRepository(Keyword), [{ name: 'insert-c', description: 'c', isActive: false }]);
+      const stored = await dataSource.getRepository(Keyword).find({ where: [{ name: 'insert-a' }, { name: 'insert-b' }, { name: 'insert-c' }], order: { id: 'ASC' } });
+      expect(stored.map(({ name, isActive }) => [name, isActive])).toEqual([['insert-a', false], ['insert-b', true], ['insert-c', false]]);
+      // MySQL answers the first row's id of a multi-row INSERT, SQLite the last one's.
+      expect([stored[0].id, stored[1].id]).toContain(firstId);
+      expect(lastId).toBe(stored[2].id);
+      expect(await insertRows(dataSource.getRepository(Keyword), [])).toBe(0);
+    });
   });
 });
