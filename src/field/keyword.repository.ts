@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
 import { Keyword } from './entities/keyword.entity.js';
 
 /** The settable columns of a keyword. */
@@ -15,7 +15,7 @@ export class KeywordRepository {
   }
 
   findByIds(sql: Sql, ids: readonly number[]): Promise<Keyword[]> {
-    return ids.length ? sql.repository(Keyword).findBy({ id: In(ids) }) : Promise.resolve([]);
+    return findRowsByIds(sql.repository(Keyword), ids);
   }
 
   /** Names compare case-insensitively (the column's collation). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, type Repository } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
 import { FlagExclusion } from './entities/flag-exclusion.entity.js';
 import { FlagInclusion } from './entities/flag-inclusion.entity.js';
 import { FlagType } from './entities/flag-type.entity.js';
@@ -32,7 +32,7 @@ export class FlagTypeRepository {
   }
 
   findByIds(sql: Sql, ids: readonly number[]): Promise<FlagType[]> {
-    return ids.length ? sql.repository(FlagType).findBy({ id: In(ids) }) : Promise.resolve([]);
+    return findRowsByIds(sql.repository(FlagType), ids);
   }
 
   /** Names compare case-insensitively (the column's collation); several types may share one. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
 import { ComponentCc } from './entities/component-cc.entity.js';
 import { Component } from './entities/component.entity.js';
 
@@ -26,7 +26,7 @@ export class ComponentRepository {
 
   async findByIds(sql: Sql, ids: readonly number[]): Promise<ComponentWithCc[]> {
     if (!ids.length) return [];
-    return this.withDefaultCc(sql, await sql.repository(Component).findBy({ id: In(ids) }));
+    return this.withDefaultCc(sql, await findRowsByIds(sql.repository(Component), ids));
   }
 
   /** Every component of the products (active or not), by product, sort key, name. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
 import { likeEscape } from '../database/dialect.js';
 import { User } from './entities/user.entity.js';
 import { SavedSearch } from './entities/saved-search.entity.js';
@@ -37,7 +37,7 @@ export class UserRepository {
   }
 
   findByIds(sql: Sql, ids: readonly number[]): Promise<User[]> {
-    return sql.repository(User).findBy({ id: In(ids) });
+    return findRowsByIds(sql.repository(User), ids);
   }
 
   /** Users by id, ordered by login. */

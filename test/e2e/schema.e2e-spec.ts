@@ -1,9 +1,10 @@
-import type { DataSource } from 'typeorm';
+import { In, type DataSource, type Repository } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { openDataSource } from '../../src/database/open-data-source.js';
 import { pendingSchemaChanges } from '../../src/database/schema-diff.js';
 import { ENTITIES } from '../../src/entities.js';
-import { insertRows } from '../../src/database/sql.js';
+import { findRowsByIds, insertRows } from '../../src/database/sql.js';
+import { User } from '../../src/user/entities/user.entity.js';
 import { Keyword } from '../../src/field/entities/keyword.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -63,6 +64,24 @@ describe('schema', () => {
       expect([stored[0].id, stored[1].id]).toContain(firstId);
       expect(lastId).toBe(stored[2].id);
       expect(await insertRows(dataSource.getRepository(Keyword), [])).toBe(0);
+    });
+
+    it('reads by ids what a repository find reads (findRowsByIds)', async () => {
+      const users = dataSource.getRepository(User);
+      await insertRows(users, [
+        { loginName: 'rows-a@example.com', email: 'rows-a@example.com', loginDeniedText: '', creationTs: '2024-02-03 04:05:06', lastSeenDate: null },
+        {
+          loginName: 'rows-b@example.com', email: 'rows-b@example.com', realname: 'B', cryptpassword: 'x', loginDeniedText: 'no',
+          emailEnabled: false, creationTs: '2024-12-31 23:59:59', lastSeenDate: '2025-01-01 00:00:00',
+        },
+      ]);
+      const byId = <T extends { id: number }>(rows: T[]) => [...rows].sort((a, b) => a.id - b.id);
+      for (const repository of [users, dataSource.getRepository(Keyword)] as Array<Repository<{ id: number }>>) {
+        const ids = (await repository.find({ select: { id: true } })).map((row) => row.id);
+        expect(ids.length).toBeGreaterThanOrEqual(2);
+        expect(byId(await findRowsByIds(repository, [...ids, 999_999]))).toEqual(byId(await repository.findBy({ id: In(ids) })));
+      }
+      expect(await findRowsByIds(users, [])).toEqual([]);
     });
   });
 });
