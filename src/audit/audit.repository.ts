@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { insertRows, type Row, type Sql } from '../database/sql.js';
+import { type Row, type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { companionJoin, companionRows } from '../database/companion.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
 import { AuditLogEntry } from './entities/audit-log-entry.entity.js';

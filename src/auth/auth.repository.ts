@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, MoreThan } from 'typeorm';
-import { insertRows, type Row, type Sql } from '../database/sql.js';
+import { type Row, type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { companionJoin, companionRows } from '../database/companion.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
 import { settingsMarkSql } from '../audit/audit.service.js';

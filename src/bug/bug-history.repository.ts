@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import type { ActivityEntry } from './bug.types.js';
 import { BugActivity } from './entities/bug-activity.entity.js';
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { findRows, insertRows, updateRows } from '../database/entity-rows.js';
 import type { BugRow } from './bug.types.js';
 import type { Direction } from './rules/dependency-loops.js';
 import { Bug } from './entities/bug.entity.js';
@@ -27,9 +28,7 @@ export class BugRepository {
   async rows(sql: Sql, ids: readonly number[], options: { forUpdate?: boolean } = {}): Promise<Bug[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
-    const query = sql.repository(Bug).createQueryBuilder('b').where('b.id IN (:...ids)', { ids: unique });
-    if (options.forUpdate && sql.dialect === 'mysql') query.setLock('pessimistic_write');
-    return query.getMany();
+    return findRows(sql.repository(Bug), { id: unique }, options);
   }
 
   /** The bugs owning these aliases (compared as the column's collation: case-insensitively). */
@@ -93,6 +92,6 @@ export class BugRepository {
   /** Moves the bugs' last_change_time: something they show changed (with `columns` changed beside it). */
   async touch(tx: Sql, ids: readonly number[], at: string, columns: Partial<Pick<Bug, 'remainingTime'>> = {}): Promise<void> {
     if (!ids.length) return;
-    await tx.repository(Bug).update({ id: In([...ids]) }, { ...columns, lastChangeTime: at });
+    await updateRows(tx.repository(Bug), { id: ids }, { ...columns, lastChangeTime: at });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual } from 'typeorm';
-import { insertRows, type Sql, type SqlValue } from '../database/sql.js';
+import { type Sql, type SqlValue } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { Comment } from './entities/comment.entity.js';
 import { CommentTag } from './entities/comment-tag.entity.js';
 import { CommentTagWeight } from './entities/comment-tag-weight.entity.js';

@@ -1,4 +1,4 @@
-import type { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
 import { noteWrittenTable, tableWrittenBy } from './written-tables.js';
@@ -17,89 +17,23 @@ export function insertIdOf(raw: unknown): number {
 /** What the drivers answer to a write: MySQL's result header, better-sqlite3's run info. */
 type WriteResult = { insertId?: number; affectedRows?: number; changes?: number } | null | undefined;
 
-/** Rows per INSERT statement: keeps the bound parameters under SQLite's limit. */
-const ROWS_PER_INSERT = 500;
-
 /**
- * An INSERT of entity rows, one statement per 500 rows, written from the entity's metadata: the columns any row
- * gives a value, each value prepared by the driver as TypeORM prepares it (transformers, booleans), a cell a row
- * leaves out taking the column's default. No re-select of defaulted columns (MySQL and SQLite have no RETURNING) and
- * no query builder: building one per statement was a fifth of a Create Bug's time (issue 13). The statement text is
- * made once per entity, column list and row count. Returns the driver's generated id (MySQL: the first row's;
- * SQLite: the last row's; 0 for no rows).
+ * Runs a write on the manager: the generated id of an INSERT and the number of affected rows. Inside a transaction
+ * the write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts).
  */
-export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Promise<number> {
-  const { metadata, manager } = repository;
-  const driver = manager.connection.driver;
-  let id = 0;
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + ROWS_PER_INSERT) as ReadonlyArray<Record<string, unknown>>;
-    const columns = metadata.columns.filter((column) => column.isInsert && chunk.some((row) => row[column.propertyName] !== undefined));
-    const params: unknown[] = [];
-    for (const row of chunk) {
-      for (const column of columns) {
-        const value = row[column.propertyName];
-        params.push(value === undefined ? (column.default ?? null) : driver.preparePersistentValue(value, column));
-      }
-    }
-    const statement = insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name));
-    id = insertIdOf((await runWrite(manager, statement, params as SqlValue[])).raw);
-  }
-  return id;
-}
-
-/**
- * The entity rows whose primary key is one of `ids` (in no particular order), read and hydrated from the entity's
- * metadata as a repository's `findBy({ id: In(ids) })` would — the selectable columns, values through the driver and
- * the column transformers — without building a query builder per call: that was most of TypeORM's share of a
- * Create Bug, for the users its mail names (issue 13).
- */
-export async function findRowsByIds<T extends ObjectLiteral>(repository: Repository<T>, ids: readonly number[]): Promise<T[]> {
-  if (!ids.length) return [];
-  const { metadata, manager } = repository;
-  const driver = manager.connection.driver;
-  const columns = metadata.columns.filter((column) => column.isSelect);
-  const statement = `SELECT ${columns.map((column) => driver.escape(column.databaseName)).join(', ')} FROM ${driver.escape(metadata.tableName)} ` +
-    `WHERE ${driver.escape(metadata.primaryColumns[0].databaseName)} IN (${ids.map(() => '?').join(', ')})`;
-  const rows = await manager.query<Array<Record<string, unknown>>>(statement, [...ids]);
-  return rows.map((row) => {
-    const entity = metadata.create() as Record<string, unknown>;
-    for (const column of columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
-    return entity as T;
-  });
-}
-
-type ColumnMetadata = EntityMetadata['columns'][number];
-
-const INSERT_STATEMENTS = new WeakMap<EntityMetadata, Map<string, string>>();
-
-function insertStatement(metadata: EntityMetadata, columns: readonly ColumnMetadata[], rowCount: number, escape: (name: string) => string): string {
-  let known = INSERT_STATEMENTS.get(metadata);
-  if (!known) INSERT_STATEMENTS.set(metadata, (known = new Map<string, string>()));
-  const key = `${rowCount}:${columns.map((column) => column.databaseName).join(',')}`;
-  let statement = known.get(key);
-  if (statement === undefined) {
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    statement = `INSERT INTO ${escape(metadata.tableName)} (${columns.map((column) => escape(column.databaseName)).join(', ')}) ` +
-      `VALUES ${Array.from({ length: rowCount }, () => row).join(', ')}`;
-    // Chunks of up to 500 rows of a handful of shapes: only the common sizes are worth keeping.
-    if (rowCount <= 16) known.set(key, statement);
-  }
-  return statement;
-}
-
-/**
- * Runs a write on the manager and answers the driver's raw result. Inside a transaction the write is noted on its
- * query runner, as TypeORM's entity events note theirs (written-tables.ts).
- */
-async function runWrite(manager: EntityManager, sql: string, params: SqlValue[]): Promise<{ raw: WriteResult; affected?: number }> {
+export async function runWrite(manager: EntityManager, sql: string, params: SqlValue[]): Promise<{ insertId: number; affected: number }> {
   const runner = manager.queryRunner;
+  let raw: WriteResult;
+  let affected: number | undefined;
   if (runner) {
     noteWrittenTable(runner, tableWrittenBy(sql));
     const result = await runner.query(sql, params, true);
-    return { raw: result.raw as WriteResult, affected: result.affected };
+    raw = result.raw as WriteResult;
+    affected = result.affected;
+  } else {
+    raw = await manager.query<WriteResult>(sql, params);
   }
-  return { raw: await manager.query<WriteResult>(sql, params) };
+  return { insertId: insertIdOf(raw), affected: affected ?? Number(raw?.affectedRows ?? raw?.changes ?? 0) };
 }
 
 /**
@@ -143,9 +77,8 @@ export class Sql {
   }
 
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows (runWrite). */
-  async run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
-    const { raw, affected } = await runWrite(this.manager, sql, params);
-    return { insertId: insertIdOf(raw), affected: affected ?? Number(raw?.affectedRows ?? raw?.changes ?? 0) };
+  run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
+    return runWrite(this.manager, sql, params);
   }
 
   /** `(?, ?, ?)` for a list; an empty list gives `(NULL)` so `x IN (NULL)` matches nothing. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { FieldDefinition } from './entities/field-definition.entity.js';
 import { FieldValue } from './entities/field-value.entity.js';
 import { StatusTransition } from './entities/status-transition.entity.js';

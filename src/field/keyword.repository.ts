@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { findRows, insertRows } from '../database/entity-rows.js';
 import { Keyword } from './entities/keyword.entity.js';
 
 /** The settable columns of a keyword. */
@@ -15,7 +16,7 @@ export class KeywordRepository {
   }
 
   findByIds(sql: Sql, ids: readonly number[]): Promise<Keyword[]> {
-    return findRowsByIds(sql.repository(Keyword), ids);
+    return findRows(sql.repository(Keyword), { id: ids });
   }
 
   /** Names compare case-insensitively (the column's collation). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, type Repository } from 'typeorm';
-import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { findRows, insertRows } from '../database/entity-rows.js';
 import { FlagExclusion } from './entities/flag-exclusion.entity.js';
 import { FlagInclusion } from './entities/flag-inclusion.entity.js';
 import { FlagType } from './entities/flag-type.entity.js';
@@ -32,7 +33,7 @@ export class FlagTypeRepository {
   }
 
   findByIds(sql: Sql, ids: readonly number[]): Promise<FlagType[]> {
-    return findRowsByIds(sql.repository(FlagType), ids);
+    return findRows(sql.repository(FlagType), { id: ids });
   }
 
   /** Names compare case-insensitively (the column's collation); several types may share one. */

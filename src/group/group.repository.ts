@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, Not } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { Group } from './entities/group.entity.js';
 import { GroupGrant } from './entities/group-grant.entity.js';
 import { Membership } from './entities/membership.entity.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull, LessThan, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { QueuedMail } from './entities/queued-mail.entity.js';
 
 /** The outbox table (mail_queue): the only place that names it. Every method runs on the handle it is given. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { Parameter } from './entities/parameter.entity.js';
 
 /** The parameters table: one row per parameter set away from its default (and the site secret). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { findRows, insertRows } from '../database/entity-rows.js';
 import { ComponentCc } from './entities/component-cc.entity.js';
 import { Component } from './entities/component.entity.js';
 
@@ -26,7 +27,7 @@ export class ComponentRepository {
 
   async findByIds(sql: Sql, ids: readonly number[]): Promise<ComponentWithCc[]> {
     if (!ids.length) return [];
-    return this.withDefaultCc(sql, await findRowsByIds(sql.repository(Component), ids));
+    return this.withDefaultCc(sql, await findRows(sql.repository(Component), { id: ids }));
   }
 
   /** Every component of the products (active or not), by product, sort key, name. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { Component } from './entities/component.entity.js';
 import { GroupControl } from './entities/group-control.entity.js';
 import { Milestone } from './entities/milestone.entity.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { findRowsByIds, insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { findRows, insertRows } from '../database/entity-rows.js';
 import { likeEscape } from '../database/dialect.js';
 import { User } from './entities/user.entity.js';
 import { SavedSearch } from './entities/saved-search.entity.js';
@@ -37,7 +38,7 @@ export class UserRepository {
   }
 
   findByIds(sql: Sql, ids: readonly number[]): Promise<User[]> {
-    return findRowsByIds(sql.repository(User), ids);
+    return findRows(sql.repository(User), { id: ids });
   }
 
   /** Users by id, ordered by login. */
@@ -46,7 +47,7 @@ export class UserRepository {
   }
 
   findByLogins(sql: Sql, logins: readonly string[]): Promise<User[]> {
-    return sql.repository(User).findBy({ loginName: In(logins) });
+    return findRows(sql.repository(User), { loginName: logins });
   }
 
   /** Every account's id and login. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThan } from 'typeorm';
-import { insertRows, type Sql } from '../database/sql.js';
+import { type Sql } from '../database/sql.js';
+import { insertRows } from '../database/entity-rows.js';
 import { Webhook } from './entities/webhook.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import { WebhookState } from './entities/webhook-state.entity.js';

@@ -6,7 +6,7 @@ import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
-import { insertRows } from '../../src/database/sql.js';
+import { insertRows } from '../../src/database/entity-rows.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 import { customFieldNamed } from './bug-update-fixtures.js';
 

@@ -2,7 +2,7 @@ import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../suppo
 import { ChangeRecorderService } from '../../src/bug/change-recorder.service.js';
 import type { ActivityEntry } from '../../src/bug/bug.types.js';
 import { Attachment } from '../../src/attachment/entities/attachment.entity.js';
-import { insertRows } from '../../src/database/sql.js';
+import { insertRows } from '../../src/database/entity-rows.js';
 import { inProcessDescribe } from '../support/in-process.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 

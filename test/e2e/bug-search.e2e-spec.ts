@@ -1,7 +1,7 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 import { createBugGroup, createProduct, ok, ownEntries } from '../support/catalogue-fixtures.js';
 import { inProcessIt, loginNamed, named } from '../support/in-process.js';
-import { insertRows } from '../../src/database/sql.js';
+import { insertRows } from '../../src/database/entity-rows.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { changeGroups, expectError, fileBug, restrictBugs } from './bug-fixtures.js';

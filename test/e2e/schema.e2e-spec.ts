@@ -3,7 +3,7 @@ import { dataSourceOptions } from '../../src/database/data-source-options.js';
 import { openDataSource } from '../../src/database/open-data-source.js';
 import { pendingSchemaChanges } from '../../src/database/schema-diff.js';
 import { ENTITIES } from '../../src/entities.js';
-import { findRowsByIds, insertRows } from '../../src/database/sql.js';
+import { findRows, insertRows } from '../../src/database/entity-rows.js';
 import { User } from '../../src/user/entities/user.entity.js';
 import { Keyword } from '../../src/field/entities/keyword.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -79,9 +79,9 @@ describe('schema', () => {
       for (const repository of [users, dataSource.getRepository(Keyword)] as Array<Repository<{ id: number }>>) {
         const ids = (await repository.find({ select: { id: true } })).map((row) => row.id);
         expect(ids.length).toBeGreaterThanOrEqual(2);
-        expect(byId(await findRowsByIds(repository, [...ids, 999_999]))).toEqual(byId(await repository.findBy({ id: In(ids) })));
+        expect(byId(await findRows(repository, { id: [...ids, 999_999] }))).toEqual(byId(await repository.findBy({ id: In(ids) })));
       }
-      expect(await findRowsByIds(users, [])).toEqual([]);
+      expect(await findRows(users, { id: [] })).toEqual([]);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThan, MoreThanOrEqual } from 'typeorm';
-import { insertRows, type Sql } from '../../database/sql.js';
+import { type Sql } from '../../database/sql.js';
+import { insertRows } from '../../database/entity-rows.js';
 import { BugLastVisit } from '../entities/bug-last-visit.entity.js';
 
 /** bug_user_last_visit: when each user last visited each bug. Every method takes the handle: db.read or a tx. */

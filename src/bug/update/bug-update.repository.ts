@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { insertRows, type Sql } from '../../database/sql.js';
+import { type Sql } from '../../database/sql.js';
+import { deleteRows, insertRows, updateRows } from '../../database/entity-rows.js';
 import { Bug } from '../entities/bug.entity.js';
 import { BugAlias } from '../entities/bug-alias.entity.js';
 import { BugCc } from '../entities/bug-cc.entity.js';
@@ -27,7 +28,7 @@ export class BugUpdateRepository {
   // ---- The bugs row ---------------------------------------------------------------------------------------
 
   async updateBug(tx: Sql, id: number, columns: BugColumns): Promise<void> {
-    await tx.repository(Bug).update({ id }, columns);
+    await updateRows(tx.repository(Bug), { id }, columns);
   }
 
   async statusesOf(tx: Sql, ids: readonly number[]): Promise<string[]> {
@@ -38,7 +39,7 @@ export class BugUpdateRepository {
   // ---- Lists of the bug -----------------------------------------------------------------------------------
 
   async removeCc(tx: Sql, bugId: number, userIds: readonly number[]): Promise<void> {
-    await tx.repository(BugCc).delete({ bugId, userId: In([...userIds]) });
+    await deleteRows(tx.repository(BugCc), { bugId, userId: userIds });
   }
 
   async isOnCc(tx: Sql, bugId: number, userId: number): Promise<boolean> {
@@ -46,26 +47,26 @@ export class BugUpdateRepository {
   }
 
   async removeGroups(tx: Sql, bugId: number, groupIds: readonly number[]): Promise<void> {
-    await tx.repository(BugGroup).delete({ bugId, groupId: In([...groupIds]) });
+    await deleteRows(tx.repository(BugGroup), { bugId, groupId: groupIds });
   }
 
   async removeKeywords(tx: Sql, bugId: number, keywordIds: readonly number[]): Promise<void> {
-    await tx.repository(BugKeyword).delete({ bugId, keywordId: In([...keywordIds]) });
+    await deleteRows(tx.repository(BugKeyword), { bugId, keywordId: keywordIds });
   }
 
   async removeAlias(tx: Sql, bugId: number, alias: string): Promise<void> {
-    await tx.repository(BugAlias).delete({ bugId, alias });
+    await deleteRows(tx.repository(BugAlias), { bugId, alias });
   }
 
   /** A custom field's values of the bug, replaced by `values`. */
   async replaceCustomValues(tx: Sql, bugId: number, fieldId: number, values: readonly string[]): Promise<void> {
-    await tx.repository(BugCustomValue).delete({ bugId, fieldId });
+    await deleteRows(tx.repository(BugCustomValue), { bugId, fieldId });
     await insertRows(tx.repository(BugCustomValue), values.map((value) => ({ bugId, fieldId, value })));
   }
 
   /** Whether the link was there (and is now gone). */
   async removeSeeAlso(tx: Sql, bugId: number, url: string): Promise<boolean> {
-    return !!(await tx.repository(BugSeeAlso).delete({ bugId, url })).affected;
+    return (await deleteRows(tx.repository(BugSeeAlso), { bugId, url })) > 0;
   }
 
   async hasSeeAlso(tx: Sql, bugId: number, url: string): Promise<boolean> {
@@ -75,7 +76,7 @@ export class BugUpdateRepository {
   // ---- Dependencies and duplicates ------------------------------------------------------------------------
 
   async removeDependency(tx: Sql, blockedId: number, dependsOnId: number): Promise<void> {
-    await tx.repository(BugDependency).delete({ blockedId, dependsOnId });
+    await deleteRows(tx.repository(BugDependency), { blockedId, dependsOnId });
   }
 
   /** The bugs this one depends on. */
@@ -86,7 +87,7 @@ export class BugUpdateRepository {
 
   /** Marks the bug a duplicate of `dupeOfId`, or of nothing (null). */
   async setDupeOf(tx: Sql, dupeId: number, dupeOfId: number | null): Promise<void> {
-    await tx.repository(BugDuplicate).delete({ dupeId });
+    await deleteRows(tx.repository(BugDuplicate), { dupeId });
     if (dupeOfId !== null) await insertRows(tx.repository(BugDuplicate), [{ dupeId, dupeOfId }]);
   }
 

@@ -1,0 +1,133 @@
+import type { EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
+import { dialectOf } from './dialect.js';
+import { runWrite, type SqlValue } from './sql.js';
+
+/**
+ * Statements on one entity's table written from its metadata — the columns, their escaped names, each value prepared
+ * by the driver as TypeORM prepares it (transformers, booleans) and read back as TypeORM hydrates it — without a query
+ * builder per call. On Create and Update Bug, building query builders (and TypeORM's entity mapping) was a fifth of
+ * the service's time (issue 13). Repositories use these for their plain reads and writes by column values; anything
+ * richer (joins, ordering, locks in shared mode) stays with the query builder or hand-written SQL.
+ */
+
+type ColumnMetadata = EntityMetadata['columns'][number];
+
+/** A condition on entity properties, all of which must hold: each equal to a value, or one of a list of values. */
+export type Where<T> = { [K in keyof T]?: T[K] | ReadonlyArray<T[K]> };
+
+/** Rows per INSERT statement: keeps the bound parameters under SQLite's limit. */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * An INSERT of entity rows, one statement per 500 rows, written from the entity's metadata: the columns any row
+ * gives a value, each value prepared by the driver as TypeORM prepares it (transformers, booleans), a cell a row
+ * leaves out taking the column's default. No re-select of defaulted columns (MySQL and SQLite have no RETURNING) and
+ * no query builder: building one per statement was a fifth of a Create Bug's time (issue 13). The statement text is
+ * made once per entity, column list and row count. Returns the driver's generated id (MySQL: the first row's;
+ * SQLite: the last row's; 0 for no rows).
+ */
+export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Promise<number> {
+  const { metadata, manager } = repository;
+  const driver = manager.connection.driver;
+  let id = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT) as ReadonlyArray<Record<string, unknown>>;
+    const columns = metadata.columns.filter((column) => column.isInsert && chunk.some((row) => row[column.propertyName] !== undefined));
+    const params: unknown[] = [];
+    for (const row of chunk) {
+      for (const column of columns) {
+        const value = row[column.propertyName];
+        params.push(value === undefined ? (column.default ?? null) : driver.preparePersistentValue(value, column));
+      }
+    }
+    const statement = insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name));
+    id = (await runWrite(manager, statement, params as SqlValue[])).insertId;
+  }
+  return id;
+}
+
+/**
+ * The rows matching `where` (in no particular order), with their selectable columns; `forUpdate` locks them for the
+ * rest of the transaction on MySQL (SQLite's writer is alone).
+ */
+export async function findRows<T extends ObjectLiteral>(repository: Repository<T>, where: NoInfer<Where<T>>, options: { forUpdate?: boolean } = {}): Promise<T[]> {
+  const { metadata, manager } = repository;
+  const driver = manager.connection.driver;
+  const condition = whereClause(repository, where);
+  if (!condition) return [];
+  const columns = metadata.columns.filter((column) => column.isSelect);
+  const lock = options.forUpdate && dialectOf(manager.connection) === 'mysql' ? ' FOR UPDATE' : '';
+  const rows = await manager.query<Array<Record<string, unknown>>>(
+    `SELECT ${columns.map((column) => driver.escape(column.databaseName)).join(', ')} FROM ${driver.escape(metadata.tableName)} WHERE ${condition.sql}${lock}`,
+    condition.params,
+  );
+  return rows.map((row) => {
+    const entity = metadata.create() as Record<string, unknown>;
+    for (const column of columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
+    return entity as T;
+  });
+}
+
+/** Sets `values` on the rows matching `where`; answers how many rows matched. */
+export async function updateRows<T extends ObjectLiteral>(repository: Repository<T>, where: NoInfer<Where<T>>, values: NoInfer<Partial<T>>): Promise<number> {
+  const condition = whereClause(repository, where);
+  const set = Object.entries(values).filter(([, value]) => value !== undefined).map(([property, value]) => [columnOf(repository, property), value] as const);
+  if (!condition || !set.length) return 0;
+  const driver = repository.manager.connection.driver;
+  const statement = `UPDATE ${driver.escape(repository.metadata.tableName)} SET ${set.map(([column]) => `${driver.escape(column.databaseName)} = ?`).join(', ')} WHERE ${condition.sql}`;
+  const params = [...set.map(([column, value]) => driver.preparePersistentValue(value, column) as SqlValue), ...condition.params];
+  return (await runWrite(repository.manager, statement, params)).affected;
+}
+
+/** Deletes the rows matching `where`; answers how many there were. */
+export async function deleteRows<T extends ObjectLiteral>(repository: Repository<T>, where: NoInfer<Where<T>>): Promise<number> {
+  const condition = whereClause(repository, where);
+  if (!condition) return 0;
+  const driver = repository.manager.connection.driver;
+  return (await runWrite(repository.manager, `DELETE FROM ${driver.escape(repository.metadata.tableName)} WHERE ${condition.sql}`, condition.params)).affected;
+}
+
+function columnOf(repository: Repository<ObjectLiteral>, property: string): ColumnMetadata {
+  const column = repository.metadata.findColumnWithPropertyName(property);
+  if (!column) throw new Error(`${repository.metadata.name} has no column ${property}`);
+  return column;
+}
+
+/** `where` as SQL with bound values, or undefined when a list in it is empty (nothing can match). */
+function whereClause<T extends ObjectLiteral>(repository: Repository<T>, where: Where<T>): { sql: string; params: SqlValue[] } | undefined {
+  const driver = repository.manager.connection.driver;
+  const terms: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [property, value] of Object.entries(where)) {
+    const column = columnOf(repository, property);
+    const name = driver.escape(column.databaseName);
+    if (Array.isArray(value)) {
+      if (!value.length) return undefined;
+      terms.push(`${name} IN (${value.map(() => '?').join(', ')})`);
+      for (const item of value) params.push(driver.preparePersistentValue(item, column) as SqlValue);
+    } else {
+      terms.push(`${name} = ?`);
+      params.push(driver.preparePersistentValue(value, column) as SqlValue);
+    }
+  }
+  if (!terms.length) throw new Error('a condition is required');
+  return { sql: terms.join(' AND '), params };
+}
+
+const INSERT_STATEMENTS = new WeakMap<EntityMetadata, Map<string, string>>();
+
+function insertStatement(metadata: EntityMetadata, columns: readonly ColumnMetadata[], rowCount: number, escape: (name: string) => string): string {
+  let known = INSERT_STATEMENTS.get(metadata);
+  if (!known) INSERT_STATEMENTS.set(metadata, (known = new Map<string, string>()));
+  const key = `${rowCount}:${columns.map((column) => column.databaseName).join(',')}`;
+  let statement = known.get(key);
+  if (statement === undefined) {
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    statement = `INSERT INTO ${escape(metadata.tableName)} (${columns.map((column) => escape(column.databaseName)).join(', ')}) ` +
+      `VALUES ${Array.from({ length: rowCount }, () => row).join(', ')}`;
+    // Chunks of up to 500 rows of a handful of shapes: only the common sizes are worth keeping.
+    if (rowCount <= 16) known.set(key, statement);
+  }
+  return statement;
+}
+
