@@ -1,6 +1,8 @@
 import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '@nestjs/swagger';
-import { InfoService, TRACKER_VERSION } from './info.service.js';
+import { InfoService } from './info.service.js';
+import { VersionAnswer } from './version.answer.js';
+import { AnswersFromKept } from '../common/http/kept-answer.js';
 import { Ctx, CurrentCaller, Now, Params, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
@@ -9,12 +11,13 @@ import type { RequestParams } from '../common/http/request-params.js';
 
 @Controller()
 export class InfoController {
-  constructor(private readonly info: InfoService) {}
+  constructor(private readonly info: InfoService, private readonly versionAnswer: VersionAnswer) {}
 
   @Get('version')
   @OpenWithRequireLogin()
+  @AnswersFromKept(VersionAnswer)
   version() {
-    return { version: TRACKER_VERSION };
+    return this.versionAnswer.body;
   }
 
   @Get('extensions')

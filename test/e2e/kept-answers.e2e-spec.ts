@@ -5,6 +5,8 @@ import { addGroup } from './bug-update-fixtures.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { BugGetAnswer } from '../../src/bug/bug-get.answer.js';
+import { VersionAnswer } from '../../src/info/version.answer.js';
+import { InfoController } from '../../src/info/info.controller.js';
 
 /**
  * Get Bug and Search Bugs keep each bug's JSON (all but the caller's tags and update token) per field selection and
@@ -265,5 +267,34 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
         await t.setParameters({ requirelogin: '0' });
       }
     });
+  });
+
+  it('Get Version, whose answer needs no companion read, is answered by the hook as its handler answers it', async () => {
+    const answers = jest.spyOn(t.app.get(VersionAnswer), 'answer');
+    try {
+      const res = await t.get('/version');
+      expect(answers).toHaveBeenCalledTimes(1);
+      expect(res.status).toBe(200);
+      expect(res.text).toBe(JSON.stringify(t.app.get(InfoController).version()));
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect((await t.get('/version', { headers: { 'if-none-match': res.headers.get('etag')! } })).status).toBe(304);
+      expect((await t.get('/version', { query: { callback: 'cb' } })).text).toBe(`/**/cb(${res.text})`);
+      // Credentials that name nobody are refused as the guard refuses them, not answered.
+      answers.mockClear();
+      const refused = await t.get('/version', { query: { api_key: 'no-such-key-no-such-key-0000' } });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 306 });
+      expect(answers).not.toHaveBeenCalled();
+      // requirelogin leaves Get Version open (5.0's login-exempt methods), in the hook as in the guard.
+      await t.setParameters({ requirelogin: '1' });
+      try {
+        expect((await t.get('/version')).text).toBe(res.text);
+        expect((await t.get('/version', admin)).text).toBe(res.text);
+        expect(answers).toHaveBeenCalledTimes(2);
+      } finally {
+        await t.setParameters({ requirelogin: '0' });
+      }
+    } finally {
+      answers.mockRestore();
+    }
   });
 });

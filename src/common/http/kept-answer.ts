@@ -3,12 +3,13 @@ import type { RequestContext } from './request-context.js';
 import { RouteOption } from './route-option.js';
 
 /**
- * A route's whole answer, given by the request hook itself once the route's companion read was confirmed for the
- * caller (issue 13): a warm read then skips Nest's pipeline (guard, parameter decorators, DTO validation,
- * interceptors), about a sixth of the cost of a kept Get Bug. The hook has already checked the route's access rule
- * (accessRefusal, the guard's own rule); the answer must be exactly what the route's handler would send, so a
- * KeptAnswer builds the handler's DTO (toDto) and calls the handler's own service method. Errors it throws are sent
- * as the global exception filter sends them: a route with exception filters of its own must not name one.
+ * A route's whole answer, given by the request hook itself (issue 13) — for a route with a companion read, once that
+ * read was confirmed for the caller: a warm read then skips Nest's pipeline (guard, parameter decorators, DTO
+ * validation, interceptors), about a sixth of the cost of a kept Get Bug and a third of Get Version's. The hook has
+ * already checked the route's access rule (accessRefusal, the guard's own rule); the answer must be exactly what the
+ * route's handler would send, so a KeptAnswer builds the handler's DTO (toDto) and calls the handler's own service
+ * method. Errors it throws are sent as the global exception filter sends them: a route with exception filters of
+ * its own must not name one.
  */
 export interface KeptAnswer {
   /** The JSON text of the answer. */
@@ -20,5 +21,5 @@ export const KEPT_ANSWER = 'trackerKeptAnswer';
 
 export type KeptAnswerType = abstract new (...args: never[]) => KeptAnswer;
 
-/** `@AnswersFromKept(BugGetAnswer)` on a GET handler that also has a companion read: see KeptAnswer. */
+/** `@AnswersFromKept(BugGetAnswer)` on a GET handler (with a companion read, or whose answer needs none): see KeptAnswer. */
 export const AnswersFromKept = (type: KeptAnswerType) => RouteOption({ [KEPT_ANSWER]: type });

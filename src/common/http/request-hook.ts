@@ -17,7 +17,8 @@ import { sendError, toTrackerError } from './exception.filter.js';
  * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
  * clock once and leaves the RequestContext for everything after it. A malformed request (body, callback) is refused
  * here; credentials that name no caller are kept for the access guard to refuse (see setCredentialsRefusal). A route
- * with a KeptAnswer may be answered right here, around Nest's pipeline, once its companion read was confirmed.
+ * with a KeptAnswer may be answered right here, around Nest's pipeline (once its companion read, if it has one, was
+ * confirmed).
  *
  * The hook is attached to each route declared after this call. app.factory calls it just before Nest declares the
  * controllers' routes, so the OpenAPI document and unknown paths (32614) are served as before, without it.
@@ -73,9 +74,11 @@ function requestReader(
     const selection = new FieldSelection(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
     const context = { params, ...resolved, selection, now: requestTime(clock), ip: request.ip };
     setRequestContext(request, context);
-    if (!keptAnswer || !ask || !resolved.companion || accessRefusal(resolved.caller, keptAnswer.rule)) return undefined;
+    // A route with a companion read is answered here only once that read was confirmed for the caller.
+    if (!keptAnswer || (ask && !resolved.companion) || accessRefusal(resolved.caller, keptAnswer.rule)) return undefined;
     try {
-      return reply.header('content-type', 'application/json; charset=utf-8').send(await keptAnswer.answerer.answer(context, ask.request));
+      const answer = await keptAnswer.answerer.answer(context, ask?.request ?? { path: request.params as Record<string, string>, params });
+      return reply.header('content-type', 'application/json; charset=utf-8').send(answer);
     } catch (error) {
       sendError(reply, toTrackerError(error, request));
       return reply;
