@@ -39,4 +39,4 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=1024", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "dist/src/main.js"]

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import mysql from 'mysql2/promise';
 
 /** Node's options in the service's start command (package.json's start, the Dockerfile's CMD). */
-export const SERVICE_NODE_OPTIONS = ['--max-semi-space-size=16', '--max-old-space-size=1024'];
+export const SERVICE_NODE_OPTIONS = ['--max-semi-space-size=8', '--max-old-space-size=1024'];
 
 export const BENCH_API_KEY = 'benchkeybenchkeybenchkeybenchkey0000';
 

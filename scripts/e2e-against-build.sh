@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The black-box e2e run of `npm test` (issue 14): the production build started as its own process, exactly as the
-# container starts it (`node --max-semi-space-size=16 --max-old-space-size=1024 dist/src/main.js`, the Dockerfile's environment; only the address is loopback and the
+# container starts it (`node --max-semi-space-size=8 --max-old-space-size=1024 dist/src/main.js`, the Dockerfile's environment; only the address is loopback and the
 # port a free one), on a database of its own, then `npm run test:e2e:remote` against it. The database and the
 # process are removed afterwards, whatever happens.
 #   SERVICE_DATABASE  mysql (default: a new database on TEST_DATABASE_URL's server) or sqlite (a file, the image's
@@ -33,7 +33,7 @@ if [ "$service_database" != sqlite ]; then sql "CREATE DATABASE \`$database\` CH
 echo "the service: Node $("$service_node" --version), $service_database"
 env NODE_ENV=production TZ=UTC HOST=127.0.0.1 PORT="$port" DATABASE_URL="$database_url" TRACKER_DATA_DIR="$data_dir" \
   TRACKER_ADMIN_API_KEY="$admin_key" TRACKER_ADMIN_PASSWORD="$admin_password" LOG_LEVEL=warn \
-  "$service_node" --max-semi-space-size=16 --max-old-space-size=1024 dist/src/main.js > "$data_dir/service.log" 2>&1 &
+  "$service_node" --max-semi-space-size=8 --max-old-space-size=1024 dist/src/main.js > "$data_dir/service.log" 2>&1 &
 pid=$!
 base="http://127.0.0.1:$port"
 for _ in $(seq 1 120); do
