@@ -337,7 +337,7 @@ export class AttachmentService implements BugAttachments {
         },
         at,
         settingsMark: caller.settingsMark,
-        canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller.parameters, tx),
+        canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
       });
     }
   }

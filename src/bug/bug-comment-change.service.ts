@@ -88,7 +88,7 @@ export class BugCommentChangeService {
       },
       at,
       settingsMark: caller.settingsMark,
-      canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller.parameters, tx),
+      canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
     });
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { isIdInRange } from '../common/ids.js';
 import type { Sql } from '../database/sql.js';
-import { Caller, type ParameterSnapshot } from '../common/caller.js';
+import { Caller } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { BugVisibility } from './bug.types.js';
@@ -55,11 +55,11 @@ export class BugVisibilityService implements BugVisibility {
    * Which of these users may see the bug now — the same rule, asked for each of them in one statement (bug mail
    * goes only to people who can see the bug, as Bugzilla's BugMail checks can_see_bug).
    */
-  async usersWhoCanSee(bugId: number, userIds: readonly number[], parameters: ParameterSnapshot, sql: Sql = this.db.read): Promise<Set<number>> {
+  async usersWhoCanSee(bugId: number, userIds: readonly number[], changer: Pick<Caller, 'parameters' | 'settingsMark'>, sql: Sql = this.db.read): Promise<Set<number>> {
     const unique = [...new Set(userIds)];
     if (!unique.length) return new Set();
-    const memberships = await this.groups.membershipsOfMany(unique, sql);
-    const callers = unique.map((userId) => new Caller({ id: userId, login: '', realName: '', email: '' }, memberships.get(userId)!, parameters));
+    const memberships = await this.groups.membershipsOfManyAt(changer.settingsMark, unique, sql);
+    const callers = unique.map((userId) => new Caller({ id: userId, login: '', realName: '', email: '' }, memberships.get(userId)!, changer.parameters));
     return new Set(await this.repository.usersWhoCanSee(sql, bugId, callers));
   }
 

@@ -16,16 +16,44 @@ export class KeptReads {
   /** `load()`'s value for (kind, key), kept under `mark`; without a mark, read afresh and not kept. */
   through<V>(mark: number | undefined, kind: string, key: readonly unknown[], load: () => Promise<V>): Promise<V> {
     if (mark === undefined) return load();
-    let cache = this.byKind.get(kind) as MarkedCache<string, V> | undefined;
-    if (!cache) {
-      cache = new MarkedCache<string, V>(this.capacityPerKind);
-      this.byKind.set(kind, cache);
-    }
+    const cache = this.cacheOf<V>(kind);
     const cacheKey = JSON.stringify(key);
     const kept = cache.get(cacheKey, mark);
     keptReads.inc({ kind, outcome: kept === undefined ? 'miss' : 'hit' });
     if (kept !== undefined) return Promise.resolve(kept);
     return load().then((value) => cache.set(cacheKey, mark, deepFreeze(value)));
+  }
+
+  /**
+   * The values of `keys` (numbers: ids) under `kind`, each kept on its own under `mark`: `load` is asked only for
+   * those not kept, in one call, and answers the values it found (a key it does not answer is absent, and asked
+   * again next time). So a set of ids costs one read the first time any of them is new, whatever sets came before.
+   */
+  async throughEach<V>(mark: number | undefined, kind: string, keys: readonly number[], load: (missing: number[]) => Promise<ReadonlyMap<number, V>>): Promise<Map<number, V>> {
+    const unique = [...new Set(keys)];
+    if (mark === undefined) return new Map(await load(unique));
+    const cache = this.cacheOf<V>(kind);
+    const found = new Map<number, V>();
+    const missing: number[] = [];
+    for (const key of unique) {
+      const kept = cache.get(String(key), mark);
+      if (kept === undefined) missing.push(key);
+      else found.set(key, kept);
+    }
+    keptReads.inc({ kind, outcome: missing.length ? 'miss' : 'hit' });
+    if (missing.length) {
+      for (const [key, value] of await load(missing)) found.set(key, cache.set(String(key), mark, deepFreeze(value)));
+    }
+    return found;
+  }
+
+  private cacheOf<V>(kind: string): MarkedCache<string, V> {
+    let cache = this.byKind.get(kind) as MarkedCache<string, V> | undefined;
+    if (!cache) {
+      cache = new MarkedCache<string, V>(this.capacityPerKind);
+      this.byKind.set(kind, cache);
+    }
+    return cache;
   }
 }
 

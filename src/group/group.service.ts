@@ -3,6 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { Caller, CallerGroups } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
+import { KeptReads } from '../common/kept-reads.js';
 import { GroupRepository, type Grant, type MembershipRow } from './group.repository.js';
 import type { Group } from './entities/group.entity.js';
 
@@ -83,6 +84,8 @@ export function compileUserRegexp(regexp: string): RegExp | undefined {
 @Injectable()
 export class GroupService {
   private accounts?: AccountDirectory;
+
+  private readonly kept = new KeptReads();
 
   constructor(private readonly db: Db, private readonly store: GroupRepository) {}
 
@@ -185,6 +188,15 @@ export class GroupService {
       });
     }
     return result;
+  }
+
+  /**
+   * membershipsOfMany kept under a settings mark (KeptReads): memberships, grants and groups are settings tables,
+   * so none of them changes without moving the mark. For bug mail, which asks about the same few people again and
+   * again.
+   */
+  membershipsOfManyAt(settingsMark: number | undefined, userIds: readonly number[], sql: Sql = this.db.read): Promise<ReadonlyMap<number, CallerGroups>> {
+    return this.kept.throughEach(settingsMark, 'membershipsByUser', userIds, (missing) => this.membershipsOfMany(missing, sql));
   }
 
   /**

@@ -32,7 +32,7 @@ export class BugMailService implements BugChangeListener {
 
   /** The messages of one event, one per recipient who has something to see (read in the caller's transaction). */
   async compose(tx: Sql, event: BugChangeEvent): Promise<ComposedMail[]> {
-    const [users, parameters] = await Promise.all([this.users.findByIds(involvedUserIds(event), tx), this.parameters.at(event.settingsMark, tx)]);
+    const [users, parameters] = await Promise.all([this.users.findByIdsAt(event.settingsMark, involvedUserIds(event), tx), this.parameters.at(event.settingsMark, tx)]);
     const candidates = bugMailRecipients(event, users);
     if (!candidates.length) return [];
     const seeing = await event.canSee(candidates.map((r) => r.user.id));
@@ -69,7 +69,7 @@ export class BugMailService implements BugChangeListener {
     if (!requests.length) return [];
     const [requestees, changer, parameters] = await Promise.all([
       this.users.findByLogins(requests.map((r) => r.requestee), tx),
-      this.users.findByIds([event.changerId], tx),
+      this.users.findByIdsAt(event.settingsMark, [event.changerId], tx),
       this.parameters.at(event.settingsMark, tx),
     ]);
     const asked = requests.flatMap((request) => {
@@ -94,7 +94,7 @@ export class BugMailService implements BugChangeListener {
     if (!needsInsider && !needsTimeTracker) {
       return recipients.map((r) => ({ ...r, isInsider: false, isTimeTracker: false }));
     }
-    const memberships = await this.groups.membershipsOfMany(recipients.map((r) => r.user.id), tx);
+    const memberships = await this.groups.membershipsOfManyAt(event.settingsMark, recipients.map((r) => r.user.id), tx);
     return recipients.map((r) => {
       const caller = new Caller(toCallerUser(r.user), memberships.get(r.user.id)!, parameters);
       return { ...r, isInsider: caller.isInsider, isTimeTracker: caller.isTimeTracker };

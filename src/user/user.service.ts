@@ -10,6 +10,7 @@ import { hashPassword } from '../common/credentials.js';
 import { normalisePassword, validateEmail, validatePassword } from './user-rules.js';
 import { UserRepository } from './user.repository.js';
 import type { User } from './entities/user.entity.js';
+import { KeptReads } from '../common/kept-reads.js';
 
 export const USER_AUDIT_CLASS = 'Tracker::User';
 
@@ -42,6 +43,8 @@ function toUser(user: User): UserRecord {
 @Injectable()
 export class UserService implements AccountDirectory, OnModuleInit {
   private readonly credentialsChangedListeners: CredentialsChangedListener[] = [];
+
+  private readonly kept = new KeptReads();
 
   constructor(
     private readonly db: Db,
@@ -132,6 +135,13 @@ export class UserService implements AccountDirectory, OnModuleInit {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Map();
     return new Map((await this.accounts.findByIds(sql, unique)).map((user) => [user.id, toUser(user)]));
+  }
+  /**
+   * findByIds kept under a settings mark (KeptReads): users is a settings table, so no change to a user can leave
+   * the mark where it was. For bug mail, which names the same few people on every change while bugs pour in.
+   */
+  findByIdsAt(settingsMark: number | undefined, ids: readonly number[], sql: Sql = this.db.read): Promise<ReadonlyMap<number, UserRecord>> {
+    return this.kept.throughEach(settingsMark, 'usersById', ids, (missing) => this.findByIds(missing, sql));
   }
 
   /** Users by id, ordered by login; unknown ids are skipped. */

@@ -249,7 +249,7 @@ export class BugUpdateService {
         },
         at: run.at,
         settingsMark: run.caller.settingsMark,
-        canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller.parameters, run.tx),
+        canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller, run.tx),
       });
     }
     return {
@@ -304,7 +304,7 @@ export class BugUpdateService {
         },
         at: run.at,
         settingsMark: run.caller.settingsMark,
-        canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, run.caller.parameters, tx),
+        canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, run.caller, tx),
       });
     }
   }
