@@ -175,6 +175,28 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
     });
 
+    it('the people a mail names are kept under the settings mark: a change to one through another instance is seen at once', async () => {
+      const other = await startTestApp({ TRACKER_MAIL_URL: `smtp://127.0.0.1:${smtp.port}` }, { sharing: t });
+      try {
+        const reporterKey = (await apiUser('reporter@example.com')).apiKey;
+        const watcher = await t.createUser('kept-watcher@example.com');
+        const created = await t.post('/bug', {
+          product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Watched', description: 'd',
+          assigned_to: 'assignee@example.com', cc: [watcher.login],
+        }, { key: reporterKey });
+        const bugId: number = created.body.id;
+        const mailsTo = async (login: string) => (await queuedFor(bugId)).filter((row) => row.toAddress === login).length;
+        expect((await t.put(`/bug/${bugId}`, { comment: { body: 'first' } }, { key: reporterKey })).status).toBe(200);
+        expect(await mailsTo(watcher.login)).toBe(2);
+        expect((await other.put(`/user/${watcher.id}`, { email_enabled: false }, { key: ADMIN_API_KEY })).status).toBe(200);
+        expect((await t.put(`/bug/${bugId}`, { comment: { body: 'second' } }, { key: reporterKey })).status).toBe(200);
+        expect(await mailsTo(watcher.login)).toBe(2);
+        expect(await mailsTo('assignee@example.com')).toBe(3);
+      } finally {
+        await other.close();
+      }
+    });
+
     it('the mails carry the X-Bugzilla-* headers of 5.0 with the bug\'s values after each change, threaded per recipient', async () => {
       expect((await t.post('/keyword', { name: 'hdr-perf', description: 'slow' }, { key: ADMIN_API_KEY })).status).toBe(200);
       expect((await t.post('/keyword', { name: 'Hdr-crash', description: 'falls over' }, { key: ADMIN_API_KEY })).status).toBe(200);
