@@ -13,10 +13,12 @@ const relations = (cc: string): BugRelations => ({
 });
 const stamp = (lastChangeTime: string) => ({ lastChangeTime, auditMark: 1, visible: true });
 const wanted = new Set(['cc', 'keywords'] as const);
+/** Bounds no test here reaches unless it means to. */
+const ROOMY = { entries: 1000, bytes: 1e9 };
 
 describe('LoadedBugCache', () => {
   it('keeps frozen snapshots: what a request holds stays whole while another request replaces the bug', () => {
-    const cache = new LoadedBugCache();
+    const cache = new LoadedBugCache(ROOMY);
     const first = cache.storeDetail(7, stamp('t1'), detail('old'));
     cache.storeRelations(7, first, wanted, relations('old@example.com'), []);
     const held = cache.entryOf(7, first.detail)!;
@@ -33,7 +35,7 @@ describe('LoadedBugCache', () => {
   });
 
   it('never joins relations to a detail of another version stored meanwhile', () => {
-    const cache = new LoadedBugCache();
+    const cache = new LoadedBugCache(ROOMY);
     const first = cache.storeDetail(7, stamp('t1'), detail('old'));
     const second = cache.storeDetail(7, stamp('t2'), detail('new'));
     cache.storeRelations(7, first, wanted, relations('old@example.com'), []);
@@ -44,7 +46,7 @@ describe('LoadedBugCache', () => {
   });
 
   it('serves an entry only for the stamp it was stored under, and relations only when they cover what is wanted', () => {
-    const cache = new LoadedBugCache();
+    const cache = new LoadedBugCache(ROOMY);
     const entry = cache.storeDetail(7, stamp('t1'), detail('old'));
     cache.storeRelations(7, entry, new Set(['cc'] as const), relations('a@example.com'), []);
     expect(keptRelations(cache.current(7, stamp('t1')), wanted)).toBeUndefined();
@@ -58,7 +60,7 @@ describe('LoadedBugCache JSON variants', () => {
   const detailOf = (summary: string) => ({ row: { id: 1, summary } }) as unknown as Parameters<LoadedBugCache['storeDetail']>[2];
 
   it('keeps JSON per variant for the kept detail only, and forgets it with the entry', () => {
-    const cache = new LoadedBugCache();
+    const cache = new LoadedBugCache(ROOMY);
     const kept = cache.storeDetail(1, stamp, detailOf('first')).detail;
     cache.storeJson(1, kept, 'a', '{"id":1}');
     expect(cache.jsonOf(1, kept, 'a')).toBe('{"id":1}');
@@ -74,7 +76,7 @@ describe('LoadedBugCache JSON variants', () => {
 
 describe('LoadedBugCache remembered visibility', () => {
   it('holds per caller for the version of the bug it was read with, and goes with that version', () => {
-    const cache = new LoadedBugCache();
+    const cache = new LoadedBugCache(ROOMY);
     const [member, outsider] = [{}, {}];
     const first = cache.storeDetail(7, stamp('t1'), detail('old'));
     cache.rememberVisibility(7, first.detail, member, true);

@@ -76,7 +76,8 @@ export class LoadedBugCache {
   private readonly callerSerials = new WeakMap<object, number>();
   private nextCallerSerial = 1;
 
-  constructor(private readonly bounds: CacheBounds = { entries: 5_000, bytes: 32 * 1024 * 1024 }) {}
+  /** `bounds` come from the configuration (TRACKER_CACHE_BUGS, TRACKER_CACHE_BUGS_MB: app-config.ts holds the defaults). */
+  constructor(private readonly bounds: CacheBounds) {}
 
   /** What the kept bugs hold, as estimated: for the bounds and the metrics. */
   get keptBytes(): number {

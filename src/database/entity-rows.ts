@@ -12,7 +12,7 @@ import { runWrite, type SqlValue } from './sql.js';
 
 type ColumnMetadata = EntityMetadata['columns'][number];
 
-/** A condition on entity properties, all of which must hold: each equal to a value, or one of a list of values. */
+/** A condition on entity properties, all of which must hold: each equal to a value (null: IS NULL), or one of a list. */
 export type Where<T> = { [K in keyof T]?: T[K] | ReadonlyArray<T[K]> };
 
 /** Rows per INSERT statement: keeps the bound parameters under SQLite's limit. */
@@ -101,7 +101,9 @@ function whereClause<T extends ObjectLiteral>(repository: Repository<T>, where: 
   for (const [property, value] of Object.entries(where)) {
     const column = columnOf(repository, property);
     const name = driver.escape(column.databaseName);
-    if (Array.isArray(value)) {
+    if (value === null) {
+      terms.push(`${name} IS NULL`);
+    } else if (Array.isArray(value)) {
       if (!value.length) return undefined;
       terms.push(`${name} IN (${value.map(() => '?').join(', ')})`);
       for (const item of value) params.push(driver.preparePersistentValue(item, column) as SqlValue);

@@ -82,6 +82,9 @@ describe('schema', () => {
         expect(byId(await findRows(repository, { id: [...ids, 999_999] }))).toEqual(byId(await repository.findBy({ id: In(ids) })));
       }
       expect(await findRows(users, { id: [] })).toEqual([]);
+      const neverSeen = (await findRows(users, { lastSeenDate: null })).map((user) => user.loginName);
+      expect(neverSeen).toContain('rows-a@example.com');
+      expect(neverSeen).not.toContain('rows-b@example.com');
     });
   });
 });
