@@ -112,7 +112,10 @@ describe('fuzzer: malformed requests to every route', () => {
     // The fuzzer keeps its own way in: it never revokes its key nor disables its account (both would only turn
     // every later request into a 401).
     routes = routesOf(document).map((route) => ({ ...route, names: route.names.filter((name) => name !== 'revoked' && name !== 'login_denied_text') }));
-    realValues = [String(bug), '1', '2', '3', 'TestProduct', 'TestComponent', 'unspecified', 'admin@example.com', plain.login, keyword, 'bug_severity', 'fuzz-alias', '0'];
+    // No administrator's login among them: against one shared server (the remote run), the garbage passwords drawn
+    // with it locked the administrator out (5.0's login-failure limit) for the suite's other files, depending on
+    // their order. The fuzzer's own login takes the part: a wrong password for a real account all the same.
+    realValues = [String(bug), '1', '2', '3', 'TestProduct', 'TestComponent', 'unspecified', plain.login, keyword, 'bug_severity', 'fuzz-alias', '0'];
     deadline = Date.now() + BUDGET_MS;
   });
   afterAll(() => t.close());
