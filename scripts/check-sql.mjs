@@ -35,7 +35,7 @@ import ts from 'typescript';
 
 /** @type {Record<string, string>} file (relative to the repository) → why it may hold SQL for now */
 const ALLOWLIST = {
-  'test/e2e/change-mark.e2e-spec.ts': 'proves that a raw write (Sql.run) moves the audit mark',
+  'test/e2e/change-mark.e2e-spec.ts': 'proves that a raw write (Sql.run) moves the settings mark',
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -19,37 +19,21 @@ export interface AuditEntry {
   at: string;
 }
 
-/**
- * The audit mark, as a SQL expression to read beside other columns: it moves with every committed write (a
- * transaction that wrote no audit row of its own gets one from ChangeMarkSubscriber), so values read from the
- * database can be kept while it stays the same (MarkedCache, LoadedBugCache). It is the newest id together with the
- * number of rows among the newest 100 ids: a transaction that took its audit id before another one committed still
- * moves the mark when it commits (the newest id alone would not). Only a transaction outlived by more than 100 later
- * audit rows could go unseen — and then only until the next write, which on a database that busy comes at once.
- * `quote` is the dialect's identifier quoting (`Sql.quote`): the expression is embedded in other modules' hand-tuned
- * reads (caller resolution, the loaded-bug stamp).
- */
-export function auditMarkSql(quote: (identifier: string) => string): string {
-  const [id, log] = [quote('id'), quote('audit_log')];
-  return `(SELECT COALESCE(MAX(${id}), 0) * 128 + COUNT(*) FROM ${log} WHERE ${id} > (SELECT COALESCE(MAX(${id}), 0) - 100 FROM ${log}))`;
-}
-
 /** The row of change_marks that counts committed writes of settings tables (ChangeMark). */
 const SETTINGS = 'settings';
 
 /**
- * The settings mark, as a SQL expression to read beside other columns (caller resolution): it moves with every
- * committed transaction that wrote a table not marked @ActivityTable, so the catalogue's reads (products, fields,
- * workflow …) can be kept while it stays the same (KeptReads), even while bugs are being filed.
+ * The settings mark, as a SQL expression to read beside other columns (caller resolution, the loaded-bug stamp): it
+ * moves with every committed transaction that wrote a table not marked @ActivityTable (ChangeMarkSubscriber), so the
+ * catalogue's reads (products, fields, workflow …) can be kept while it stays the same (KeptReads), even while bugs
+ * are being filed. A counter row moved inside the writing transaction: its row lock orders the moves as the commits.
+ * `quote` is the dialect's identifier quoting (`Sql.quote`): the expression is embedded in other modules' reads.
  */
 export function settingsMarkSql(quote: (identifier: string) => string): string {
   return `(SELECT ${quote('version')} FROM ${quote('change_marks')} WHERE ${quote('name')} = '${SETTINGS}')`;
 }
 
-/** The class of the rows that only move the audit mark (ChangeMarkSubscriber); last_audit_time leaves them out. */
-export const CHANGE_MARK_CLASS = 'Tracker::Change';
-
-/** The audit_log table: written inside each write's transaction, read for the mark and the last audit time. */
+/** The audit_log table (written inside each write's transaction, read for the last audit time) and the settings mark. */
 @Injectable()
 export class AuditRepository {
   /** Many rows in one statement. */
@@ -70,7 +54,6 @@ export class AuditRepository {
   async lastTime(sql: Sql, classes: readonly string[]): Promise<string | null> {
     const query = sql.repository(AuditLogEntry).createQueryBuilder('audit').select('MAX(audit.atTime)', 'at');
     if (classes.length) query.where('audit.class IN (:...classes)', { classes });
-    else query.where('audit.class <> :changeMark', { changeMark: CHANGE_MARK_CLASS });
     const row = await query.getRawOne<{ at: string | null }>();
     return row?.at ?? null;
   }

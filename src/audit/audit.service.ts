@@ -4,7 +4,7 @@ import type { Row, Sql } from '../database/sql.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
 import { AuditRepository, type AuditEntry } from './audit.repository.js';
 
-export { auditMarkSql, settingsMarkSql, type AuditEntry } from './audit.repository.js';
+export { settingsMarkSql, type AuditEntry } from './audit.repository.js';
 
 /** The audit log: every create/update of an administrative object writes here, inside the write's transaction. */
 @Injectable()

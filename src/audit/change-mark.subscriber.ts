@@ -11,24 +11,19 @@ import {
 import { Sql } from '../database/sql.js';
 import { dialectOf } from '../database/dialect.js';
 import { forgetWrittenTables, noteWrittenTable, writtenTables } from '../database/written-tables.js';
-import { isActivityTable } from '../database/activity-table.js';
-import { toDbDateTime } from '../common/time/datetime.js';
-import { Clock } from '../common/time/clock.js';
-import { AuditLogEntry } from './entities/audit-log-entry.entity.js';
+import { leavesSettingsAlone } from '../database/activity-table.js';
 import { AuditService } from './audit.service.js';
-import { CHANGE_MARK_CLASS } from './audit.repository.js';
 
 /**
- * Moves the audit mark (auditMarkSql) for every transaction that wrote anything, so values kept under the mark
- * (parameters, callers, loaded bugs) can never outlive a change, whoever made it and however. Entity writes
- * (repositories and query builders) are noted here from TypeORM's events, raw writes by Sql.run; before the
- * commit, a transaction that changed something but wrote no audit row of its own gets one of class
- * Tracker::Change naming the tables it wrote. A transaction that wrote a settings table (one not marked
- * @ActivityTable) also moves the settings mark (settingsMarkSql).
+ * Moves the settings mark (settingsMarkSql) for every transaction that wrote a settings table (one not marked
+ * @ActivityTable), or a table that is part of a bug without touching the bug (ActivityTable's `partOf`), so values
+ * kept under the mark (parameters, callers, the catalogue, loaded bugs) can never outlive such a change, whoever
+ * made it and however. Entity writes (repositories and query builders) are noted here from TypeORM's events, raw
+ * writes by Sql.run.
  */
 @Injectable()
 export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModuleInit, OnModuleDestroy {
-  constructor(private readonly dataSource: DataSource, private readonly audit: AuditService, private readonly clock: Clock) {}
+  constructor(private readonly dataSource: DataSource, private readonly audit: AuditService) {}
 
   onModuleInit(): void {
     this.dataSource.subscribers.push(this);
@@ -53,16 +48,10 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
   }
 
   async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
-    const tables = [...writtenTables(event.queryRunner)];
-    if (!tables.length) return;
-    const tx = new Sql(event.manager, dialectOf(this.dataSource));
-    if (tables.some((table) => !isActivityTable(this.dataSource, table))) await this.audit.moveSettingsMark(tx);
-    if (!tables.includes(this.dataSource.getMetadata(AuditLogEntry).tableName)) {
-      await this.audit.record(tx, {
-        userId: null, className: CHANGE_MARK_CLASS, objectId: 0, field: 'tables', added: tables.sort().join(', '), at: toDbDateTime(this.clock.now()),
-      });
-    }
-    // The marks' own writes were noted too: this transaction has nothing left to mark.
+    const tables = writtenTables(event.queryRunner);
+    if (!tables.size) return;
+    if (!leavesSettingsAlone(this.dataSource, tables)) await this.audit.moveSettingsMark(new Sql(event.manager, dialectOf(this.dataSource)));
+    // The mark's own write was noted too: this transaction has nothing left to mark.
     forgetWrittenTables(event.queryRunner);
   }
 

@@ -105,7 +105,7 @@ export class CallerResolverService implements CallerResolver {
    * The caller behind a verified key or token. Parameters, the user row and memberships live in settings tables, so
    * they are kept per instance while the settings mark read with the credential is unchanged (any write to them moves
    * it, ChangeMarkSubscriber): a warm request costs the credential's statement alone, and filing or changing bugs —
-   * which moves the audit mark, not the settings mark — leaves them kept. The `guess` (the caller this credential
+   * activity, which leaves the settings mark alone — leaves them kept. The `guess` (the caller this credential
    * named last) is the answer itself when it is that user, with that credential, under that mark.
    */
   private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError, guess?: Caller): Promise<Caller> {

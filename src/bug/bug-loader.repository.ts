@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue } from '../database/sql.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
-import { auditMarkSql } from '../audit/audit.service.js';
+import { settingsMarkSql } from '../audit/audit.service.js';
 import type { BugRow } from './bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
 import type { BugDetail, BugRelation, BugRelations, CustomFieldDef, UserDetail } from './loaded-bug.js';
@@ -52,8 +52,7 @@ type DetailRow = BugColumns & PersonColumns<'r'> & PersonColumns<'a'> & PersonCo
 /** One row of the stamps query (its columns are named `c_…`, so it can also be a companion read). */
 interface StampRow {
   c_id: number;
-  c_last_change_time: string;
-  c_audit_mark: number | null;
+  c_revision: number;
   /** Absent when the statement left the visibility rule out. */
   c_visible?: number;
 }
@@ -73,11 +72,11 @@ interface RelationRow {
   s6: string | null;
 }
 
-/** The stamps by bug id, from the rows of stampsStatement. */
-export function stampsOfRows(rows: ReadonlyArray<Partial<StampRow>>): Map<number, BugStamp> {
+/** The stamps by bug id, from the rows of stampsStatement and the settings mark read with them. */
+export function stampsOfRows(rows: ReadonlyArray<Partial<StampRow>>, settingsMark: number): Map<number, BugStamp> {
   return new Map(rows.filter((r) => r.c_id != null).map((r) => [Number(r.c_id), {
-    lastChangeTime: String(r.c_last_change_time),
-    auditMark: Number(r.c_audit_mark ?? 0),
+    revision: Number(r.c_revision),
+    settingsMark,
     visible: Number(r.c_visible) === 1,
   }]));
 }
@@ -137,23 +136,26 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 @Injectable()
 export class BugLoaderRepository {
-  /** Each bug's version (last_change_time and the audit mark) and, when asked, whether the caller may see it. */
+  /** Each bug's version (its revision and the settings mark) and whether the caller may see it. */
   async stamps(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugStamp>> {
     const statement = this.stampsStatement(sql, ids, visible);
-    return stampsOfRows(await sql.all<StampRow>(
-      `SELECT ${statement.columns} FROM ${statement.table} WHERE ${statement.on}`, [...statement.columnParams, ...statement.onParams],
-    ));
+    const rows = await sql.all<StampRow & { c_settings_mark: number }>(
+      `SELECT ${statement.columns}, ${settingsMarkSql(sql.quote)} AS ${sql.quote('c_settings_mark')} FROM ${statement.table} WHERE ${statement.on}`,
+      [...statement.columnParams, ...statement.onParams],
+    );
+    return stampsOfRows(rows, Number(rows[0]?.c_settings_mark));
   }
 
   /**
-   * The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion); with
-   * `visible`, each row says whether the caller may see the bug (c_visible), else it has no such column.
+   * The stamps statement, on its own or as a companion read of the credential's statement (BugStampsCompanion, whose
+   * statement reads the settings mark for the caller); with `visible`, each row says whether the caller may see the
+   * bug (c_visible), else it has no such column.
    */
   stampsStatement(sql: Pick<Sql, 'quote' | 'in'>, ids: readonly number[], visible?: SqlCondition): CompanionStatement {
     const q = sql.quote;
     const visibleColumn = visible ? `, ${visible.sql} AS ${q('c_visible')}` : '';
     return {
-      columns: `${q('b.id')} AS ${q('c_id')}, ${q('b.last_change_time')} AS ${q('c_last_change_time')}, ${auditMarkSql(q)} AS ${q('c_audit_mark')}${visibleColumn}`,
+      columns: `${q('b.id')} AS ${q('c_id')}, ${q('b.revision')} AS ${q('c_revision')}${visibleColumn}`,
       columnParams: visible?.params ?? [],
       table: `${q('bugs')} b`,
       on: `${q('b.id')} IN ${sql.in(ids)}`,

@@ -119,18 +119,19 @@ export class BugLoaderService {
    */
   stampsPlan(ids: readonly number[], caller: Caller): CompanionPlan<KnownStamps> | undefined {
     const unique = [...new Set(ids)];
-    if (!unique.length || unique.length > CHUNK) return undefined;
+    const mark = caller.settingsMark;
+    if (!unique.length || unique.length > CHUNK || mark === undefined) return undefined;
     const remembered = unique.every((id) => this.cache.rememberedVisibility(this.cache.peek(id), caller) !== undefined);
     if (!remembered) {
       return {
         statement: this.repository.stampsStatement(this.db.read, unique, this.visibleColumn(caller)),
-        read: (rows) => ({ caller, ids: new Set(unique), stamps: stampsOfRows(rows) }),
+        read: (rows) => ({ caller, ids: new Set(unique), stamps: stampsOfRows(rows, mark) }),
       };
     }
     return {
       statement: this.repository.stampsStatement(this.db.read, unique),
       read: (rows) => {
-        const stamps = stampsOfRows(rows);
+        const stamps = stampsOfRows(rows, mark);
         for (const [id, stamp] of stamps) {
           const visible = this.cache.rememberedVisibility(this.cache.current(id, stamp), caller);
           if (visible === undefined) return { caller, ids: new Set(), stamps: new Map() };

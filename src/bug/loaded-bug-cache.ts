@@ -15,9 +15,10 @@ const estimatedBytes = (value: unknown) => 2 * (JSON.stringify(value, (_key, v: 
 
 /** What a read of the database says about one bug right now: its version, and whether the caller may see it. */
 export interface BugStamp {
-  lastChangeTime: string;
-  /** The audit mark (auditMarkSql): every change of what a bug shows by name (users, products, keywords …) moves it. */
-  auditMark: number;
+  /** The row's revision (Bug.revision): every change to the bug or what it shows of its own moves it. */
+  revision: number;
+  /** The settings mark (settingsMarkSql): every change of what a bug shows by name (users, products, keywords …) moves it. */
+  settingsMark: number;
   visible: boolean;
 }
 
@@ -32,8 +33,8 @@ export interface KeptRelations {
  * life, while concurrent requests replace them in the map (issue 12, defect 2).
  */
 export interface KeptBug {
-  readonly lastChangeTime: string;
-  readonly auditMark: number;
+  readonly revision: number;
+  readonly settingsMark: number;
   readonly detail: Readonly<Omit<BugDetail, 'visible'>>;
   readonly relations?: KeptRelations;
 }
@@ -62,10 +63,11 @@ interface Slot {
 const MAX_REMEMBERED_CALLERS = 8;
 
 /**
- * Loaded bugs kept by one instance, served only while the database says they are current: a bug's
- * `last_change_time` moves with every change to it or its relations (updates.md), and the audit mark moves with
- * every change of what a bug shows by name (a user's login or real name, a product, component,
- * keyword, group, flag type or field). Both are read on every request, so N instances never serve stale data;
+ * Loaded bugs kept by one instance, served only while the database says they are current: a bug's revision moves
+ * with every change to it or its relations (each touches the bug, as its last_change_time must move: updates.md;
+ * ChangeMarkSubscriber moves the settings mark for a transaction that forgets to), and the settings mark moves with
+ * every change of what a bug shows by name (a user's login or real name, a product, component, keyword, group,
+ * flag type or field: all settings tables). Both are read on every request, so N instances never serve stale data;
  * the cache only saves the two heavy statements. Personal tags are never kept (they belong to the caller).
  * Bounded by entries and by (estimated) bytes: the least recently stored bugs go first.
  */
@@ -92,7 +94,7 @@ export class LoadedBugCache {
   current(id: number, stamp: BugStamp): KeptBug | undefined {
     const entry = this.slots.get(id)?.entry;
     if (!entry) return undefined;
-    if (entry.lastChangeTime !== stamp.lastChangeTime || entry.auditMark !== stamp.auditMark) {
+    if (entry.revision !== stamp.revision || entry.settingsMark !== stamp.settingsMark) {
       this.remove(id);
       return undefined;
     }
@@ -101,7 +103,7 @@ export class LoadedBugCache {
 
   /** Keeps a freshly loaded detail (freezing it) and answers the kept entry. */
   storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>): KeptBug {
-    const entry: KeptBug = deepFreeze({ lastChangeTime: stamp.lastChangeTime, auditMark: stamp.auditMark, detail });
+    const entry: KeptBug = deepFreeze({ revision: stamp.revision, settingsMark: stamp.settingsMark, detail });
     this.put(id, { entry, entryBytes: estimatedBytes(detail), jsonBytes: 0, json: [], visibleTo: [] });
     return entry;
   }

@@ -1,8 +1,8 @@
 /**
- * Values read from the database, kept by one instance only while the audit mark (auditMarkSql, read on every
- * request) is unchanged: every committed write moves the mark (ChangeMarkSubscriber adds an audit row to a
- * transaction that wrote none), so a value kept under an older mark is never used. N instances stay
- * correct because each reads the mark itself.
+ * Values read from the database, kept by one instance only while the settings mark (settingsMarkSql, read with the
+ * caller on every request) is unchanged: every committed write of a settings table moves the mark
+ * (ChangeMarkSubscriber), so a value kept under an older mark is never used. N instances stay correct because each
+ * reads the mark itself.
  */
 export class MarkedCache<K, V> {
   private readonly entries = new Map<K, { mark: number; value: V }>();

@@ -68,13 +68,16 @@ export async function findRows<T extends ObjectLiteral>(repository: Repository<T
   });
 }
 
-/** Sets `values` on the rows matching `where`; answers how many rows matched. */
+/** Sets `values` on the rows matching `where`, and moves their version column by one as TypeORM's updates do; answers how many rows matched. */
 export async function updateRows<T extends ObjectLiteral>(repository: Repository<T>, where: NoInfer<Where<T>>, values: NoInfer<Partial<T>>): Promise<number> {
   const condition = whereClause(repository, where);
   const set = Object.entries(values).filter(([, value]) => value !== undefined).map(([property, value]) => [columnOf(repository, property), value] as const);
   if (!condition || !set.length) return 0;
   const driver = repository.manager.connection.driver;
-  const statement = `UPDATE ${driver.escape(repository.metadata.tableName)} SET ${set.map(([column]) => `${driver.escape(column.databaseName)} = ?`).join(', ')} WHERE ${condition.sql}`;
+  const assignments = set.map(([column]) => `${driver.escape(column.databaseName)} = ?`);
+  const version = repository.metadata.versionColumn;
+  if (version && !set.some(([column]) => column === version)) assignments.push(`${driver.escape(version.databaseName)} = ${driver.escape(version.databaseName)} + 1`);
+  const statement = `UPDATE ${driver.escape(repository.metadata.tableName)} SET ${assignments.join(', ')} WHERE ${condition.sql}`;
   const params = [...set.map(([column, value]) => driver.preparePersistentValue(value, column) as SqlValue), ...condition.params];
   return (await runWrite(repository.manager, statement, params)).affected;
 }

@@ -2,7 +2,7 @@ import type { QueryRunner } from 'typeorm';
 
 /**
  * The tables a transaction wrote, noted on its query runner (`queryRunner.data`) by every write path — TypeORM's
- * entity events and Sql.run alike — so that whoever must react to "this transaction changed something" (the audit
+ * entity events and Sql.run alike — so that whoever must react to "this transaction changed something" (the settings
  * mark) learns it without each writer remembering to say so. Writes outside a transaction are not noted.
  */
 const WRITTEN_TABLES = 'writtenTables';

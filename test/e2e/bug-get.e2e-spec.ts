@@ -312,7 +312,7 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       const counts: number[] = [];
       for (let run = 0; run < 3; run++) {
         // Any audit row makes every kept bug stale (LoadedBugCache): the run then loads from the database.
-        if (options.cold) await t.moveAuditMark();
+        if (options.cold) await t.forgetKeptBugs();
         counts.push(await countQueries(work));
       }
       return Math.min(...counts);
@@ -333,7 +333,7 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       // Anonymous, cold: the settings mark with the stamps and their visibility (1, BugStampsCompanion), rows (1),
       // relations in one UNION (1); the parameters stay kept (under the settings mark, which filing bugs does not move).
       expect(one).toBe(3);
-      // Warm: the settings mark and the bugs' stamps (with the audit mark), in one statement.
+      // Warm: the settings mark and the bugs' stamps (their revisions), in one statement.
       expect(await queries(() => t.get(`/bug/${more[0]}`, { query: { ids: [...more.slice(1), full] } }))).toBe(1);
       // By alias the route resolves the reference itself: the aliases, then the stamps.
       expect(await queries(() => t.get('/bug/batch-0'))).toBe(3);

@@ -1,16 +1,18 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { Db } from '../../src/database/db.service.js';
-import { AuditService, auditMarkSql } from '../../src/audit/audit.service.js';
-import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
-import { CHANGE_MARK_CLASS } from '../../src/audit/audit.repository.js';
+import { AuditService } from '../../src/audit/audit.service.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugCc } from '../../src/bug/entities/bug-cc.entity.js';
+import { updateRows } from '../../src/database/entity-rows.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
 
 /**
- * The audit mark moves with every committed write, by construction (ChangeMarkSubscriber): values kept under it
- * (parameters, callers, loaded bugs) can never outlive a change, even one whose writer did not audit it.
+ * The settings mark moves with every committed write of a settings table, by construction (ChangeMarkSubscriber), and
+ * a bug's revision with every write of its row: values kept under them (parameters, callers, the catalogue, loaded
+ * bugs) can never outlive a change, even one whose writer did not think of them.
  */
-describe('the audit mark moves with every write, the settings mark with settings (change-mark subscriber)', () => {
+describe('the settings mark moves with settings, a bug\'s revision with the bug (change-mark subscriber)', () => {
   let t: TestApp;
   let db: Db;
   let audit: AuditService;
@@ -21,80 +23,76 @@ describe('the audit mark moves with every write, the settings mark with settings
   });
   afterAll(() => t.close());
 
-  const auditMark = async (sql = db.read) => Number((await sql.one<{ mark: number }>(`SELECT ${auditMarkSql(sql.quote)} AS ${sql.quote('mark')}`))?.mark);
   const settingsMark = async () => (await audit.settingsMark()).mark;
+  const revisionOf = async (id: number) => (await db.read.repository(Bug).findOneByOrFail({ id })).revision;
+  const fileBug = async (summary: string) => {
+    const filed = await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary }, { key: ADMIN_API_KEY });
+    expect(filed.status).toBe(200);
+    return Number(filed.body.id);
+  };
 
-  /** The Tracker::Change rows, newest last: each names the tables its transaction wrote. */
-  const changeMarks = () => db.read.repository(AuditLogEntry).find({ where: { class: CHANGE_MARK_CLASS }, order: { id: 'ASC' } });
-
-  it('a repository write in a transaction moves the mark, with one Tracker::Change row naming the table', async () => {
-    const before = await auditMark();
-    const marksBefore = (await changeMarks()).length;
+  it('a repository write in a transaction moves the mark', async () => {
+    const before = await settingsMark();
     await db.transaction((tx) => tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'marked@example.com' }));
-    expect(await auditMark()).not.toBe(before);
-    const marks = await changeMarks();
-    expect(marks).toHaveLength(marksBefore + 1);
-    expect(marks.at(-1)).toMatchObject({ userId: null, objectId: 0, field: 'tables', added: 'parameters' });
+    expect(await settingsMark()).toBe(before + 1);
   });
 
   it('a query-builder delete moves the mark too', async () => {
     await db.transaction((tx) => tx.repository(Parameter).insert({ name: 'mark_probe', value: 'x' }));
-    const before = await auditMark();
+    const before = await settingsMark();
     await db.transaction((tx) => tx.repository(Parameter).createQueryBuilder().delete().where({ name: 'mark_probe' }).execute());
-    expect(await auditMark()).not.toBe(before);
-  });
-
-  it('a hand-written write (Sql.run) inside a transaction moves the mark', async () => {
-    const before = await auditMark();
-    await db.transaction((tx) => tx.run(`UPDATE ${tx.quote('parameters')} SET ${tx.quote('value')} = ? WHERE ${tx.quote('name')} = ?`, ['x', 'mark_probe']));
-    expect(await auditMark()).not.toBe(before);
-    expect((await changeMarks()).at(-1)!.added).toBe('parameters');
+    expect(await settingsMark()).toBe(before + 1);
   });
 
   it('a read-only transaction leaves the mark alone', async () => {
-    const before = await auditMark();
-    await db.transaction(async (tx) => {
-      await tx.repository(Parameter).findOneBy({ name: 'maintainer' });
-      await auditMark(tx);
-    });
-    expect(await auditMark()).toBe(before);
+    const before = await settingsMark();
+    await db.transaction((tx) => tx.repository(Parameter).findOneBy({ name: 'maintainer' }));
+    expect(await settingsMark()).toBe(before);
   });
 
   it('a rolled-back write leaves the mark alone, and its note does not leak into the next transaction', async () => {
-    const before = await auditMark();
+    const before = await settingsMark();
     await expect(db.transaction(async (tx) => {
       await tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'never@example.com' });
       throw new Error('abandoned');
     })).rejects.toThrow('abandoned');
     await db.transaction((tx) => tx.repository(Parameter).findOneBy({ name: 'maintainer' }));
-    expect(await auditMark()).toBe(before);
+    expect(await settingsMark()).toBe(before);
   });
 
-  it('a transaction that writes its own audit row gets no Tracker::Change row besides', async () => {
-    const marksBefore = (await changeMarks()).length;
-    const before = await auditMark();
-    await db.transaction(async (tx) => {
-      await tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'audited@example.com' });
-      await audit.record(tx, { userId: null, className: 'Tracker::Config', objectId: 0, field: 'maintainer', added: 'audited@example.com', at: toDbDateTime(new Date()) });
-    });
-    expect(await auditMark()).not.toBe(before);
-    expect(await changeMarks()).toHaveLength(marksBefore);
-  });
-
-  it('a kept parameter follows an unaudited write at once, and last_audit_time does not count the marks', async () => {
-    const lastAudit = (await t.get('/last_audit_time')).body.last_audit_time;
-    expect((await t.get('/parameters', { key: ADMIN_API_KEY })).body.parameters.maintainer).toBe('audited@example.com');
+  it('a kept parameter follows a write made behind the service\'s back at once', async () => {
+    expect((await t.get('/parameters', { key: ADMIN_API_KEY })).body.parameters.maintainer).toBe('marked@example.com');
     await db.transaction((tx) => tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'kept@example.com' }));
     expect((await t.get('/parameters', { key: ADMIN_API_KEY })).body.parameters.maintainer).toBe('kept@example.com');
-    expect((await t.get('/last_audit_time')).body.last_audit_time).toBe(lastAudit);
+  });
+
+  it('a write of a bug row moves its revision, through TypeORM and through updateRows alike', async () => {
+    const id = await fileBug('revision');
+    const first = await revisionOf(id);
+    await db.transaction((tx) => tx.repository(Bug).update({ id }, { whiteboard: 'typeorm' }));
+    expect(await revisionOf(id)).toBe(first + 1);
+    await db.transaction((tx) => updateRows(tx.repository(Bug), { id }, { whiteboard: 'rows' }));
+    expect(await revisionOf(id)).toBe(first + 2);
+    expect((await t.put(`/bug/${id}`, { whiteboard: 'api' }, { key: ADMIN_API_KEY })).status).toBe(200);
+    expect(await revisionOf(id)).toBe(first + 3);
+  });
+
+  it('a row a bug shows, written without touching the bug, moves the settings mark; written with it, not', async () => {
+    const id = await fileBug('part of a bug');
+    const before = await settingsMark();
+    await db.transaction((tx) => tx.repository(BugCc).insert({ bugId: id, userId: 1 }));
+    expect(await settingsMark()).toBe(before + 1);
+    await db.transaction(async (tx) => {
+      await tx.repository(BugCc).delete({ bugId: id, userId: 1 });
+      await tx.repository(Bug).update({ id }, { lastChangeTime: toDbDateTime(new Date()) });
+    });
+    expect(await settingsMark()).toBe(before + 1);
   });
 
   it('a settings write moves the settings mark; activity (filing a bug, a comment, a session) does not', async () => {
     const settingsBefore = await settingsMark();
-    const auditBefore = await auditMark();
-    const filed = await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'activity' }, { key: ADMIN_API_KEY });
-    expect(filed.status).toBe(200);
-    expect(await auditMark()).not.toBe(auditBefore);
+    const id = await fileBug('activity');
+    expect((await t.post(`/bug/${id}/comment`, { comment: 'more activity' }, { key: ADMIN_API_KEY })).status).toBe(200);
     expect(await settingsMark()).toBe(settingsBefore);
 
     await db.transaction((tx) => tx.repository(Parameter).update({ name: 'maintainer' }, { value: 'settings@example.com' }));

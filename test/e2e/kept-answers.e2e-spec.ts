@@ -119,10 +119,29 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
     expect((await t.get('/bug', { query: { id: String(bugId), include_fields: 'summary' } })).body.bugs).toEqual([{ summary: 'Changed elsewhere' }]);
   });
 
-  it('a renamed user shows at once in a kept answer of the other instance (the audit mark)', async () => {
+  it('a renamed user shows at once in a kept answer of the other instance (the settings mark)', async () => {
     expect((await bugFor(t, { key: tracker.apiKey })).cc_detail[0].real_name).toBe('Rep Orter');
     expect((await other.put(`/user/${reporter.login}`, { full_name: 'Renamed' }, admin)).status).toBe(200);
     expect((await bugFor(t, { key: tracker.apiKey })).cc_detail[0].real_name).toBe('Renamed');
+  });
+
+  it('changes of the bug through the other instance within one second show one after the other (its revision)', async () => {
+    // The test clock stands still: last_change_time stays the same second for all of these.
+    for (const whiteboard of ['first', 'second', 'third']) {
+      expect((await other.put(`/bug/${bugId}`, { whiteboard }, admin)).status).toBe(200);
+      expect((await bugFor(t)).whiteboard).toBe(whiteboard);
+      expect((await bugFor(t)).whiteboard).toBe(whiteboard);
+    }
+  });
+
+  it('a dependency filed on another bug through the other instance shows in the kept bug\'s blocks at once', async () => {
+    expect((await bugFor(t)).blocks).toEqual([]);
+    const blocked = (await other.post('/bug', {
+      product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'Depends on the kept bug', description: 'd', depends_on: [bugId],
+    }, admin)).body.id as number;
+    expect((await bugFor(t)).blocks).toEqual([blocked]);
+    expect((await other.put(`/bug/${blocked}`, { depends_on: { remove: [bugId] } }, admin)).status).toBe(200);
+    expect((await bugFor(t)).blocks).toEqual([]);
   });
 
   it('a bug made private through the other instance is gone from the kept answers of outsiders', async () => {

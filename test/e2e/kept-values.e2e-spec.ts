@@ -2,7 +2,8 @@ import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.j
 
 /**
  * Values kept per instance (the caller's parameters, user row and memberships; loaded bugs) must never be served
- * after a change through the API: every such change moves the audit mark read on each request.
+ * after a change through the API: every such change moves the settings mark or the bug's revision, read on each
+ * request.
  */
 describe('kept values follow every change at once', () => {
   let t: TestApp;

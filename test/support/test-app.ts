@@ -15,6 +15,8 @@ import { ParametersService } from '../../src/params/parameters.service.js';
 import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
 import { AuditService } from '../../src/audit/audit.service.js';
 import type { LogLevel } from '../../src/common/logging/log.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { MoreThan } from 'typeorm';
 
 /**
  * E2E_BASE_URL: the suite speaks to that running instance (a container, a compose stack, a staging server) instead
@@ -68,8 +70,9 @@ export class TestApp {
   ) {}
 
   /**
-   * The app's database, for test setup. Its writes move the audit mark by construction (ChangeMarkSubscriber), so
-   * values the service keeps (MarkedCache, LoadedBugCache) follow data written by a test as they follow its own.
+   * The app's database, for test setup. Its writes move the settings mark or a bug's revision by construction
+   * (ChangeMarkSubscriber, Bug.revision), so values the service keeps (MarkedCache, LoadedBugCache) follow data
+   * written by a test as they follow its own.
    */
   get db(): Db {
     return this.app.get(Db);
@@ -198,18 +201,15 @@ export class TestApp {
   }
 
   /**
-   * Moves the audit mark with a write, so that the next request finds no bug kept (a query count from cold); callers,
+   * Moves every bug's revision, so that the next request finds no bug kept (a query count from cold); callers,
    * parameters and the catalogue stay kept (they follow the settings mark: forgetKeptValues).
    */
-  async moveAuditMark(): Promise<void> {
-    await this.db.transaction((tx) => tx.repository(AuditLogEntry).insert({
-      userId: null, class: 'Tracker::Test', objectId: 0, field: 'cold start', removed: null, added: null, atTime: toDbDateTime(new Date()),
-    }));
+  async forgetKeptBugs(): Promise<void> {
+    await this.db.transaction((tx) => tx.repository(Bug).increment({ id: MoreThan(0) }, 'revision', 1));
   }
 
-  /** Moves the audit and the settings mark, so that the next request finds nothing kept at all. */
+  /** Moves the settings mark, so that the next request finds nothing kept at all (bugs are kept under it too). */
   async forgetKeptValues(): Promise<void> {
-    await this.moveAuditMark();
     await this.db.transaction((tx) => this.app.get(AuditService).moveSettingsMark(tx));
   }
 

@@ -4,7 +4,7 @@ import type { Bug } from './bug.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_aliases')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('uq_bug_aliases_alias', ['alias'], { unique: true })
 @Index('ix_bug_aliases_bug_id', ['bugId'])
 export class BugAlias {

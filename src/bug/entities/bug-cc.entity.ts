@@ -5,7 +5,7 @@ import type { User } from '../../user/entities/user.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_cc')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_bug_cc_user_id', ['userId'])
 export class BugCc {
   @IntColumn({ primary: true })

@@ -5,7 +5,7 @@ import type { FieldDefinition } from '../../field/entities/field-definition.enti
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_custom_values')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_bug_custom_values_bug_id_field_id', ['bugId', 'fieldId'])
 @Index('ix_bug_custom_values_field_id', ['fieldId'])
 export class BugCustomValue {

@@ -4,7 +4,7 @@ import type { Bug } from './bug.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_dependencies')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_bug_dependencies_depends_on_id', ['dependsOnId'])
 export class BugDependency {
   @IntColumn({ primary: true })

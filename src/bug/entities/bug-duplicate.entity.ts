@@ -4,7 +4,7 @@ import type { Bug } from './bug.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_duplicates')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_bug_duplicates_dupe_of_id', ['dupeOfId'])
 export class BugDuplicate {
   @IntColumn({ primary: true })

@@ -5,7 +5,7 @@ import type { Group } from '../../group/entities/group.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_groups')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_bug_groups_group_id', ['groupId'])
 export class BugGroup {
   @IntColumn({ primary: true })

@@ -5,7 +5,7 @@ import type { Keyword } from '../../field/entities/keyword.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_keywords')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_bug_keywords_keyword_id', ['keywordId'])
 export class BugKeyword {
   @IntColumn({ primary: true })

@@ -4,7 +4,7 @@ import type { Bug } from './bug.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('bug_see_also')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('uq_bug_see_also_bug_id_url', ['bugId', 'url'], { unique: true })
 export class BugSeeAlso {
   @IdColumn()

@@ -1,4 +1,4 @@
-import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
+import { Entity, Index, JoinColumn, type Relation, ManyToOne, VersionColumn } from 'typeorm';
 import { BoolColumn, DateColumn, DateTimeColumn, HoursColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { Product } from '../../product/entities/product.entity.js';
 import type { Component } from '../../product/entities/component.entity.js';
@@ -121,4 +121,12 @@ export class Bug {
 
   @DateTimeColumn()
   lastChangeTime: string;
+
+  /**
+   * Moves by one with every write of the row — TypeORM's updates and updateRows add it to their SET — so with every
+   * change of what the bug shows: such a change touches the bug (BugRepository.touch). Unlike last_change_time it
+   * cannot stand still for two changes in one second: a kept bug is current while its revision is (LoadedBugCache).
+   */
+  @VersionColumn({ default: 1 })
+  revision: number;
 }

@@ -4,7 +4,7 @@ import type { User } from '../../user/entities/user.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('comments')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_comments_bug_id_creation_time', ['bugId', 'creationTime'])
 @Index('ix_comments_user_id', ['userId'])
 @Index('ix_comments_creation_time', ['creationTime'])

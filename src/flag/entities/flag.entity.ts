@@ -5,7 +5,7 @@ import type { User } from '../../user/entities/user.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('flags')
-@ActivityTable()
+@ActivityTable({ partOf: 'bugs' })
 @Index('ix_flags_bug_id', ['bugId'])
 @Index('ix_flags_attachment_id', ['attachmentId'])
 @Index('ix_flags_type_id', ['typeId'])
