@@ -3,12 +3,13 @@
  * Starts Tracker (built, as a separate process) on a fresh MariaDB database, generates the reference data shape
  * (~2,000 bugs in one product; the bug read has 13 comments, 2 cc, flags, keywords, see_also, dependencies and an
  * alias; the comments read is of a bug with 100 comments), then loads it with wrk (2 threads, 8 connections) several
- * times per scenario and prints the medians. Each read is also sent to a bare baseline server (bench/baseline.ts:
+ * times per scenario, after a warm-up run that is not counted (the first seconds of a path include its compilation),
+ * and prints the medians. Each read is also sent to a bare baseline server (bench/baseline.ts:
  * Fastify + mysql2, one prepared statement, the same bytes) and reported as a ratio to it (issue 13). Also: the
  * service's cold start on the existing database, and its RSS after the runs and after reading every bug in turn
  * (BENCH_BUGS=100000 for the issue's 100,000 distinct bugs).
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench) is dropped and re-created.
- * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_BUGS (default 2000).
+ * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 2), BENCH_BUGS (default 2000).
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const BUGS = Number(process.env.BENCH_BUGS ?? 2000);
 const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? PORT + 1);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench';
@@ -119,6 +121,7 @@ function eachBugInTurn(first: number, last: number, request: string[]): string {
 
 async function runs(name: string, url: string, lua = ''): Promise<WrkFigures> {
   const figures: WrkFigures[] = [];
+  if (WARMUP_SECONDS > 0) await wrk(url, WARMUP_SECONDS, lua);
   for (let run = 0; run < RUNS; run++) {
     figures.push(await wrk(url, SECONDS, lua));
     process.stderr.write(`  ${name}: ${figures[run].rps.toFixed(0)} req/s, p99 ${figures[run].p99} ms, errors ${figures[run].errors}\n`);
@@ -172,7 +175,7 @@ async function main(): Promise<void> {
     const distinct = await wrk(`${BASE}/rest/bug/${firstId}?${auth}`, distinctSeconds, distinctReads(firstId, lastId, auth));
     const rssDistinct = rssMb(server.pid!);
     lines.push(`| GET /rest/bug/(id), API key, each of the ${lastId - firstId + 1} bugs in turn (${distinctSeconds} s, one run) | ${distinct.rps.toFixed(0)} | ${distinct.p99.toFixed(1)} | — | — | ${distinct.errors} |`);
-    process.stdout.write(`\nwrk -t2 -c8, medians of ${RUNS} runs of ${SECONDS} s, ${BUGS} bugs, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`);
+    process.stdout.write(`\nwrk -t2 -c8, medians of ${RUNS} runs of ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up, ${BUGS} bugs, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`);
     process.stdout.write('| scenario | requests/s | p99 (ms) | baseline requests/s | ratio | errors |\n|---|---|---|---|---|---|\n');
     process.stdout.write(`${lines.join('\n')}\n\nRSS of the service after the runs: ${rss.toFixed(0)} MB; after reading every bug: ${rssDistinct.toFixed(0)} MB. Cold start to first answer: ${coldStartMs.toFixed(0)} ms.\n`);
   } finally {
