@@ -19,6 +19,16 @@ export function companionJoin(companion: CompanionStatement | undefined): { colu
 
 /** The companion's own rows of such a statement: its `c_…` columns, leaving out the row of nulls an empty join gives. */
 export function companionRows(rows: readonly Row[]): Row[] {
-  const own = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([name]) => name.startsWith('c_'))));
-  return own.filter((row) => Object.values(row).some((value) => value !== null));
+  const found: Row[] = [];
+  for (const row of rows) {
+    const own: Row = {};
+    let any = false;
+    for (const name in row) {
+      if (!name.startsWith('c_')) continue;
+      own[name] = row[name];
+      any ||= row[name] !== null;
+    }
+    if (any) found.push(own);
+  }
+  return found;
 }
