@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import { Caller, type CallerGroups } from '../common/caller.js';
+import { Caller } from '../common/caller.js';
 import { MarkedCache } from '../common/marked-cache.js';
 import { AuditService } from '../audit/audit.service.js';
 import type { CallerResolver, CompanionAsk } from '../common/guards/caller-resolver.js';
@@ -31,8 +31,6 @@ const LAST_USED_RESOLUTION_MS = 60 * 1000;
  */
 @Injectable()
 export class CallerResolverService implements CallerResolver {
-  private readonly usersByMark = new MarkedCache<number, UserRecord | undefined>();
-  private readonly membershipsByMark = new MarkedCache<number, CallerGroups>();
   /**
    * The caller each API key and login token (by digest; one entry for anonymous requests) named last, under its
    * settings mark: the guess a companion read is planned for. A guess is used only when the statement confirms its
@@ -111,8 +109,8 @@ export class CallerResolverService implements CallerResolver {
   private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError, guess?: Caller): Promise<Caller> {
     if (guess?.id === userId && guess.settingsMark === mark && guess.credential.kind === credential.kind && guess.credential.tokenId === credential.tokenId) return guess;
     const [user, groups, parameters] = await Promise.all([
-      this.usersByMark.through(userId, mark, () => this.users.findById(userId)),
-      this.membershipsByMark.through(userId, mark, () => this.groups.membershipsOf(userId)),
+      this.users.findByIdsAt(mark, [userId]).then((found) => found.get(userId)),
+      this.groups.membershipsOfManyAt(mark, [userId]).then((found) => found.get(userId)!),
       this.parametersService.at(mark),
     ]);
     if (!user) throw unknownUser();

@@ -192,8 +192,8 @@ export class GroupService {
 
   /**
    * membershipsOfMany kept under a settings mark (KeptReads): memberships, grants and groups are settings tables,
-   * so none of them changes without moving the mark. For bug mail, which asks about the same few people again and
-   * again.
+   * so none of them changes without moving the mark. For caller resolution and bug mail, which ask about the same
+   * few people again and again.
    */
   membershipsOfManyAt(settingsMark: number | undefined, userIds: readonly number[], sql: Sql = this.db.read): Promise<ReadonlyMap<number, CallerGroups>> {
     return this.kept.throughEach(settingsMark, 'membershipsByUser', userIds, (missing) => this.membershipsOfMany(missing, sql));

@@ -136,9 +136,10 @@ export class UserService implements AccountDirectory, OnModuleInit {
     if (!unique.length) return new Map();
     return new Map((await this.accounts.findByIds(sql, unique)).map((user) => [user.id, toUser(user)]));
   }
+
   /**
    * findByIds kept under a settings mark (KeptReads): users is a settings table, so no change to a user can leave
-   * the mark where it was. For bug mail, which names the same few people on every change while bugs pour in.
+   * the mark where it was. For caller resolution and bug mail, which name the same few people again and again.
    */
   findByIdsAt(settingsMark: number | undefined, ids: readonly number[], sql: Sql = this.db.read): Promise<ReadonlyMap<number, UserRecord>> {
     return this.kept.throughEach(settingsMark, 'usersById', ids, (missing) => this.findByIds(missing, sql));
