@@ -131,7 +131,11 @@ export class BugCreateService {
     const at = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const { id, commentId } = await this.insert(tx, ctx.caller, bug, at);
-      await this.notify(tx, ctx.caller, { id, commentId }, bug, at);
+      // The audit row and the outbox rows need no answer: they go with the mail's reads and the COMMIT.
+      await tx.withHeldWrites(async () => {
+        await this.recorder.recordCreate(tx, { bugId: id, userId: ctx.caller.id, summary: bug.summary, at });
+        await this.notify(tx, ctx.caller, { id, commentId }, bug, at);
+      });
       return id;
     });
   }
@@ -436,15 +440,17 @@ export class BugCreateService {
       if (isUniqueViolation(err)) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias: bug.aliases.join(', '), bug_id: 'another bug' });
       throw err;
     }
-    await this.bugs.addCc(tx, id, bug.ccIds);
-    await this.bugs.addKeywords(tx, id, bug.keywords.map((k) => k.id));
-    await this.bugs.addGroups(tx, id, bug.groupIds);
-    await this.bugs.addSeeAlso(tx, id, bug.seeAlso);
-    await this.bugs.addCustomValues(tx, id, bug.custom);
+    // Nothing reads these writes' answers: they go with the transaction's next statement.
+    await tx.withHeldWrites(async () => {
+      await this.bugs.addCc(tx, id, bug.ccIds);
+      await this.bugs.addKeywords(tx, id, bug.keywords.map((k) => k.id));
+      await this.bugs.addGroups(tx, id, bug.groupIds);
+      await this.bugs.addSeeAlso(tx, id, bug.seeAlso);
+      await this.bugs.addCustomValues(tx, id, bug.custom);
+    });
     await this.setFlags(tx, caller, id, bug, at);
     await this.linkDependencies(tx, caller, id, bug, at);
     const commentId = await this.comments.add(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
-    await this.recorder.recordCreate(tx, { bugId: id, userId: caller.id, summary: bug.summary, at });
     return { id, commentId };
   }
 

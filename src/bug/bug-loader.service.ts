@@ -7,7 +7,6 @@ import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
-import type { BugRow } from './bug.types.js';
 import type { BugDetail, BugPage, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
 import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
 import { BugLoaderRepository, stampsOfRows } from './bug-loader.repository.js';
@@ -59,10 +58,13 @@ export class BugLoaderService {
     ]);
   }
 
-  /** Plain bug rows by id (`forUpdate` locks them on MySQL for the rest of the transaction). */
-  async rows(ids: readonly number[], sql: Sql = this.db.read, options: { forUpdate?: boolean } = {}): Promise<Map<number, BugRow>> {
-    const rows = await this.bugs.rows(sql, ids, options);
-    return new Map(rows.map((row) => [row.id, row]));
+  /**
+   * Locks the bugs' rows for the rest of the transaction `tx` (MySQL; SQLite's transactions are serialised anyway),
+   * in id order, so that two updates of the same bugs take their locks in the same order and cannot deadlock. The lock
+   * goes with the transaction's next statement (BugRepository.lock).
+   */
+  lock(tx: Sql, ids: readonly number[]): Promise<void> {
+    return this.bugs.lock(tx, [...ids].sort((a, b) => a - b));
   }
 
   /**

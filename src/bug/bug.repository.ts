@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { type Sql } from '../database/sql.js';
-import { findRows, insertRows, updateRows } from '../database/entity-rows.js';
+import { findRows, insertRows, lockRows, updateRows } from '../database/entity-rows.js';
 import type { BugRow } from './bug.types.js';
 import type { Direction } from './rules/dependency-loops.js';
 import { Bug } from './entities/bug.entity.js';
@@ -29,6 +29,11 @@ export class BugRepository {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     return findRows(sql.repository(Bug), { id: unique }, options);
+  }
+
+  /** Locks the bugs' rows, in the order given, with the transaction's next statement (entity-rows.ts, lockRows). */
+  lock(tx: Sql, ids: readonly number[]): Promise<void> {
+    return lockRows(tx.repository(Bug), { id: [...new Set(ids)] });
   }
 
   /** The bugs owning these aliases (compared as the column's collation: case-insensitively). */

@@ -33,6 +33,9 @@ export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [
     // maxPreparedStatements bounds each connection's cache of prepared statements (Db.read's, and the writes of
     // Db.transaction), so that 20 connections of several instances stay far below the server's max_prepared_stmt_count.
     extra: { decimalNumbers: true, connectionLimit: 20, maxPreparedStatements: 100 },
+    // A transaction sends the statements it holds back with its next one, as one query (db.service.ts). Values stay
+    // bound (escaped by the driver) and names quoted: `npm run check:sql` keeps SQL text inside repositories.
+    multipleStatements: true,
   };
   const type = databaseUrl.startsWith('mariadb:') ? ('mariadb' as const) : ('mysql' as const);
   if (replicaUrls.length) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { Sql } from './sql.js';
+import { installStatementHold, Sql } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
@@ -80,14 +80,19 @@ function sendPrepared(dataSource: DataSource, runner: QueryRunner, prepared: Sen
     } catch (err) {
       throw new QueryFailedError(sql, parameters, err as Error);
     }
-    if (!structured) return raw;
-    const result = new QueryResult();
-    result.raw = raw;
-    result.records = Array.isArray(raw) ? raw : [];
-    const affected = (raw as { affectedRows?: number } | null)?.affectedRows;
-    if (affected !== undefined) result.affected = affected;
-    return result;
+    return shaped(raw, structured);
   }) as QueryRunner['query'];
+}
+
+/** A driver's answer as TypeORM's runners give it: the raw answer, or (structured) a QueryResult. */
+function shaped(raw: unknown, structured: boolean | undefined): unknown {
+  if (!structured) return raw;
+  const result = new QueryResult();
+  result.raw = raw;
+  result.records = Array.isArray(raw) ? raw : [];
+  const affected = (raw as { affectedRows?: number } | null)?.affectedRows;
+  if (affected !== undefined) result.affected = affected;
+  return result;
 }
 
 /**
@@ -97,15 +102,46 @@ function sendPrepared(dataSource: DataSource, runner: QueryRunner, prepared: Sen
 function preparedTransactionRunner(dataSource: DataSource): QueryRunner {
   const runner = dataSource.createQueryRunner();
   const connection = async () => (await runner.connect()) as MysqlConnection;
-  sendPrepared(
-    dataSource, runner,
-    async (sql, parameters) => executeOnce(await connection(), sql, parameters),
-    async (sql, parameters) => {
-      const open = await connection();
-      return new Promise((resolve, reject) => open.query(sql, parameters, (err, rows) => (err ? reject(err) : resolve(rows))));
-    },
-  );
+  const text: Send = async (sql, parameters) => {
+    const open = await connection();
+    return new Promise((resolve, reject) => open.query(sql, parameters, (err, rows) => (err ? reject(err) : resolve(rows))));
+  };
+  sendPrepared(dataSource, runner, async (sql, parameters) => executeOnce(await connection(), sql, parameters), text);
+  sendHeldStatements(runner, text);
   return runner;
+}
+
+const START = /^\s*START TRANSACTION\s*$/i;
+const ROLLBACK = /^\s*ROLLBACK\b/i;
+
+/**
+ * The statement hold of a transaction's runner (sql.ts, StatementHold): START TRANSACTION is held too, and whatever
+ * the transaction sends next carries the held statements before it as one multi-statement text query (the pool's
+ * connections allow them: data-source-options.ts), whose last answer is its own. MySQL runs them in order and stops
+ * at the first error, which is then this statement's. A ROLLBACK drops what is held: it would undo it anyway, and a
+ * held write that failed would keep the ROLLBACK in the same query from running.
+ */
+function sendHeldStatements(runner: QueryRunner, text: Send): void {
+  const hold = installStatementHold(runner);
+  const send = runner.query.bind(runner) as (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
+  runner.query = (async (sql: string, parameters: unknown[] = [], structured?: boolean) => {
+    if (START.test(sql)) {
+      hold.statements.push({ sql, params: [] });
+      return structured ? new QueryResult() : undefined;
+    }
+    if (!hold.statements.length) return send(sql, parameters, structured);
+    const carried = hold.statements.splice(0);
+    if (ROLLBACK.test(sql)) return send(sql, parameters, structured);
+    runner.connection.logger.logQuery(sql, parameters, runner);
+    const statements = [...carried, { sql, params: parameters }];
+    let answers: unknown[];
+    try {
+      answers = (await text(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => [...s.params]))) as unknown[];
+    } catch (err) {
+      throw new QueryFailedError(sql, parameters, err as Error);
+    }
+    return shaped(answers[answers.length - 1], structured);
+  }) as QueryRunner['query'];
 }
 
 /** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */

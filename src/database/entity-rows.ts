@@ -1,6 +1,6 @@
 import type { EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { runWrite, type SqlValue } from './sql.js';
+import { holdStatement, runWrite, type SqlValue } from './sql.js';
 
 /**
  * Statements on one entity's table written from its metadata — the columns, their escaped names, each value prepared
@@ -66,6 +66,20 @@ export async function findRows<T extends ObjectLiteral>(repository: Repository<T
     for (const column of columns) entity[column.propertyName] = driver.prepareHydratedValue(row[column.databaseName], column);
     return entity as T;
   });
+}
+
+/**
+ * Locks the rows matching `where` for the rest of the transaction (MySQL; SQLite's writer is alone, so nothing is sent
+ * there). Nobody reads the lock's answer, so it goes with the transaction's next statement (sql.ts, holdStatement):
+ * that read runs once the locks are held, in the same round trip.
+ */
+export async function lockRows<T extends ObjectLiteral>(repository: Repository<T>, where: NoInfer<Where<T>>): Promise<void> {
+  const { metadata, manager } = repository;
+  const condition = whereClause(repository, where);
+  if (!condition || dialectOf(manager.connection) !== 'mysql') return;
+  const escape = (name: string) => manager.connection.driver.escape(name);
+  const key = metadata.primaryColumns.map((column) => escape(column.databaseName)).join(', ');
+  await holdStatement(manager, `SELECT ${key} FROM ${escape(metadata.tableName)} WHERE ${condition.sql} FOR UPDATE`, condition.params);
 }
 
 /** Sets `values` on the rows matching `where`, and moves their version column by one as TypeORM's updates do; answers how many rows matched. */

@@ -1,4 +1,4 @@
-import type { EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral, QueryRunner, Repository } from 'typeorm';
 import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
 import { noteWrittenTable, tableWrittenBy } from './written-tables.js';
@@ -18,8 +18,47 @@ export function insertIdOf(raw: unknown): number {
 type WriteResult = { insertId?: number; affectedRows?: number; changes?: number } | null | undefined;
 
 /**
+ * Statements a MySQL transaction holds back to send with its next one, in one round trip (db.service.ts installs the
+ * hold on its runner and sends them): each round trip under a bug's row lock is time every other update of that bug
+ * waits, and a socket write each way (issue 13). Held are the transaction's START, its row locks (`holdStatement`) and
+ * the writes of `Sql.withHeldWrites`. SQLite's transactions have no hold: there every statement runs at once.
+ */
+export interface StatementHold {
+  readonly statements: Array<{ sql: string; params: readonly unknown[] }>;
+  /** How many `withHeldWrites` scopes are open: writes are held while any is. */
+  writeScopes: number;
+}
+
+const HOLD = 'statementHold';
+
+export function installStatementHold(runner: QueryRunner): StatementHold {
+  const hold: StatementHold = { statements: [], writeScopes: 0 };
+  (runner.data as { [HOLD]?: StatementHold })[HOLD] = hold;
+  return hold;
+}
+
+function holdOf(runner: QueryRunner | undefined): StatementHold | undefined {
+  return runner?.isTransactionActive ? (runner.data as { [HOLD]?: StatementHold })[HOLD] : undefined;
+}
+
+/**
+ * Sends a statement whose answer nobody reads (a row lock): inside a MySQL transaction it goes with the transaction's
+ * next statement, whose answer then also stands for its failure; elsewhere it runs at once.
+ */
+export async function holdStatement(manager: EntityManager, sql: string, params: SqlValue[]): Promise<void> {
+  const hold = holdOf(manager.queryRunner);
+  if (!hold) {
+    await manager.query(sql, params);
+    return;
+  }
+  manager.connection.logger.logQuery(sql, params, manager.queryRunner);
+  hold.statements.push({ sql, params });
+}
+
+/**
  * Runs a write on the manager: the generated id of an INSERT and the number of affected rows. Inside a transaction
- * the write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts).
+ * the write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts). A write held
+ * by `Sql.withHeldWrites` answers id 0 and no rows: it has not run yet.
  */
 export async function runWrite(manager: EntityManager, sql: string, params: SqlValue[]): Promise<{ insertId: number; affected: number }> {
   const runner = manager.queryRunner;
@@ -27,6 +66,11 @@ export async function runWrite(manager: EntityManager, sql: string, params: SqlV
   let affected: number | undefined;
   if (runner) {
     noteWrittenTable(runner, tableWrittenBy(sql));
+    const hold = holdOf(runner);
+    if (hold?.writeScopes) {
+      await holdStatement(manager, sql, params);
+      return { insertId: 0, affected: 0 };
+    }
     const result = await runner.query(sql, params, true);
     raw = result.raw as WriteResult;
     affected = result.affected;
@@ -74,6 +118,23 @@ export class Sql {
   async one<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {
     const rows = await this.all<T>(sql, params);
     return rows[0];
+  }
+
+  /**
+   * Runs `work` with its writes (Sql.run and entity-rows.ts) held back, on MySQL, until the transaction's next read or
+   * its COMMIT, which carries them in the same round trip. Such a write answers no id and no count, so `work` must need
+   * neither; a failing one fails the statement that carries it, and with it the transaction. On SQLite, and outside a
+   * transaction, `work` just runs.
+   */
+  async withHeldWrites<T>(work: () => Promise<T>): Promise<T> {
+    const hold = holdOf(this.manager.queryRunner);
+    if (!hold) return work();
+    hold.writeScopes++;
+    try {
+      return await work();
+    } finally {
+      hold.writeScopes--;
+    }
   }
 
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows (runWrite). */

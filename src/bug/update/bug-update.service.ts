@@ -216,48 +216,54 @@ export class BugUpdateService {
     return productRights(caller, controls);
   }
 
-  /** Writes the row, the history and the mail of one bug, and answers its element of the response. */
+  /** Writes the change of one bug, if any, and answers its element of the response. */
   private async finish(w: BugWork): Promise<UpdatedBug> {
     const { run } = w;
     if (!w.changes.isEmpty) w.changed = true;
-    if (w.changed) {
-      w.columns.lastChangeTime = run.at;
-      await this.updates.updateBug(run.tx, w.id, w.columns);
-      const history: ActivityEntry[] = [
-        ...w.changes.entries().map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added })),
-        ...w.quiet.map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added, commentId: e.commentId ?? null })),
-      ];
-      await this.recorder.record(run.tx, history);
-      await this.bugEvents.publish(run.tx, {
-        bugId: w.id,
-        summary: w.columns.summary ?? w.bug.row.summary,
-        product: w.product.name,
-        component: w.componentName,
-        productId: w.product.id,
-        componentId: w.componentId,
-        changerId: run.caller.id,
-        action: 'modify',
-        state: bugMailState({ ...w.bug.row, ...w.columns }, w.product.classification, w.keywords),
-        changes: w.changes.entries().map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-        ...(w.comment ? { comment: w.comment } : {}),
-        participants: {
-          reporterId: w.bug.row.reporterId,
-          assigneeId: w.assigneeId,
-          qaContactId: w.qaContactId,
-          ccIds: w.ccIds,
-          formerIds: [...new Set(w.formerIds)],
-        },
-        at: run.at,
-        settingsMark: run.caller.settingsMark,
-        canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller, run.tx),
-      });
-    }
+    // The row, the history and the outbox rows need no answer: they go with the mail's visibility read and the
+    // COMMIT, so that the bug's lock is held for two round trips here instead of six.
+    if (w.changed) await run.tx.withHeldWrites(() => this.writeChange(w));
     return {
       id: w.id,
       alias: w.aliases,
       last_change_time: toApiDateTime(w.changed ? run.at : w.bug.row.lastChangeTime)!,
       changes: this.visibleChanges(w),
     };
+  }
+
+  /** The bug's row, its history and its mail: a change of one bug written. */
+  private async writeChange(w: BugWork): Promise<void> {
+    const { run } = w;
+    w.columns.lastChangeTime = run.at;
+    await this.updates.updateBug(run.tx, w.id, w.columns);
+    const history: ActivityEntry[] = [
+      ...w.changes.entries().map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added })),
+      ...w.quiet.map((e) => ({ bugId: w.id, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added, commentId: e.commentId ?? null })),
+    ];
+    await this.recorder.record(run.tx, history);
+    await this.bugEvents.publish(run.tx, {
+      bugId: w.id,
+      summary: w.columns.summary ?? w.bug.row.summary,
+      product: w.product.name,
+      component: w.componentName,
+      productId: w.product.id,
+      componentId: w.componentId,
+      changerId: run.caller.id,
+      action: 'modify',
+      state: bugMailState({ ...w.bug.row, ...w.columns }, w.product.classification, w.keywords),
+      changes: w.changes.entries().map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
+      ...(w.comment ? { comment: w.comment } : {}),
+      participants: {
+        reporterId: w.bug.row.reporterId,
+        assigneeId: w.assigneeId,
+        qaContactId: w.qaContactId,
+        ccIds: w.ccIds,
+        formerIds: [...new Set(w.formerIds)],
+      },
+      at: run.at,
+      settingsMark: run.caller.settingsMark,
+      canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller, run.tx),
+    });
   }
 
   /** The `changes` of the response: time-tracking fields only for time trackers (Get Bug hides them too). */
@@ -273,6 +279,10 @@ export class BugUpdateService {
   private async finishOthers(run: UpdateRun): Promise<void> {
     const ids = [...run.bumped];
     if (!ids.length) return;
+    await run.tx.withHeldWrites(() => this.writeOthers(run, ids));
+  }
+
+  private async writeOthers(run: UpdateRun, ids: readonly number[]): Promise<void> {
     const { tx } = run;
     await this.bugs.touch(tx, ids, run.at);
     const entries = [...run.others].flatMap(([bugId, list]) =>

@@ -26,10 +26,9 @@ export interface StateNeeds {
 export class UpdateStateLoader {
   constructor(private readonly loader: BugLoaderService) {}
 
-  /** Locks the bugs' rows for the transaction (MySQL; SQLite transactions are serialised anyway). */
-  async lock(tx: Sql, ids: readonly number[]): Promise<void> {
-    // Ordered, so that two updates of the same bugs take their locks in the same order and cannot deadlock.
-    await this.loader.rows([...ids].sort((a, b) => a - b), tx, { forUpdate: true });
+  /** Locks the bugs' rows for the transaction (BugLoaderService.lock): the first read after it runs under the locks. */
+  lock(tx: Sql, ids: readonly number[]): Promise<void> {
+    return this.loader.lock(tx, ids);
   }
 
   async load(tx: Sql, ids: readonly number[], needs: StateNeeds): Promise<Map<number, BugState>> {
