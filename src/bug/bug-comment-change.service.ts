@@ -62,33 +62,36 @@ export class BugCommentChangeService {
     }
     const visible = changes.entries();
     history.push(...visible.map((e) => ({ bugId, userId: caller.id, at, field: e.field, removed: e.removed, added: e.added })));
-    await this.bugs.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
-    await this.recorder.record(tx, history);
+    // The bug's row, its history and its mail need no answer: they go with the reads of the mail and the COMMIT.
+    await tx.withHeldWrites(async () => {
+      await this.bugs.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
+      await this.recorder.record(tx, history);
 
-    const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
-    const { byBug } = await this.loader.relations([bugId], new Set(['cc', 'keywords']), { sql: tx });
-    await this.bugEvents.publish(tx, {
-      bugId,
-      summary: detail.row.summary,
-      product: detail.product,
-      component: detail.component,
-      productId: detail.row.productId,
-      componentId: detail.row.componentId,
-      changerId: caller.id,
-      action: 'comment',
-      state: bugMailState(detail.row, detail.classification, byBug.get(bugId)?.keywords ?? []),
-      changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-      comment: { id: comment.commentId, text: comment.text, isPrivate: comment.isPrivate },
-      participants: {
-        reporterId: detail.row.reporterId,
-        assigneeId: detail.row.assignedToId,
-        qaContactId: detail.row.qaContactId,
-        ccIds: byBug.get(bugId)?.cc.map((u) => u.id) ?? [],
-        formerIds: [],
-      },
-      at,
-      settingsMark: caller.settingsMark,
-      canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
+      const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
+      const { byBug } = await this.loader.relations([bugId], new Set(['cc', 'keywords']), { sql: tx });
+      await this.bugEvents.publish(tx, {
+        bugId,
+        summary: detail.row.summary,
+        product: detail.product,
+        component: detail.component,
+        productId: detail.row.productId,
+        componentId: detail.row.componentId,
+        changerId: caller.id,
+        action: 'comment',
+        state: bugMailState(detail.row, detail.classification, byBug.get(bugId)?.keywords ?? []),
+        changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
+        comment: { id: comment.commentId, text: comment.text, isPrivate: comment.isPrivate },
+        participants: {
+          reporterId: detail.row.reporterId,
+          assigneeId: detail.row.assignedToId,
+          qaContactId: detail.row.qaContactId,
+          ccIds: byBug.get(bugId)?.cc.map((u) => u.id) ?? [],
+          formerIds: [],
+        },
+        at,
+        settingsMark: caller.settingsMark,
+        canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
+      });
     });
   }
 }

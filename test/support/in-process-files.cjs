@@ -7,6 +7,7 @@ module.exports = [
   'concurrency', // two instances on one database, racing
   'crash-restart', // kills and restarts the service process
   'db-faults', // breaks the database under a running instance
+  'held-statements', // runs transactions on the instance's database handle
   'kept-answers', // two instances, kept serialised answers and statement counts
   'kept-values', // statement counts of kept values
   'logs', // reads the instance's log lines
