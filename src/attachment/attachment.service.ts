@@ -11,7 +11,6 @@ import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { BugLoaderService } from '../bug/bug-loader.service.js';
-import type { BugDetail, BugRelations } from '../bug/loaded-bug.js';
 import { BugEditsService } from '../bug/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
@@ -316,35 +315,33 @@ export class AttachmentService implements BugAttachments {
     const { byBug: relations } = await this.loader.relations(bugIds, new Set(['cc', 'keywords']), { sql: tx });
     // The cc rows, the history, the bugs' rows and the mail need no answer: they go with the mail's reads and the COMMIT.
     await tx.withHeldWrites(async () => {
-      for (const [bugId, changes] of byBug) await this.finishBug(tx, caller, at, bugId, changes, details.get(bugId)!, relations.get(bugId));
-    });
-  }
-
-  /** One bug's part of `finish`: its requestees on the cc list, its history, its row and its mail. */
-  private async finishBug(tx: Sql, caller: Caller, at: string, bugId: number, changes: readonly BugChange[], bug: BugDetail, relations: BugRelations | undefined): Promise<void> {
-    const ccIds = (relations?.cc ?? []).map((u) => u.id);
-    const joining = changes.flatMap((c) => c.joinCc).filter((u, i, all) => !ccIds.includes(u.id) && all.findIndex((x) => x.id === u.id) === i);
-    const entries = changes.flatMap((c) => c.entries);
-    if (joining.length) {
-      await this.bugs.addCc(tx, bugId, joining.map((u) => u.id));
-      entries.push({ bugId, userId: caller.id, at, field: 'cc', removed: '', added: joining.map((u) => u.login).join(', ') });
-    }
-    await this.recorder.record(tx, entries);
-    await this.bugs.touch(tx, [bugId], at);
-    const comment = changes.map((c) => c.comment).find((c) => c !== undefined);
-    await this.bugEvents.publish(tx, {
-      bugId, summary: bug.row.summary, product: bug.product, component: bug.component, productId: bug.row.productId, componentId: bug.row.componentId,
-      changerId: caller.id, action: 'attachment', attachments: changes.map((c) => ({ ...c.attachment, commentId: c.comment?.id })),
-      state: bugMailState(bug.row, bug.classification, relations?.keywords ?? []),
-      changes: entries.map((e) => ({ field: e.field, removed: e.removed, added: e.added, attachmentId: e.attachmentId ?? null })),
-      ...(comment ? { comment } : {}),
-      participants: {
-        reporterId: bug.row.reporterId, assigneeId: bug.row.assignedToId, qaContactId: bug.row.qaContactId,
-        ccIds: [...ccIds, ...joining.map((u) => u.id)], formerIds: [],
-      },
-      at,
-      settingsMark: caller.settingsMark,
-      canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
+      for (const [bugId, changes] of byBug) {
+        const bug = details.get(bugId)!;
+        const ccIds = (relations.get(bugId)?.cc ?? []).map((u) => u.id);
+        const joining = changes.flatMap((c) => c.joinCc).filter((u, i, all) => !ccIds.includes(u.id) && all.findIndex((x) => x.id === u.id) === i);
+        const entries = changes.flatMap((c) => c.entries);
+        if (joining.length) {
+          await this.bugs.addCc(tx, bugId, joining.map((u) => u.id));
+          entries.push({ bugId, userId: caller.id, at, field: 'cc', removed: '', added: joining.map((u) => u.login).join(', ') });
+        }
+        await this.recorder.record(tx, entries);
+        await this.bugs.touch(tx, [bugId], at);
+        const comment = changes.map((c) => c.comment).find((c) => c !== undefined);
+        await this.bugEvents.publish(tx, {
+          bugId, summary: bug.row.summary, product: bug.product, component: bug.component, productId: bug.row.productId, componentId: bug.row.componentId,
+          changerId: caller.id, action: 'attachment', attachments: changes.map((c) => ({ ...c.attachment, commentId: c.comment?.id })),
+          state: bugMailState(bug.row, bug.classification, relations.get(bugId)?.keywords ?? []),
+          changes: entries.map((e) => ({ field: e.field, removed: e.removed, added: e.added, attachmentId: e.attachmentId ?? null })),
+          ...(comment ? { comment } : {}),
+          participants: {
+            reporterId: bug.row.reporterId, assigneeId: bug.row.assignedToId, qaContactId: bug.row.qaContactId,
+            ccIds: [...ccIds, ...joining.map((u) => u.id)], formerIds: [],
+          },
+          at,
+          settingsMark: caller.settingsMark,
+          canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
+        });
+      }
     });
   }
 }
