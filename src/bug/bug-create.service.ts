@@ -304,7 +304,7 @@ export class BugCreateService {
     const qaGiven = useQa && editbugs && input.qa_contact !== undefined;
     const qaLogin = qaGiven ? (input.qa_contact ?? '').trim() : '';
     const ccLogins = input.cc ?? [];
-    const found = await this.users.findByLogins([...ccLogins, ...(assigneeLogin ? [assigneeLogin] : []), ...(qaLogin ? [qaLogin] : [])]);
+    const found = await this.users.findByLoginsAt(caller.settingsMark, [...ccLogins, ...(assigneeLogin ? [assigneeLogin] : []), ...(qaLogin ? [qaLogin] : [])]);
     const user = (login: string) => found.get(login.toLowerCase());
     const known = (login: string) => {
       const u = user(login);

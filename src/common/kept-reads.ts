@@ -25,16 +25,16 @@ export class KeptReads {
   }
 
   /**
-   * The values of `keys` (numbers: ids) under `kind`, each kept on its own under `mark`: `load` is asked only for
+   * The values of `keys` (ids, logins …) under `kind`, each kept on its own under `mark`: `load` is asked only for
    * those not kept, in one call, and answers the values it found (a key it does not answer is absent, and asked
    * again next time). So a set of ids costs one read the first time any of them is new, whatever sets came before.
    */
-  async throughEach<V>(mark: number | undefined, kind: string, keys: readonly number[], load: (missing: number[]) => Promise<ReadonlyMap<number, V>>): Promise<Map<number, V>> {
+  async throughEach<K extends number | string, V>(mark: number | undefined, kind: string, keys: readonly K[], load: (missing: K[]) => Promise<ReadonlyMap<K, V>>): Promise<Map<K, V>> {
     const unique = [...new Set(keys)];
     if (mark === undefined) return new Map(await load(unique));
     const cache = this.cacheOf<V>(kind);
-    const found = new Map<number, V>();
-    const missing: number[] = [];
+    const found = new Map<K, V>();
+    const missing: K[] = [];
     for (const key of unique) {
       const kept = cache.get(String(key), mark);
       if (kept === undefined) missing.push(key);

@@ -145,6 +145,22 @@ export class UserService implements AccountDirectory, OnModuleInit {
     return this.kept.throughEach(settingsMark, 'usersById', ids, (missing) => this.findByIds(missing, sql));
   }
 
+  /**
+   * findByLogins kept under a settings mark, as findByIdsAt, each login kept as it was asked (trimmed): Update and
+   * Create Bug name the same few people (cc, assignee) again and again. Keyed by lower-cased login, as findByLogins.
+   */
+  async findByLoginsAt(settingsMark: number | undefined, logins: readonly string[], sql: Sql = this.db.read): Promise<Map<string, UserRecord>> {
+    const asked = logins.map((login) => login.trim()).filter((login) => login !== '');
+    const byAsked = await this.kept.throughEach(settingsMark, 'usersByLogin', asked, async (missing) => {
+      const found = await this.findByLogins(missing, sql);
+      return new Map(missing.flatMap((login) => {
+        const user = found.get(login.toLowerCase());
+        return user ? [[login, user] as const] : [];
+      }));
+    });
+    return new Map([...byAsked.values()].map((user) => [user.login.toLowerCase(), user]));
+  }
+
   /** Users by id, ordered by login; unknown ids are skipped. */
   async listByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<UserRecord[]> {
     const unique = [...new Set(ids)];

@@ -36,6 +36,24 @@ describe('kept values follow every change at once', () => {
     expect(res.body.code).toBe(301);
   });
 
+  it('a login Update and Create Bug found before follows a rename at once, and a new account is found at once', async () => {
+    const bug = { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'kept logins', description: 'd' };
+    const user = await t.createUser('kept-old-login@example.com');
+    const filed = await t.post('/bug', { ...bug, cc: ['kept-old-login@example.com'] }, { key: ADMIN_API_KEY });
+    expect(filed.status).toBe(200);
+    const id = filed.body.id;
+    expect((await t.put(`/bug/${id}`, { cc: { remove: ['kept-old-login@example.com'] } }, { key: ADMIN_API_KEY })).status).toBe(200);
+    expect((await t.put(`/user/${user.login}`, { email: 'kept-new-login@example.com' }, { key: ADMIN_API_KEY })).status).toBe(200);
+    const old = await t.put(`/bug/${id}`, { cc: { add: ['kept-old-login@example.com'] } }, { key: ADMIN_API_KEY });
+    expect(old.body.code).toBe(51);
+    expect((await t.post('/bug', { ...bug, cc: ['kept-old-login@example.com'] }, { key: ADMIN_API_KEY })).body.code).toBe(504);
+    expect((await t.put(`/bug/${id}`, { cc: { add: ['kept-new-login@example.com'] } }, { key: ADMIN_API_KEY })).status).toBe(200);
+    expect((await t.put(`/bug/${id}`, { cc: { add: ['kept-later@example.com'] } }, { key: ADMIN_API_KEY })).body.code).toBe(51);
+    await t.createUser('kept-later@example.com');
+    expect((await t.put(`/bug/${id}`, { cc: { add: ['kept-later@example.com'] } }, { key: ADMIN_API_KEY })).status).toBe(200);
+    expect((await t.get(`/bug/${id}`, { key: ADMIN_API_KEY })).body.bugs[0].cc).toEqual(['kept-later@example.com', 'kept-new-login@example.com']);
+  });
+
   it('a renamed real name shows at once in a bug that was read before', async () => {
     const user = await t.createUser('kept-reporter@example.com', { realName: 'Before' });
     const created = await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 'kept', description: 'd' }, { key: user.apiKey });

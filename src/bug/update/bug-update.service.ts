@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../../database/db.service.js';
-import type { Sql } from '../../database/sql.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import type { RequestContext } from '../../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../../common/time/datetime.js';
@@ -109,7 +108,7 @@ export class BugUpdateService {
     const multi = ids.length > 1;
     if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
     if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
-    const namedUsers = await this.namedUsers(this.db.read, request);
+    const namedUsers = await this.namedUsers(ctx.caller.settingsMark, request);
     const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
     return this.db.transaction(async (tx) => {
@@ -161,14 +160,14 @@ export class BugUpdateService {
     return status !== undefined || resolution !== undefined || dupeOf !== undefined || r.product !== undefined;
   }
 
-  /** Every user the request names by login, in one query; unknown logins fail where they are used (51). */
-  private async namedUsers(tx: Sql, r: UpdateRequest): Promise<Map<string, UserRecord>> {
+  /** Every user the request names by login, kept or in one query; unknown logins fail where they are used (51). */
+  private async namedUsers(settingsMark: number | undefined, r: UpdateRequest): Promise<Map<string, UserRecord>> {
     const logins = [
       r.assignedTo, r.qaContact,
       ...(r.cc?.steps.flatMap((s) => s.values) ?? []),
       ...(r.flags ?? []).map((f) => f.requestee),
     ].filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-    return this.users.findByLogins(logins.map((l) => l.trim()), tx);
+    return this.users.findByLoginsAt(settingsMark, logins);
   }
 
   // ---- One bug --------------------------------------------------------------------------------------------
