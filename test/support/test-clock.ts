@@ -6,9 +6,23 @@ import { Clock } from '../../src/common/time/clock.js';
  */
 export class TestClock extends Clock {
   private offsetMs = 0;
+  private stoppedAt: number | undefined;
 
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date(this.stoppedAt ?? Date.now() + this.offsetMs);
+  }
+
+  /**
+   * Stops the clock while `run` runs, then lets it go on at real time plus the offset: for answers compared byte for
+   * byte that carry the request's second (update_token), which would differ whenever the second turned between them.
+   */
+  async stopped<T>(run: () => Promise<T>): Promise<T> {
+    this.stoppedAt = Date.now() + this.offsetMs;
+    try {
+      return await run();
+    } finally {
+      this.stoppedAt = undefined;
+    }
   }
 
   advance(seconds: number): void {
