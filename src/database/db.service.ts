@@ -126,6 +126,8 @@ function sendHeldStatements(runner: QueryRunner, text: Send): void {
   const send = runner.query.bind(runner) as (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
   runner.query = (async (sql: string, parameters: unknown[] = [], structured?: boolean) => {
     if (START.test(sql)) {
+      // Counted as every statement is (CountingLogger), though it travels with the next one.
+      runner.connection.logger.logQuery(sql, parameters, runner);
       hold.statements.push({ sql, params: [] });
       return structured ? new QueryResult() : undefined;
     }
