@@ -1,5 +1,5 @@
 import { MarkedCache } from './marked-cache.js';
-import { keptReads } from './metrics/metrics.js';
+import { countKeptRead } from './metrics/metrics.js';
 
 /**
  * Reads of settings (products, components, field values, workflow …) kept by one instance under the settings
@@ -19,7 +19,7 @@ export class KeptReads {
     const cache = this.cacheOf<V>(kind);
     const cacheKey = JSON.stringify(key);
     const kept = cache.get(cacheKey, mark);
-    keptReads.inc({ kind, outcome: kept === undefined ? 'miss' : 'hit' });
+    countKeptRead(kind, kept === undefined ? 'miss' : 'hit');
     if (kept !== undefined) return Promise.resolve(kept);
     return load().then((value) => cache.set(cacheKey, mark, deepFreeze(value)));
   }
@@ -40,7 +40,7 @@ export class KeptReads {
       if (kept === undefined) missing.push(key);
       else found.set(key, kept);
     }
-    keptReads.inc({ kind, outcome: missing.length ? 'miss' : 'hit' });
+    countKeptRead(kind, missing.length ? 'miss' : 'hit');
     if (missing.length) {
       for (const [key, value] of await load(missing)) found.set(key, cache.set(String(key), mark, deepFreeze(value)));
     }

@@ -8,6 +8,9 @@ import type { UserRecord } from '../user/user.service.js';
 import type { BugChangeEvent } from '../bug/bug-events.js';
 import type { MailReason } from './bug-mail.recipients.js';
 
+/** Keywords in the X-Bugzilla-Keywords header, case-blind; one collator (localeCompare with options builds one per call). */
+const KEYWORD_ORDER = new Intl.Collator('en', { sensitivity: 'base' });
+
 /** One row of the outbox as composed; `headers` carries From, threading and the X-Tracker-* headers. */
 export interface ComposedMail {
   to: string;
@@ -217,7 +220,7 @@ export function composeBugMail(event: BugChangeEvent, recipient: RecipientView, 
     Product: event.product,
     Component: event.component,
     Version: state.version,
-    Keywords: [...state.keywords].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })).join(', '),
+    Keywords: [...state.keywords].sort(KEYWORD_ORDER.compare).join(', '),
     Severity: state.severity,
     Who: context.changer?.login ?? '',
     Status: state.status,

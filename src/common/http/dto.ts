@@ -5,6 +5,10 @@ import { Allow, IsOptional, getMetadataStorage, validateSync, type ValidationErr
 import { Errors, TrackerError } from '../errors/index.js';
 import { textLimitError } from '../text-limits.js';
 import { toBoolean, type RequestParams } from './request-params.js';
+import { keepValidationLookups } from './validation-lookups.js';
+
+// Every request's input is validated here: the rules' lookups are kept (see keepValidationLookups).
+keepValidationLookups(getMetadataStorage());
 
 /**
  * Typed request input: a DTO class (class-validator rules + @ApiProperty for the OpenAPI document) filled from the
