@@ -20,7 +20,7 @@ export class BugGetAnswer implements KeptAnswer {
     return this.bugs.get(context, context.params.listWithPath('ids', [idOrAlias]), input.permissive === true);
   }
 
-  async answer(context: RequestContext, request: CompanionRequest): Promise<string> {
-    return (await this.respond(context, request.path.id_or_alias, toDto(BugGetInput, request.params, 'Bug.get'))).text;
+  answer(context: RequestContext, request: CompanionRequest): Promise<RawJson> {
+    return this.respond(context, request.path.id_or_alias, toDto(BugGetInput, request.params, 'Bug.get'));
   }
 }

@@ -11,6 +11,7 @@ import type { BugDetail, BugPage, BugRelation, BugRelations, CustomFieldDef } fr
 import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
 import { BugLoaderRepository, stampsOfRows } from './bug-loader.repository.js';
 import type { CompanionPlan } from '../common/http/companion-read.js';
+import type { RawJson } from '../common/http/raw-json.js';
 import { BugRepository } from './bug.repository.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
 
@@ -163,9 +164,19 @@ export class BugLoaderService {
     this.cache.storeJson(id, detail, variant, text);
   }
 
+  /** The whole answer naming only this bug kept for `variant` (BugService), while `detail` is its current kept detail. */
+  keptAnswer(id: number, detail: BugDetail, variant: string): RawJson | undefined {
+    return this.cache.answerOf(id, detail, variant);
+  }
+
+  /** Keeps a whole answer naming only this bug, made from `detail` (ignored unless `detail` is the kept one). */
+  keepAnswer(id: number, detail: BugDetail, variant: string, answer: RawJson): void {
+    this.cache.storeJson(id, detail, variant, answer);
+  }
+
   /** The caller's personal tags on the bugs, when the selection shows tags to this caller (else none, no query). */
   async tagsOf(ids: readonly number[], caller: Caller, selection: FieldSelection): Promise<Map<number, string[]>> {
-    if (!this.wantedRelations(caller, selection).has('tags')) return new Map();
+    if (!wantsTags(caller, selection)) return new Map();
     const { byBug } = await this.relations(ids, new Set(['tags'] as const), { tagOwnerId: caller.id });
     return new Map([...byBug].map(([id, relations]) => [id, relations.tags]));
   }
@@ -179,7 +190,7 @@ export class BugLoaderService {
     }
     // Custom fields are named only once their definitions are loaded: probe the class, or a cf_ name asked for.
     if (wants('cf_') || selection.includesPrefix('cf_')) wanted.add('custom');
-    if (caller.isLoggedIn && wants('tags')) wanted.add('tags');
+    if (wantsTags(caller, selection)) wanted.add('tags');
     if (caller.isTimeTracker && wants('actual_time')) wanted.add('actual_time');
     return wanted;
   }
@@ -232,4 +243,9 @@ export class BugLoaderService {
     const customFields = missing.length || !present.length ? loaded.customFields : [...kept.get(present[0])!.customFields];
     return { bugs, customFields };
   }
+}
+
+/** Tags are the caller's own: shown to a logged-in caller who asks for them (an extra field). */
+function wantsTags(caller: Caller, selection: FieldSelection): boolean {
+  return caller.isLoggedIn && selection.wants('tags', BUG_FIELDS);
 }

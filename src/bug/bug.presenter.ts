@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { Caller } from '../common/caller.js';
+import type { FieldSelection } from '../common/fields/field-selection.js';
 import { toApiDate, toApiDateTime } from '../common/time/datetime.js';
 import { FieldType } from '../field/field-type.js';
 import type { BugFlag, CustomFieldDef, LoadedBug, UserDetail } from './loaded-bug.js';
+import { BUG_FIELDS } from './bug.fields.js';
 
 /** What the presenter needs to know about the request besides the bug. */
 export interface BugPresentation {
@@ -108,13 +110,22 @@ export function presentCallerFields(
   tags: readonly string[],
   view: Pick<BugPresentation, 'caller' | 'siteSecret' | 'now' | 'withUpdateToken'>,
 ): Record<string, unknown> {
-  const { caller } = view;
   return {
     tags,
-    ...(view.withUpdateToken && caller.isLoggedIn && view.siteSecret
-      ? { update_token: updateToken(view.siteSecret, view.now, caller.id, row.id, row.lastChangeTime) }
-      : {}),
+    ...(givesUpdateToken(view) ? { update_token: updateToken(view.siteSecret, view.now, view.caller.id, row.id, row.lastChangeTime) } : {}),
   };
+}
+
+function givesUpdateToken(view: Pick<BugPresentation, 'caller' | 'siteSecret' | 'withUpdateToken'>): view is typeof view & { siteSecret: string } {
+  return view.withUpdateToken && view.caller.isLoggedIn && !!view.siteSecret;
+}
+
+/**
+ * Whether presentCallerFields gives this caller anything the selection keeps. When not, a bug's JSON is the same for
+ * every caller of its class (BugService keeps a one-bug answer whole).
+ */
+export function showsCallerFields(selection: FieldSelection, view: Pick<BugPresentation, 'caller' | 'siteSecret' | 'withUpdateToken'>): boolean {
+  return selection.wants('tags', BUG_FIELDS) || (givesUpdateToken(view) && selection.wants('update_token', BUG_FIELDS));
 }
 
 /** The bug's fields but the caller's own: they depend on the caller's class only (time tracker, whole addresses). */

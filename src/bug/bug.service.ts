@@ -9,7 +9,7 @@ import { BugLoaderService } from './bug-loader.service.js';
 import { BugStampsCompanion } from './bug-stamps.companion.js';
 import { companionValue, type CompanionFound } from '../common/http/companion-read.js';
 import type { BugDetail } from './loaded-bug.js';
-import { presentCallerFields, presentSharedFields, seesWholeAddresses } from './bug.presenter.js';
+import { presentCallerFields, presentSharedFields, seesWholeAddresses, showsCallerFields } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import { appendJsonFields, RawJson } from '../common/http/raw-json.js';
 import { BugSearchService } from './search/bug-search.service.js';
@@ -66,8 +66,27 @@ export class BugService {
         ids.push(outcome.id!);
       }
     }
-    const bugs = await this.renderBugs(ids, details, ctx, true);
-    return new RawJson(`{"faults":${JSON.stringify(faults)},"bugs":[${bugs.join(',')}]}`);
+    if (!faults.length && ids.length === 1) return this.oneBugAnswer(ids[0], details, ctx);
+    return new RawJson(getBugAnswer(faults, await this.renderBugs(ids, details, ctx, true)));
+  }
+
+  /**
+   * The answer naming one visible bug. When nothing in it is the caller's own (no tags, no update_token asked or
+   * given), it is the same text for every caller of the class, so it is kept whole, with its ETag, beside the kept
+   * bug's JSON (and as long as it): a warm read then costs the bug's stamp and no hashing of the body.
+   */
+  private async oneBugAnswer(id: number, details: ReadonlyMap<number, BugDetail>, ctx: ReadContext): Promise<RawJson> {
+    const { caller, selection } = ctx;
+    const personal = showsCallerFields(selection, { caller, siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), withUpdateToken: true });
+    const [bug] = personal ? [] : [details.get(id)];
+    const variant = `answer|${variantOf(ctx)}`;
+    const kept = bug && this.loader.keptAnswer(id, bug, variant);
+    if (kept) return kept;
+    const text = getBugAnswer([], await this.renderBugs([id], details, ctx, true));
+    if (!bug) return new RawJson(text);
+    const answer = RawJson.tagged(text);
+    this.loader.keepAnswer(id, bug, variant, answer);
+    return answer;
   }
 
   /**
@@ -92,7 +111,7 @@ export class BugService {
   private async renderBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, ctx: ReadContext, withUpdateToken: boolean): Promise<string[]> {
     const { caller, selection } = ctx;
     const present = [...new Set(ids)].filter((id) => details.has(id));
-    const variant = `${selection.key}|${caller.isTimeTracker ? 'time' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}`;
+    const variant = variantOf(ctx);
     const kept = new Map<number, string>();
     for (const id of present) {
       const json = this.loader.keptJson(id, details.get(id)!, variant);
@@ -117,4 +136,13 @@ export class BugService {
     }
     return present.map((id) => rendered.get(id)!);
   }
+}
+
+/** What a bug's kept JSON is made for: the field selection and the caller's class (time tracker, whole addresses). */
+function variantOf({ caller, selection }: ReadContext): string {
+  return `${selection.key}|${caller.isTimeTracker ? 'time' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}`;
+}
+
+function getBugAnswer(faults: readonly BugFault[], bugs: readonly string[]): string {
+  return `{"faults":${JSON.stringify(faults)},"bugs":[${bugs.join(',')}]}`;
 }

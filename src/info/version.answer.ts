@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { KeptAnswer } from '../common/http/kept-answer.js';
+import { RawJson } from '../common/http/raw-json.js';
 import { TRACKER_VERSION } from './info.service.js';
 
 /**
@@ -10,9 +11,9 @@ import { TRACKER_VERSION } from './info.service.js';
 @Injectable()
 export class VersionAnswer implements KeptAnswer {
   readonly body = Object.freeze({ version: TRACKER_VERSION });
-  private readonly text = JSON.stringify(this.body);
+  private readonly json = RawJson.tagged(JSON.stringify(this.body));
 
-  answer(): Promise<string> {
-    return Promise.resolve(this.text);
+  answer(): Promise<RawJson> {
+    return Promise.resolve(this.json);
   }
 }

@@ -7,6 +7,8 @@ import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { BugGetAnswer } from '../../src/bug/bug-get.answer.js';
 import { VersionAnswer } from '../../src/info/version.answer.js';
 import { InfoController } from '../../src/info/info.controller.js';
+import { RawJson } from '../../src/common/http/raw-json.js';
+import { etagOf } from '../../src/common/http/output-format.js';
 
 /**
  * Get Bug and Search Bugs keep each bug's JSON (all but the caller's tags and update token) per field selection and
@@ -109,6 +111,35 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
     expect(theirs).toEqual(expect.any(String));
     expect(mine).not.toBe(theirs);
     expect(await bugFor(t)).not.toHaveProperty('update_token');
+  });
+
+  it('an answer with nothing of the caller\'s own is kept whole with its ETag: the bytes and tag of a fresh one, each output format tagged for its own bytes', async () => {
+    const tagged = jest.spyOn(RawJson, 'tagged');
+    try {
+      const path = `/bug/${bugId}`;
+      const first = await t.get(path);
+      const calls = tagged.mock.calls.length;
+      const second = await t.get(path);
+      expect(tagged.mock.calls.length).toBe(calls); // hashed once, then kept
+      expect({ text: second.text, etag: second.headers.get('etag') }).toEqual({ text: first.text, etag: first.headers.get('etag') });
+      expect(second.headers.get('etag')).toBe(etagOf(second.text, 'application/json; charset=utf-8'));
+      expect((await t.get(path, { headers: { 'if-none-match': second.headers.get('etag')! } })).status).toBe(304);
+      for (const [options, type] of [
+        [{ query: { callback: 'cb' } }, 'text/javascript; charset=utf-8'],
+        [{ headers: { accept: 'text/html' } }, 'text/html; charset=utf-8'],
+        [{ headers: { accept: 'application/javascript' } }, 'application/javascript; charset=utf-8'],
+      ] as const) {
+        const res = await t.get(path, options);
+        expect(res.headers.get('etag')).toBe(etagOf(res.text, type));
+      }
+      // Tags asked for are the caller's own (an empty list for anonymous callers): made afresh, tagged as any body.
+      const withTags = await t.get(path, { query: { include_fields: 'id,tags' } });
+      expect(withTags.body.bugs).toEqual([{ id: bugId, tags: [] }]);
+      expect(withTags.headers.get('etag')).toBe(etagOf(withTags.text, 'application/json; charset=utf-8'));
+      expect((await t.get(path, { key: reporter.apiKey })).headers.get('etag')).not.toBe(second.headers.get('etag'));
+    } finally {
+      tagged.mockRestore();
+    }
   });
 
   it('a change through another instance on the same database shows at once in the kept answer', async () => {

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { applyAtPath } from './field-selection.js';
 import { FIELD_SELECTION, type FieldSelectionTarget } from './field-selection.decorator.js';
 import { requestContext } from '../http/request-context.js';
-import { RawJson } from '../http/raw-json.js';
+import { RawJson, sendsRawJson } from '../http/raw-json.js';
 
 /**
  * Trims responses of handlers marked @SelectableFields by the request's include_fields/exclude_fields. A handler that
@@ -23,7 +23,7 @@ export class FieldSelectionInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((response: unknown) => {
         if (response instanceof RawJson) {
-          http.getResponse<FastifyReply>().header('content-type', 'application/json; charset=utf-8');
+          sendsRawJson(http.getResponse<FastifyReply>(), response);
           return response.text;
         }
         return targets.reduce((result, target) => applyAtPath(result, target.path, selection, target.fields), response);

@@ -38,6 +38,8 @@ export class FieldSelection {
 
   /** Whether a top-level field will be returned: lets services skip loading what nobody asked for. */
   wants(name: string, spec: ResourceFields = {}): boolean {
+    // Without include/exclude_fields the rules come down to the field's class (asked on every read).
+    if (this.isDefault) return !spec.extra?.includes(name);
     return this.decide(name, this.classesOf(name, spec), { nested: false, parentNamed: false });
   }
 

@@ -8,7 +8,7 @@ import { sendError, toTrackerError } from './exception.filter.js';
 import { errorBody } from './error-body.js';
 import { httpDuration, httpRequests } from '../metrics/metrics.js';
 import { peekRequestContext } from './request-context.js';
-import { etagMatches, etagOf, htmlBody, isValidCallback, jsonpBody, negotiate } from './output-format.js';
+import { etagMatches, etagOf, htmlBody, isValidCallback, JSON_TYPE, jsonpBody, negotiate } from './output-format.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const CORS_ALLOW_HEADERS = 'origin, content-type, accept, x-requested-with, authorization, x-bugzilla-api-key, x-bugzilla-token, x-bugzilla-login, x-bugzilla-password, x-tracker-api-key, x-tracker-token, x-tracker-login, x-tracker-password';
@@ -119,7 +119,7 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
     body = jsonpBody(callback, payload);
     type = 'text/javascript; charset=utf-8';
   } else if (callback !== undefined) {
-    type = 'application/json; charset=utf-8'; // a bad callback's error is plain JSON
+    type = JSON_TYPE; // a bad callback's error is plain JSON
   } else {
     const negotiated = negotiate(request.headers.accept);
     if (negotiated === 'text/html') body = htmlBody(payload);
@@ -129,7 +129,9 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
 
   if (request.method === 'GET' && reply.statusCode === 200) {
     // The text, not its bytes: node writes a text body with the headers in one write (a Buffer takes a writev).
-    const etag = etagOf(body, type);
+    // An answer kept with its ETag (RawJson.tagged) brings it, valid while the body goes out as that JSON.
+    const kept = body === payload && type === JSON_TYPE ? reply.getHeader('etag') : undefined;
+    const etag = typeof kept === 'string' ? kept : etagOf(body, type);
     void reply.header('ETag', etag);
     if (etagMatches(request.headers['if-none-match'], etag)) {
       void reply.status(304);

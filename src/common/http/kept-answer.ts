@@ -1,4 +1,5 @@
 import type { CompanionRequest } from './companion-read.js';
+import type { RawJson } from './raw-json.js';
 import type { RequestContext } from './request-context.js';
 import { RouteOption } from './route-option.js';
 
@@ -12,8 +13,8 @@ import { RouteOption } from './route-option.js';
  * its own must not name one.
  */
 export interface KeptAnswer {
-  /** The JSON text of the answer. */
-  answer(context: RequestContext, request: CompanionRequest): Promise<string>;
+  /** The answer as JSON text (with its ETag, when the answer is kept with it). */
+  answer(context: RequestContext, request: CompanionRequest): Promise<RawJson>;
 }
 
 /** The Fastify route config key under which a route names its KeptAnswer (see AnswersFromKept). */

@@ -62,6 +62,9 @@ export function htmlBody(json: string): string {
   return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Tracker::REST::API</title></head>\n<body><pre>${escapeHtml(pretty)}</pre></body></html>\n`;
 }
 
+/** The content type of JSON answers (the onSend hook names every response's type with its charset). */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
 /**
  * ETag of a response: SHA-1 (base64) over the body's bytes and its content type. Bugzilla uses MD5; clients treat
  * the tag as opaque, and SHA-1 runs at twice MD5's speed here (a 50-bug page is ~100 KB, hashed on every GET).

@@ -12,6 +12,7 @@ import { setCredentialsRefusal, setRequestContext } from './request-context.js';
 import { COMPANION_READ, type CompanionRead, type CompanionReadType } from './companion-read.js';
 import { KEPT_ANSWER, type KeptAnswer, type KeptAnswerType } from './kept-answer.js';
 import { sendError, toTrackerError } from './exception.filter.js';
+import { sendsRawJson } from './raw-json.js';
 
 /**
  * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
@@ -78,7 +79,8 @@ function requestReader(
     if (!keptAnswer || (ask && !resolved.companion) || accessRefusal(resolved.caller, keptAnswer.rule)) return undefined;
     try {
       const answer = await keptAnswer.answerer.answer(context, ask?.request ?? { path: request.params as Record<string, string>, params });
-      return reply.header('content-type', 'application/json; charset=utf-8').send(answer);
+      sendsRawJson(reply, answer);
+      return reply.send(answer.text);
     } catch (error) {
       sendError(reply, toTrackerError(error, request));
       return reply;
