@@ -78,14 +78,13 @@ export class BugService {
   private async oneBugAnswer(id: number, details: ReadonlyMap<number, BugDetail>, ctx: ReadContext): Promise<RawJson> {
     const { caller, selection } = ctx;
     const personal = showsCallerFields(selection, { caller, siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), withUpdateToken: true });
-    const [bug] = personal ? [] : [details.get(id)];
+    if (personal) return new RawJson(getBugAnswer([], await this.renderBugs([id], details, ctx, true)));
+    const detail = details.get(id)!;
     const variant = `answer|${variantOf(ctx)}`;
-    const kept = bug && this.loader.keptAnswer(id, bug, variant);
+    const kept = this.loader.keptAnswer(id, detail, variant);
     if (kept) return kept;
-    const text = getBugAnswer([], await this.renderBugs([id], details, ctx, true));
-    if (!bug) return new RawJson(text);
-    const answer = RawJson.tagged(text);
-    this.loader.keepAnswer(id, bug, variant, answer);
+    const answer = RawJson.tagged(getBugAnswer([], await this.renderBugs([id], details, ctx, true)));
+    this.loader.keepAnswer(id, detail, variant, answer);
     return answer;
   }
 

@@ -131,6 +131,10 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       ] as const) {
         const res = await t.get(path, options);
         expect(res.headers.get('etag')).toBe(etagOf(res.text, type));
+        // HEAD carries GET's headers: the tag of this representation, not the kept JSON's.
+        const query = 'query' in options ? `?${new URLSearchParams(options.query).toString()}` : '';
+        const head = await fetch(`${t.baseUrl}/rest${path}${query}`, { method: 'HEAD', headers: 'headers' in options ? options.headers : {} });
+        expect(head.headers.get('etag')).toBe(res.headers.get('etag'));
       }
       // Tags asked for are the caller's own (an empty list for anonymous callers): made afresh, tagged as any body.
       const withTags = await t.get(path, { query: { include_fields: 'id,tags' } });

@@ -127,9 +127,10 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
   }
   void reply.header('content-type', type);
 
-  if (request.method === 'GET' && reply.statusCode === 200) {
+  // HEAD answers with GET's headers (RFC 9110), its ETag too: for the representation sent, not a kept JSON's.
+  if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {
     // The text, not its bytes: node writes a text body with the headers in one write (a Buffer takes a writev).
-    // An answer kept with its ETag (RawJson.tagged) brings it, valid while the body goes out as that JSON.
+    // An answer kept with its ETag (RawJson.tagged, sendsRawJson) brings it, valid while the body goes out as that JSON.
     const kept = body === payload && type === JSON_TYPE ? reply.getHeader('etag') : undefined;
     const etag = typeof kept === 'string' ? kept : etagOf(body, type);
     void reply.header('ETag', etag);
