@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller.js';
 import type { CompanionPlan, CompanionRead, CompanionRequest } from '../common/http/companion-read.js';
-import { parseBugReference } from './bug-visibility.service.js';
+import { bugIdsNamed } from './bug-visibility.companion.js';
 import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
 
 /**
@@ -14,8 +14,7 @@ export class BugStampsCompanion implements CompanionRead<KnownStamps> {
   constructor(private readonly loader: BugLoaderService) {}
 
   plan(request: CompanionRequest, caller: Caller): CompanionPlan<KnownStamps> | undefined {
-    const references = request.params.listWithPath('ids', [request.path.id_or_alias]).map(parseBugReference);
-    const ids = references.flatMap((reference) => ('id' in reference ? [reference.id] : []));
-    return ids.length === references.length ? this.loader.stampsPlan(ids, caller) : undefined;
+    const ids = bugIdsNamed(request);
+    return ids && this.loader.stampsPlan(ids, caller);
   }
 }

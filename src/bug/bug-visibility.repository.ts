@@ -1,11 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
+import type { CompanionStatement } from '../common/http/companion-read.js';
 
 /** A SQL boolean expression with its bound parameters, to place in a WHERE or a select list. */
 export interface SqlCondition {
   sql: string;
   params: SqlValue[];
+}
+
+interface VisibilityRow {
+  c_id: number | null;
+  c_visible: number | null;
+}
+
+/** visibilityStatement's rows (a companion's rows carry a NULL c_id when it found no bug). */
+export function visibilityOfRows(rows: ReadonlyArray<Partial<VisibilityRow>>): Array<{ id: number; visible: boolean }> {
+  return rows.filter((r) => r.c_id != null).map((r) => ({ id: Number(r.c_id), visible: Number(r.c_visible) === 1 }));
 }
 
 /**
@@ -63,13 +74,28 @@ export class BugVisibilityRepository {
   /** For each existing bug of these (distinct) ids, whether the caller may see it; missing bugs are absent. */
   async visibilityOf(sql: Sql, caller: Caller, ids: readonly number[]): Promise<Array<{ id: number; visible: boolean }>> {
     if (!ids.length) return [];
+    const statement = this.visibilityStatement(sql, caller, ids);
+    const rows = await sql.all<VisibilityRow>(
+      `SELECT ${statement.columns} FROM ${statement.table} WHERE ${statement.on}`,
+      [...statement.columnParams, ...statement.onParams],
+    );
+    return visibilityOfRows(rows);
+  }
+
+  /**
+   * visibilityOf's statement, on its own or as a companion read of the credential's statement (BugVisibilityCompanion):
+   * a row per existing bug, `c_id` and `c_visible`.
+   */
+  visibilityStatement(sql: Pick<Sql, 'quote' | 'in'>, caller: Caller, ids: readonly number[]): CompanionStatement {
     const q = sql.quote;
     const visible = this.visibleColumn(sql, caller);
-    const rows = await sql.all<{ id: number; visible: number }>(
-      `SELECT ${q('b.id')}, ${visible.sql} AS ${q('visible')} FROM ${q('bugs')} b WHERE ${q('b.id')} IN ${sql.in(ids)}`,
-      [...visible.params, ...ids],
-    );
-    return rows.map((r) => ({ id: Number(r.id), visible: Number(r.visible) === 1 }));
+    return {
+      columns: `${q('b.id')} AS ${q('c_id')}, ${visible.sql} AS ${q('c_visible')}`,
+      columnParams: visible.params,
+      table: `${q('bugs')} b`,
+      on: `${q('b.id')} IN ${sql.in(ids)}`,
+      onParams: [...ids],
+    };
   }
 
   /** Which of these callers (distinct users) may see the bug, asked for all of them in one statement. */

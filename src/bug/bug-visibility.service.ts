@@ -6,7 +6,8 @@ import { Caller } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { BugVisibility } from './bug.types.js';
-import { BugVisibilityRepository, type SqlCondition } from './bug-visibility.repository.js';
+import { BugVisibilityRepository, visibilityOfRows, type SqlCondition } from './bug-visibility.repository.js';
+import type { CompanionPlan } from '../common/http/companion-read.js';
 import { BugRepository } from './bug.repository.js';
 
 /** One id or alias as a client named it, and what became of it. */
@@ -18,6 +19,19 @@ export interface BugLookup {
   /** Why it cannot be shown (100, 101 or 102), when it cannot. */
   error?: TrackerError;
 }
+
+/**
+ * Existence and visibility of the bugs `ids` for `caller`, read along with the caller's credential: every id of `ids`
+ * that names a bug is a key of `visible`.
+ */
+export interface KnownVisibility {
+  caller: Caller;
+  ids: ReadonlySet<number>;
+  visible: ReadonlyMap<number, boolean>;
+}
+
+/** Ids a companion read plans for at most: its statement's bound list stays small. */
+const MAX_PLANNED_IDS = 500;
 
 /**
  * A client's bug reference, parsed: digits (a leading `#` allowed) are an id, anything else an alias. Digits beyond
@@ -63,6 +77,19 @@ export class BugVisibilityService implements BugVisibility {
     return new Set(await this.repository.usersWhoCanSee(sql, bugId, callers));
   }
 
+  /**
+   * Existence and visibility of these bugs for `caller` as a companion read of the credential's statement
+   * (BugVisibilityCompanion): the statement visibilityOf runs, read in the same round trip as the caller.
+   */
+  visibilityPlan(ids: readonly number[], caller: Caller): CompanionPlan<KnownVisibility> | undefined {
+    const unique = [...new Set(ids)];
+    if (!unique.length || unique.length > MAX_PLANNED_IDS) return undefined;
+    return {
+      statement: this.repository.visibilityStatement(this.db.read, caller, unique),
+      read: (rows) => ({ caller, ids: new Set(unique), visible: new Map(visibilityOfRows(rows).map((r) => [r.id, r.visible])) }),
+    };
+  }
+
   predicate(caller: Caller, alias = 'b'): SqlCondition {
     return this.repository.predicate(this.db.read, caller, alias);
   }
@@ -76,8 +103,9 @@ export class BugVisibilityService implements BugVisibility {
     return new Set(await this.repository.visibleIds(sql, caller, [...new Set(ids)]));
   }
 
-  async resolveVisible(caller: Caller, idsOrAliases: readonly string[], sql: Sql = this.db.read): Promise<number[]> {
-    const lookups = await this.lookup(caller, idsOrAliases, sql);
+  /** The visible bugs' ids, or the first reference's error; `known`: what the route's companion read already found. */
+  async resolveVisible(caller: Caller, idsOrAliases: readonly string[], sql: Sql = this.db.read, known?: KnownVisibility): Promise<number[]> {
+    const lookups = await this.lookup(caller, idsOrAliases, sql, known);
     const failed = lookups.find((l) => l.error)?.error;
     if (failed) throw failed;
     return [...new Set(lookups.map((l) => l.id!))];
@@ -87,11 +115,12 @@ export class BugVisibilityService implements BugVisibility {
    * Resolves each reference to a visible bug id or to its error, in order, with one query for aliases (only when
    * some are named) and one for existence and visibility together.
    */
-  async lookup(caller: Caller, idsOrAliases: readonly unknown[], sql: Sql = this.db.read): Promise<BugLookup[]> {
+  async lookup(caller: Caller, idsOrAliases: readonly unknown[], sql: Sql = this.db.read, known?: KnownVisibility): Promise<BugLookup[]> {
     const references = idsOrAliases.map(parseBugReference);
     const aliasIds = await this.idsOfAliases(references.flatMap((r) => ('alias' in r ? [r.alias] : [])), sql);
     const ids = references.flatMap((r) => ('id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []));
-    const visibility = await this.visibilityOf(caller, ids, sql);
+    const knows = known?.caller === caller && ids.every((id) => known.ids.has(id));
+    const visibility = knows ? known.visible : await this.visibilityOf(caller, ids, sql);
     return references.map((r) => this.outcome(caller, r, aliasIds, visibility));
   }
 

@@ -5,6 +5,7 @@ import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { BugService } from './bug.service.js';
 import { BugStampsCompanion } from './bug-stamps.companion.js';
+import { BugVisibilityCompanion } from './bug-visibility.companion.js';
 import { BugGetAnswer } from './bug-get.answer.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
@@ -52,8 +53,8 @@ import { BugEventsService } from './bug-events.service.js';
   providers: [
     BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion, BugGetAnswer,
+    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion, BugVisibilityCompanion, BugGetAnswer,
   ],
-  exports: [BugVisibilityService, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
+  exports: [BugVisibilityService, BugVisibilityCompanion, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
 })
 export class BugModule {}

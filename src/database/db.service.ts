@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { installStatementHold, Sql } from './sql.js';
+import { installStatementHold, Sql, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
@@ -117,32 +117,42 @@ const ROLLBACK = /^\s*ROLLBACK\b/i;
 /**
  * The statement hold of a transaction's runner (sql.ts, StatementHold): START TRANSACTION is held too, and whatever
  * the transaction sends next carries the held statements before it as one multi-statement text query (the pool's
- * connections allow them: data-source-options.ts), whose last answer is its own. MySQL runs them in order and stops
- * at the first error, which is then this statement's. A ROLLBACK drops what is held: it would undo it anyway, and a
+ * connections allow them: data-source-options.ts), whose last answer is its own; reads gathered by Sql.gathering go
+ * the same way, several at once. MySQL runs them in order and stops at the first error, which is then this statement's. A ROLLBACK drops what is held: it would undo it anyway, and a
  * held write that failed would keep the ROLLBACK in the same query from running.
  */
 function sendHeldStatements(runner: QueryRunner, text: Send): void {
-  const hold = installStatementHold(runner);
+  const logQuery = (statement: Statement): void => {
+    runner.connection.logger.logQuery(statement.sql, [...statement.params], runner);
+  };
+  const sendWithHeld = async (statements: readonly Statement[]): Promise<unknown[]> => {
+    const all = [...hold.statements.splice(0), ...statements];
+    statements.forEach(logQuery);
+    let answer: unknown;
+    try {
+      answer = await text(all.map((s) => s.sql).join(';\n'), all.flatMap((s) => [...s.params]));
+    } catch (err) {
+      throw new QueryFailedError(statements[0].sql, [...statements[0].params], err as Error);
+    }
+    // mysql2 answers one statement with its answer, several with the list of their answers.
+    return all.length === 1 ? [answer] : (answer as unknown[]).slice(-statements.length);
+  };
+  const hold = installStatementHold(runner, sendWithHeld);
   const send = runner.query.bind(runner) as (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
   runner.query = (async (sql: string, parameters: unknown[] = [], structured?: boolean) => {
     if (START.test(sql)) {
       // Counted as every statement is (CountingLogger), though it travels with the next one.
-      runner.connection.logger.logQuery(sql, parameters, runner);
+      logQuery({ sql, params: parameters });
       hold.statements.push({ sql, params: [] });
       return structured ? new QueryResult() : undefined;
     }
     if (!hold.statements.length) return send(sql, parameters, structured);
-    const carried = hold.statements.splice(0);
-    if (ROLLBACK.test(sql)) return send(sql, parameters, structured);
-    runner.connection.logger.logQuery(sql, parameters, runner);
-    const statements = [...carried, { sql, params: parameters }];
-    let answers: unknown[];
-    try {
-      answers = (await text(statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => [...s.params]))) as unknown[];
-    } catch (err) {
-      throw new QueryFailedError(sql, parameters, err as Error);
+    if (ROLLBACK.test(sql)) {
+      hold.statements.splice(0);
+      return send(sql, parameters, structured);
     }
-    return shaped(answers[answers.length - 1], structured);
+    const [answer] = await sendWithHeld([{ sql, params: parameters }]);
+    return shaped(answer, structured);
   }) as QueryRunner['query'];
 }
 

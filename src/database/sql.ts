@@ -24,15 +24,22 @@ type WriteResult = { insertId?: number; affectedRows?: number; changes?: number 
  * the writes of `Sql.withHeldWrites`. SQLite's transactions have no hold: there every statement runs at once.
  */
 export interface StatementHold {
-  readonly statements: Array<{ sql: string; params: readonly unknown[] }>;
+  readonly statements: Statement[];
   /** How many `withHeldWrites` scopes are open: writes are held while any is. */
   writeScopes: number;
+  /** Sends what is held and then `reads`, as one query: the reads' answers, in order (Sql.gathering). */
+  readonly sendWithHeld: (reads: readonly Statement[]) => Promise<unknown[]>;
+}
+
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
 }
 
 const HOLD = 'statementHold';
 
-export function installStatementHold(runner: QueryRunner): StatementHold {
-  const hold: StatementHold = { statements: [], writeScopes: 0 };
+export function installStatementHold(runner: QueryRunner, sendWithHeld: StatementHold['sendWithHeld']): StatementHold {
+  const hold: StatementHold = { statements: [], writeScopes: 0, sendWithHeld };
   (runner.data as { [HOLD]?: StatementHold })[HOLD] = hold;
   return hold;
 }
@@ -137,6 +144,17 @@ export class Sql {
     }
   }
 
+  /**
+   * Runs `work` on a handle whose reads (`all`, `one`) are gathered: inside a MySQL transaction, the reads `work`
+   * issues before it awaits any answer go to the database together, after what the transaction holds, as one query —
+   * one round trip instead of one each (issue 13: an update's reads under its bugs' row locks). The gathered reads
+   * leave on the next turn of the event loop. On SQLite, and outside a transaction, `work` runs on this handle.
+   */
+  gathering<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    const hold = holdOf(this.manager.queryRunner);
+    return work(hold ? new GatheringSql(this.manager, this.dialect, hold) : this);
+  }
+
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows (runWrite). */
   run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
     return runWrite(this.manager, sql, params);
@@ -160,6 +178,30 @@ export class Sql {
     }
     return quoted;
   };
+}
+
+/** Sql.gathering's handle: `all` queues its statement; the queue leaves in one query on the next turn. */
+class GatheringSql extends Sql {
+  private queue: Array<Statement & { resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }> = [];
+
+  constructor(manager: EntityManager, dialect: Dialect, private readonly hold: StatementHold) {
+    super(manager, dialect);
+  }
+
+  override all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    return new Promise<unknown[]>((resolve, reject) => {
+      if (!this.queue.length) setImmediate(() => this.send());
+      this.queue.push({ sql, params, resolve, reject });
+    }) as Promise<T[]>;
+  }
+
+  private send(): void {
+    const reads = this.queue.splice(0);
+    this.hold.sendWithHeld(reads).then(
+      (answers) => reads.forEach((read, i) => read.resolve(answers[i] as unknown[])),
+      (error: unknown) => reads.forEach((read) => read.reject(error)),
+    );
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
 import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import type { Logger } from 'typeorm';
+import mysql from 'mysql2';
 import { CountingLogger, queryCounter } from '../../src/database/counting-logger.js';
 import { clearMailQueue, expectError, fileBug, letSecondPass, queuedMail, restrictBugs } from './bug-fixtures.js';
 import { FieldDefinition } from '../../src/field/entities/field-definition.entity.js';
@@ -521,6 +522,47 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       const both = await requestStatements(() => update(t, small, { ids: [large], whiteboard: `both ${round}` }));
       const one = await requestStatements(() => update(t, small, { whiteboard: `one ${round}` }));
       expect(both).toBeLessThan(2 * one);
+    });
+  });
+
+  describe('round trips (MySQL)', () => {
+    /**
+     * Commands the service sent to MySQL while `work` ran (each a round trip), leaving out the mail worker's, as
+     * requestStatements does, and the one-time preparing of a statement on a connection that had not run it yet
+     * (which of the pool's connections a request gets is chance): counted where mysql2 queues a command.
+     */
+    async function roundTrips(work: () => Promise<unknown>): Promise<string[]> {
+      const sent: string[] = [];
+      const prototype = (mysql as unknown as { Connection: { prototype: { addCommand(command: unknown): unknown } } }).Connection.prototype;
+      const addCommand = prototype.addCommand;
+      prototype.addCommand = function (command: { sql?: string; query?: string }) {
+        const text = command.sql ?? command.query ?? command.constructor.name;
+        if (command.constructor.name === 'Prepare') return addCommand.call(this, command);
+        if (!/mail_queue/.test(text) || /^\s*(START TRANSACTION|INSERT)/i.test(text)) sent.push(text);
+        return addCommand.call(this, command);
+      };
+      try {
+        await work();
+      } finally {
+        prototype.addCommand = addCommand;
+      }
+      return sent;
+    }
+
+    inProcessIt('a warm status + cc + comment update of one bug takes five round trips, three under the bug\'s lock (spies on mysql2)', async () => {
+      if (t.db.dialect !== 'mysql') return;
+      const id = await fileBug(t);
+      let round = 0;
+      const put = () => update(t, id, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', cc: { add: [other.login] }, comment: { body: `round ${round}` } });
+      await put();
+      await put();
+      const sent = await roundTrips(put);
+      // The API key with the bugs' visibility (BugVisibilityCompanion); the locks with the bug's state read (Sql.gathering);
+      // the comment; the row, history and the mail's visibility read; the mail and the COMMIT.
+      expect(sent).toHaveLength(5);
+      expect(sent[0]).toMatch(/c_visible[\s\S]*api_keys/);
+      expect(sent[1]).toMatch(/^START TRANSACTION;[\s\S]*FOR UPDATE;[\s\S]*product_name[\s\S]*UNION ALL/);
+      expect(sent[4]).toMatch(/COMMIT$/);
     });
   });
 

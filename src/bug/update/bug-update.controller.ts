@@ -7,6 +7,8 @@ import { BugUpdateService } from './bug-update.service.js';
 import { customFieldsOf } from './update-request.js';
 import { BugUpdateInput } from '../dto/bug-update.dto.js';
 import { ApiBugIdsQuery } from '../dto/bug-read.dto.js';
+import { WithCompanionRead } from '../../common/http/companion-read.js';
+import { BugVisibilityCompanion } from '../bug-visibility.companion.js';
 
 @ApiTags('bugs')
 @Controller()
@@ -19,6 +21,7 @@ export class BugUpdateController {
    */
   @Put('bug/:id_or_alias')
   @RequireLogin()
+  @WithCompanionRead(BugVisibilityCompanion)
   @ApiOperation({ summary: 'Update Bug: change one bug, or several through `ids` (all or nothing); answers {bugs: [{id, alias, last_change_time, changes}]}.' })
   @ApiBugIdsQuery()
   @ApiBody({ type: BugUpdateInput })

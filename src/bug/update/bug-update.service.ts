@@ -9,6 +9,8 @@ import { UserService, type UserRecord } from '../../user/user.service.js';
 import { bugMailState } from '../bug-events.js';
 import { BugEventsService } from '../bug-events.service.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
+import { BugVisibilityCompanion } from '../bug-visibility.companion.js';
+import { companionValue } from '../../common/http/companion-read.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
 import { BugLoaderService } from '../bug-loader.service.js';
 import type { ActivityEntry } from '../bug.types.js';
@@ -34,7 +36,7 @@ export interface UpdatedBug {
 }
 
 /** Who asks, and the request's one timestamp. */
-export type UpdateContext = Pick<RequestContext, 'caller' | 'now'>;
+export type UpdateContext = Pick<RequestContext, 'caller' | 'now' | 'companion'>;
 
 /** The body of an Update Bug request: its DTO, and its custom fields (`cf_*`, which no DTO can declare). */
 export interface UpdateBody {
@@ -101,8 +103,9 @@ export class BugUpdateService {
     // What does not depend on the bugs' state is read before the transaction. Inside it, the row locks come first,
     // so that everything read afterwards (MySQL takes the snapshot at the first plain read) includes what earlier
     // updates of these bugs committed.
-    // As Bugzilla: the bugs are checked (100/101/102) before the body is read.
-    const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases);
+    // As Bugzilla: the bugs are checked (100/101/102) before the body is read; the companion read of the caller's
+    // credential statement (BugVisibilityCompanion) has usually found them already.
+    const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
     const { input, custom } = readBody();
     const request = parseUpdateRequest(input, custom);
     const multi = ids.length > 1;

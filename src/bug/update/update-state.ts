@@ -20,7 +20,7 @@ export interface StateNeeds {
 
 /**
  * Loads the bugs of one update through the page loader, inside the update's transaction (so that what is checked is
- * what is written): two queries whatever the number of bugs, after the row locks.
+ * what is written): two queries whatever the number of bugs, sent with the row locks in one round trip.
  */
 @Injectable()
 export class UpdateStateLoader {
@@ -41,9 +41,9 @@ export class UpdateStateLoader {
     if (needs.seeAlso) wanted.add('see_also');
     if (needs.flags) wanted.add('flags');
     if (needs.custom) wanted.add('custom');
-    const details = await this.loader.details(ids, { sql: tx });
+    // Both reads go in one round trip, with the transaction's START and row locks before them (Sql.gathering).
+    const [details, { byBug }] = await tx.gathering((sql) => Promise.all([this.loader.details(ids, { sql }), this.loader.relations(ids, wanted, { sql })]));
     const present = ids.filter((id) => details.has(id));
-    const { byBug } = await this.loader.relations(present, wanted, { sql: tx });
     return new Map(present.map((id) => [id, { ...details.get(id)!, ...byBug.get(id)! }]));
   }
 }
