@@ -499,7 +499,7 @@ export class BugCreateService {
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,
       settingsMark: caller.settingsMark,
-      canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, caller, tx),
+      canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, caller, tx, !bug.groupIds.length),
     });
   }
 }

@@ -2,6 +2,9 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Db } from '../../src/database/db.service.js';
 import { insertRows, lockRows } from '../../src/database/entity-rows.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
+import { BugLoaderService } from '../../src/bug/bug-loader.service.js';
+import { BugRepository } from '../../src/bug/bug.repository.js';
+import { fileBug } from './bug-fixtures.js';
 
 /**
  * A MySQL transaction holds back the statements whose answers nobody reads (its START, row locks, the writes of
@@ -13,9 +16,13 @@ import { Parameter } from '../../src/params/entities/parameter.entity.js';
 describe('statements held back until the transaction\'s next one', () => {
   let t: TestApp;
   let db: Db;
+  let loader: BugLoaderService;
+  let bugs: BugRepository;
   beforeAll(async () => {
     t = await startTestApp();
     db = t.app.get(Db);
+    loader = t.app.get(BugLoaderService);
+    bugs = t.app.get(BugRepository);
   });
   afterAll(() => t.close());
 
@@ -82,5 +89,36 @@ describe('statements held back until the transaction\'s next one', () => {
     });
     await Promise.all(Array.from({ length: 6 }, increment));
     expect(await valueOf('held_lock')).toBe('6');
+  });
+
+  describe('reads gathered (Sql.gathering): issued together, they leave together with what is held', () => {
+    const relations = new Set(['alias', 'cc'] as const);
+
+    it('each gets its own answer, and they see what the transaction held before them', async () => {
+      const [id, otherId] = [await fileBug(t), await fileBug(t)];
+      const user = await t.createUser('gathered@example.com');
+      const [details, { byBug }] = await db.transaction(async (tx) => {
+        await tx.withHeldWrites(() => bugs.addCc(tx, id, [user.id]));
+        return tx.gathering((sql) => Promise.all([loader.details([id, otherId], { sql }), loader.relations([id, otherId], relations, { sql })]));
+      });
+      expect([...details.keys()].sort()).toEqual([id, otherId].sort());
+      expect(byBug.get(id)!.cc.map((u) => u.login)).toEqual(['gathered@example.com']);
+      expect(byBug.get(otherId)!.cc).toEqual([]);
+    });
+
+    it('a statement failing among them fails them all and the transaction, which leaves nothing behind', async () => {
+      const [id, aliased] = [await fileBug(t), await fileBug(t, { alias: ['gathered-taken'] })];
+      const user = await t.createUser('gathered-failed@example.com');
+      const attempt = db.transaction(async (tx) => {
+        await tx.withHeldWrites(async () => {
+          await bugs.addCc(tx, id, [user.id]);
+          await bugs.addAliases(tx, id, ['gathered-taken']);
+        });
+        return tx.gathering((sql) => Promise.all([loader.details([id], { sql }), loader.relations([id, aliased], relations, { sql })]));
+      });
+      await expect(attempt).rejects.toThrow();
+      const { byBug } = await loader.relations([id], relations);
+      expect(byBug.get(id)!.cc).toEqual([]);
+    });
   });
 });

@@ -149,7 +149,6 @@ export class BugUpdateService {
     const r = run.request;
     const productMoves = r.product !== undefined || r.component !== undefined;
     return {
-      groups: !!r.groups || r.product !== undefined,
       dependencies: !!r.blocks || !!r.dependsOn,
       seeAlso: !!r.seeAlso,
       flags: !!r.flags || productMoves,
@@ -264,7 +263,9 @@ export class BugUpdateService {
       },
       at: run.at,
       settingsMark: run.caller.settingsMark,
-      canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller, run.tx),
+      // Its groups were read under its lock (UpdateStateLoader): in none, it needs no visibility read, and the row,
+      // history and outbox rows all go with the COMMIT.
+      canSee: (userIds) => this.visibility.usersWhoCanSee(w.id, userIds, run.caller, run.tx, w.keepsGroups && !w.bug.groups.length),
     });
   }
 

@@ -107,6 +107,11 @@ export class BugWork {
     this.ccIds = bug.cc.map((u) => u.id);
   }
 
+  /** Whether the bug's groups stay as loaded: the request names none and the product stays (applyGroups). */
+  get keepsGroups(): boolean {
+    return !this.run.request.groups && !this.productChanged;
+  }
+
   get id(): number {
     return this.bug.row.id;
   }

@@ -40,7 +40,7 @@ export class RelationSteps {
   async applyGroups(w: BugWork): Promise<void> {
     const { run, bug } = w;
     const r = run.request;
-    if (!r.groups && !w.productChanged) return;
+    if (w.keepsGroups) return;
     const add = r.groups?.steps.filter((s) => s.action === 'add').flatMap((s) => s.values.map(String)) ?? [];
     const remove = r.groups?.steps.filter((s) => s.action === 'remove').flatMap((s) => s.values.map(String)) ?? [];
     const [controls, current] = await Promise.all([

@@ -5,13 +5,13 @@ import type { BugRelation, LoadedBug } from '../loaded-bug.js';
 
 /**
  * What an update needs to know of one bug: the page loader's bug (row, names, people, dupe_of) with the relations
- * the request touches. Aliases, cc and keywords are always there (the response and the mail need them: keywords for
- * its X-Bugzilla-Keywords header); relations the request does not touch stay empty and are never queried.
+ * the request touches. Aliases, cc, keywords and groups are always there (the response and the mail need them:
+ * keywords for its X-Bugzilla-Keywords header, groups to know whose eyes it may reach); relations the request does
+ * not touch stay empty and are never queried.
  */
 export type BugState = LoadedBug;
 
 export interface StateNeeds {
-  groups?: boolean;
   dependencies?: boolean;
   seeAlso?: boolean;
   flags?: boolean;
@@ -32,8 +32,7 @@ export class UpdateStateLoader {
   }
 
   async load(tx: Sql, ids: readonly number[], needs: StateNeeds): Promise<Map<number, BugState>> {
-    const wanted = new Set<BugRelation>(['alias', 'cc', 'keywords']);
-    if (needs.groups) wanted.add('groups');
+    const wanted = new Set<BugRelation>(['alias', 'cc', 'keywords', 'groups']);
     if (needs.dependencies) {
       wanted.add('blocks');
       wanted.add('depends_on');
