@@ -1,4 +1,4 @@
-import type { Sql } from '../database/sql.js';
+import type { PendingId, Sql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 
 /** Longest comment text accepted (defaults.md "comment length"). */
@@ -47,6 +47,8 @@ export function normaliseCommentText(text: unknown): string {
 export interface BugComments {
   /** Adds one comment inside the caller's transaction and returns its id. Errors: 114 (too long). */
   add(tx: Sql, comment: NewComment): Promise<number>;
+  /** Adds one comment whose id is asked for later, if at all (an event's comment): on MySQL it is held (runWriteLater). */
+  addLater(tx: Sql, comment: NewComment): Promise<PendingId>;
   /** The privacy of those of `ids` that are comments of the bug (comment id → is private); other ids are absent. */
   privacyOf(sql: Sql, bugId: number, ids: readonly number[]): Promise<Map<number, boolean>>;
   /** Makes a comment private or public. The caller checks the insider right and records the history. */

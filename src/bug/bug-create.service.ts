@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { PendingId, Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { checkTextLimit, freeText } from '../common/text-limits.js';
@@ -406,7 +406,7 @@ export class BugCreateService {
     return custom;
   }
 
-  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: number; commentId: number }> {
+  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: number; commentId: PendingId }> {
     const id = await this.bugs.insertBug(tx, {
       summary: bug.summary,
       status: bug.status,
@@ -450,7 +450,8 @@ export class BugCreateService {
     });
     await this.setFlags(tx, caller, id, bug, at);
     await this.linkDependencies(tx, caller, id, bug, at);
-    const commentId = await this.comments.add(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
+    // Only a webhook needs the description's id: the row goes with the COMMIT unless one asks for it first.
+    const commentId = await this.comments.addLater(tx, { bugId: id, userId: caller.id, text: bug.description, isPrivate: bug.descriptionIsPrivate, at });
     return { id, commentId };
   }
 
@@ -482,7 +483,7 @@ export class BugCreateService {
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
-  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: number; commentId: number }, bug: NewBug, at: string): Promise<void> {
+  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: number; commentId: PendingId }, bug: NewBug, at: string): Promise<void> {
     await this.bugEvents.publish(tx, {
       bugId: id,
       summary: bug.summary,

@@ -1,4 +1,4 @@
-import type { Sql } from '../database/sql.js';
+import type { PendingId, Sql } from '../database/sql.js';
 import type { BugRow } from './bug.types.js';
 
 /** The bug's values after the change that Bugzilla 5.0's X-Bugzilla-* mail headers show (users' filters match them). */
@@ -54,8 +54,11 @@ export interface BugChangeEvent {
   changes: ReadonlyArray<{ field: string; removed: string; added: string; attachmentId?: number | null }>;
   /** The attachments this change added (isNew) or changed (action `attachment`), each with the comment it added. */
   attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number }>;
-  /** The comment added by this change, if any: its text goes into the mail, webhooks read it by id as their owner. */
-  comment?: { id: number; text: string; isPrivate: boolean };
+  /**
+   * The comment added by this change, if any: its text goes into the mail, webhooks read it by id as their owner.
+   * A pending id (BugComments.addLater) is asked for only by a listener that needs it (commentIdOf).
+   */
+  comment?: { id: number | PendingId; text: string; isPrivate: boolean };
   /** The people around the bug after the change, plus those the change removed (old assignee, removed cc …). */
   participants: { reporterId: number; assigneeId: number; qaContactId: number | null; ccIds: readonly number[]; formerIds: readonly number[] };
   /** The request's one timestamp, DB format. */
@@ -81,3 +84,8 @@ export interface BugChangeListener {
 
 export const BUG_MAILER = Symbol('BugMailer');
 export const BUG_WEBHOOKS = Symbol('BugWebhooks');
+
+/** The id of an event's comment; a pending one is asked for here, by the listener that needs it. */
+export function commentIdOf(comment: NonNullable<BugChangeEvent['comment']>): Promise<number> {
+  return typeof comment.id === 'function' ? comment.id() : Promise.resolve(comment.id);
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual } from 'typeorm';
-import { type Sql, type SqlValue } from '../database/sql.js';
-import { insertRows } from '../database/entity-rows.js';
+import { type PendingId, type Sql, type SqlValue } from '../database/sql.js';
+import { insertRowLater, insertRows } from '../database/entity-rows.js';
 import { Comment } from './entities/comment.entity.js';
 import { CommentTag } from './entities/comment-tag.entity.js';
 import { CommentTagWeight } from './entities/comment-tag-weight.entity.js';
@@ -54,6 +54,11 @@ export class CommentRepository {
   /** Writes one comment and returns its id, in one statement (no re-select of defaulted columns). */
   insert(tx: Sql, comment: NewCommentRow): Promise<number> {
     return insertRows(tx.repository(Comment), [comment]);
+  }
+
+  /** Writes one comment whose id is asked for later, if at all (runWriteLater). */
+  insertLater(tx: Sql, comment: NewCommentRow): Promise<PendingId> {
+    return insertRowLater(tx.repository(Comment), comment);
   }
 
   /** Those of `ids` that are comments of the bug, with their privacy. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import type { PendingId, Sql } from '../database/sql.js';
 import { CommentType, normaliseCommentText, type BugComments, type NewComment } from '../bug/bug-comments.js';
-import { CommentRepository } from './comment.repository.js';
+import { CommentRepository, type NewCommentRow } from './comment.repository.js';
 
 /**
  * The one writer of comments. Create Bug (comment 0 is the description), Update Bug (new comments, privacy flips)
@@ -13,17 +13,12 @@ export class CommentService implements BugComments {
 
   /** Adds one comment and returns its id. Errors: 114 (longer than 65,535 characters). */
   async add(tx: Sql, comment: NewComment): Promise<number> {
-    return this.repository.insert(tx, {
-      bugId: comment.bugId,
-      userId: comment.userId,
-      creationTime: comment.at,
-      text: normaliseCommentText(comment.text),
-      workTime: comment.workTime ?? 0,
-      isPrivate: comment.isPrivate,
-      type: comment.type ?? CommentType.NORMAL,
-      extraData: comment.extraData ?? null,
-      attachmentId: comment.attachmentId ?? null,
-    });
+    return this.repository.insert(tx, commentRow(comment));
+  }
+
+  /** Adds one comment whose id is asked for later, if at all: on MySQL it goes with the transaction's next statement. */
+  async addLater(tx: Sql, comment: NewComment): Promise<PendingId> {
+    return this.repository.insertLater(tx, commentRow(comment));
   }
 
   /** The privacy of those of `ids` that are comments of the bug (comment id → is private); other ids are absent. */
@@ -36,4 +31,18 @@ export class CommentService implements BugComments {
   async setPrivacy(tx: Sql, commentId: number, isPrivate: boolean): Promise<void> {
     await this.repository.setPrivacy(tx, commentId, isPrivate);
   }
+}
+
+function commentRow(comment: NewComment): NewCommentRow {
+  return {
+    bugId: comment.bugId,
+    userId: comment.userId,
+    creationTime: comment.at,
+    text: normaliseCommentText(comment.text),
+    workTime: comment.workTime ?? 0,
+    isPrivate: comment.isPrivate,
+    type: comment.type ?? CommentType.NORMAL,
+    extraData: comment.extraData ?? null,
+    attachmentId: comment.attachmentId ?? null,
+  };
 }

@@ -126,16 +126,22 @@ function sendHeldStatements(runner: QueryRunner, text: Send): void {
     runner.connection.logger.logQuery(statement.sql, [...statement.params], runner);
   };
   const sendWithHeld = async (statements: readonly Statement[]): Promise<unknown[]> => {
-    const all = [...hold.statements.splice(0), ...statements];
+    const carried = hold.statements.splice(0);
+    const all = [...carried, ...statements];
+    if (!all.length) return [];
     statements.forEach(logQuery);
-    let answer: unknown;
+    let answers: unknown[];
     try {
-      answer = await text(all.map((s) => s.sql).join(';\n'), all.flatMap((s) => [...s.params]));
+      const answer = await text(all.map((s) => s.sql).join(';\n'), all.flatMap((s) => [...s.params]));
+      // mysql2 answers one statement with its answer, several with the list of their answers.
+      answers = all.length === 1 ? [answer] : (answer as unknown[]);
     } catch (err) {
-      throw new QueryFailedError(statements[0].sql, [...statements[0].params], err as Error);
+      for (const statement of carried) statement.answer?.reject(err);
+      const named = statements[0] ?? all[all.length - 1];
+      throw new QueryFailedError(named.sql, [...named.params], err as Error);
     }
-    // mysql2 answers one statement with its answer, several with the list of their answers.
-    return all.length === 1 ? [answer] : (answer as unknown[]).slice(-statements.length);
+    carried.forEach((statement, i) => statement.answer?.resolve(answers[i]));
+    return answers.slice(carried.length);
   };
   const hold = installStatementHold(runner, sendWithHeld);
   const send = runner.query.bind(runner) as (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>;
@@ -148,7 +154,7 @@ function sendHeldStatements(runner: QueryRunner, text: Send): void {
     }
     if (!hold.statements.length) return send(sql, parameters, structured);
     if (ROLLBACK.test(sql)) {
-      hold.statements.splice(0);
+      for (const statement of hold.statements.splice(0)) statement.answer?.reject(new Error('the transaction was rolled back'));
       return send(sql, parameters, structured);
     }
     const [answer] = await sendWithHeld([{ sql, params: parameters }]);

@@ -1,6 +1,6 @@
 import type { EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { holdStatement, runWrite, type SqlValue } from './sql.js';
+import { holdStatement, runWrite, runWriteLater, type PendingId, type SqlValue } from './sql.js';
 
 /**
  * Statements on one entity's table written from its metadata — the columns, their escaped names, each value prepared
@@ -27,9 +27,21 @@ const ROWS_PER_INSERT = 500;
  * SQLite: the last row's; 0 for no rows).
  */
 export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Promise<number> {
+  let id = 0;
+  for (const statement of insertStatements(repository, rows)) id = (await runWrite(repository.manager, statement.sql, statement.params)).insertId;
+  return id;
+}
+
+/** One row inserted as insertRows does, whose generated id is asked for later, if at all (runWriteLater). */
+export function insertRowLater<T extends ObjectLiteral>(repository: Repository<T>, row: Partial<T>): Promise<PendingId> {
+  const [statement] = insertStatements(repository, [row]);
+  return runWriteLater(repository.manager, statement.sql, statement.params);
+}
+
+function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Array<{ sql: string; params: SqlValue[] }> {
   const { metadata, manager } = repository;
   const driver = manager.connection.driver;
-  let id = 0;
+  const statements: Array<{ sql: string; params: SqlValue[] }> = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + ROWS_PER_INSERT) as ReadonlyArray<Record<string, unknown>>;
     const columns = metadata.columns.filter((column) => column.isInsert && chunk.some((row) => row[column.propertyName] !== undefined));
@@ -40,10 +52,9 @@ export async function insertRows<T extends ObjectLiteral>(repository: Repository
         params.push(value === undefined ? (column.default ?? null) : driver.preparePersistentValue(value, column));
       }
     }
-    const statement = insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name));
-    id = (await runWrite(manager, statement, params as SqlValue[])).insertId;
+    statements.push({ sql: insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name)), params: params as SqlValue[] });
   }
-  return id;
+  return statements;
 }
 
 /**

@@ -24,7 +24,7 @@ type WriteResult = { insertId?: number; affectedRows?: number; changes?: number 
  * the writes of `Sql.withHeldWrites`. SQLite's transactions have no hold: there every statement runs at once.
  */
 export interface StatementHold {
-  readonly statements: Statement[];
+  readonly statements: HeldStatement[];
   /** How many `withHeldWrites` scopes are open: writes are held while any is. */
   writeScopes: number;
   /** Sends what is held and then `reads`, as one query: the reads' answers, in order (Sql.gathering). */
@@ -35,6 +35,14 @@ export interface Statement {
   sql: string;
   params: readonly unknown[];
 }
+
+/** A held statement; one held by runWriteLater is told its answer once the statement carrying it returned. */
+export interface HeldStatement extends Statement {
+  answer?: { resolve(answer: unknown): void; reject(error: unknown): void };
+}
+
+/** A generated id asked for when needed: a write held on MySQL knows it once its carrying statement returned. */
+export type PendingId = () => Promise<number>;
 
 const HOLD = 'statementHold';
 
@@ -85,6 +93,33 @@ export async function runWrite(manager: EntityManager, sql: string, params: SqlV
     raw = await manager.query<WriteResult>(sql, params);
   }
   return { insertId: insertIdOf(raw), affected: affected ?? Number(raw?.affectedRows ?? raw?.changes ?? 0) };
+}
+
+/**
+ * Runs a write whose generated id only some later step may need (the id of a comment an event names). Inside a MySQL
+ * transaction it is held whatever the scope — it goes with the transaction's next statement, the COMMIT at the
+ * latest — and asking for the id before then sends what is held at once; elsewhere it runs now.
+ */
+export async function runWriteLater(manager: EntityManager, sql: string, params: SqlValue[]): Promise<PendingId> {
+  const runner = manager.queryRunner;
+  const hold = holdOf(runner);
+  if (!runner || !hold) {
+    const { insertId } = await runWrite(manager, sql, params);
+    return () => Promise.resolve(insertId);
+  }
+  noteWrittenTable(runner, tableWrittenBy(sql));
+  manager.connection.logger.logQuery(sql, params, runner);
+  const held: HeldStatement = { sql, params };
+  const answered = new Promise<unknown>((resolve, reject) => {
+    held.answer = { resolve, reject };
+  });
+  // Nobody may ask: its failure is the carrying statement's failure all the same.
+  answered.catch(() => undefined);
+  hold.statements.push(held);
+  return async () => {
+    if (hold.statements.includes(held)) await hold.sendWithHeld([]);
+    return insertIdOf(await answered);
+  };
 }
 
 /**

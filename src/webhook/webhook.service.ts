@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config.js';
 import { CommitSignals } from '../database/commit-signals.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import type { BugAction, BugChangeEvent, BugChangeListener } from '../bug/bug-events.js';
+import { commentIdOf, type BugAction, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
 import { ProductService } from '../product/product.service.js';
 import { UserService } from '../user/user.service.js';
 import type { WebhookInput } from './dto/webhook.dto.js';
@@ -128,7 +128,7 @@ export class WebhookService implements BugChangeListener {
       && (w.productId === null || w.productId === event.productId)
       && (w.componentId === null || w.componentId === event.componentId));
     if (!matching.length) return;
-    const events = storedEvents(event);
+    const events = storedEvents(event, event.comment && (await commentIdOf(event.comment)));
     const now = Date.now();
     await this.repository.addDeliveries(tx, matching.flatMap((webhook) => events.map((stored) => ({
       webhookId: webhook.id, bugId: event.bugId, deliveryId: randomUUID(), action: event.action, event: JSON.stringify(stored),
@@ -230,10 +230,10 @@ export class WebhookService implements BugChangeListener {
 const isAdmin = (caller: Caller) => caller.inGroup('admin');
 
 /** The deliveries an event makes per webhook: one, or one per attachment (each with the changes of its own). */
-function storedEvents(event: BugChangeEvent): StoredEvent[] {
+function storedEvents(event: BugChangeEvent, commentId: number | undefined): StoredEvent[] {
   const base = { changerId: event.changerId, at: event.at };
   const plain = (changes: BugChangeEvent['changes']) => changes.map(({ field, removed, added }) => ({ field, removed, added }));
-  if (!event.attachments?.length) return [{ ...base, commentId: event.comment?.id, changes: plain(event.changes) }];
+  if (!event.attachments?.length) return [{ ...base, commentId, changes: plain(event.changes) }];
   return event.attachments.map(({ id, isNew, commentId }, index) => ({
     ...base,
     commentId,

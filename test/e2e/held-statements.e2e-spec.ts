@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Db } from '../../src/database/db.service.js';
-import { insertRows, lockRows } from '../../src/database/entity-rows.js';
+import { insertRowLater, insertRows, lockRows } from '../../src/database/entity-rows.js';
+import { BugAlias } from '../../src/bug/entities/bug-alias.entity.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
 import { BugLoaderService } from '../../src/bug/bug-loader.service.js';
 import { BugRepository } from '../../src/bug/bug.repository.js';
@@ -119,6 +120,37 @@ describe('statements held back until the transaction\'s next one', () => {
       await expect(attempt).rejects.toThrow();
       const { byBug } = await loader.relations([id], relations);
       expect(byBug.get(id)!.cc).toEqual([]);
+    });
+  });
+
+  describe('a write whose id is asked for later (runWriteLater)', () => {
+    const aliasRows = (bugId: number) => t.db.read.repository(BugAlias).findBy({ bugId });
+
+    it('not asked for, it goes with the COMMIT; asked for, it is sent at once and answers its own id', async () => {
+      const id = await fileBug(t);
+      const [askedId, probeId] = await db.transaction(async (tx) => {
+        const pending = await insertRowLater(tx.repository(BugAlias), { bugId: id, alias: 'later-asked' });
+        await insertRowLater(tx.repository(BugAlias), { bugId: id, alias: 'later-never-asked' });
+        const asked = await pending();
+        const probe = await insertRows(tx.repository(BugAlias), [{ bugId: id, alias: 'later-probe' }]);
+        return [asked, probe];
+      });
+      expect(askedId).toBeGreaterThan(0);
+      expect(probeId).toBeGreaterThan(askedId);
+      expect((await aliasRows(id)).map((r) => r.alias).sort()).toEqual(['later-asked', 'later-never-asked', 'later-probe']);
+    });
+
+    it('one that fails fails the statement carrying it, and its id is never given', async () => {
+      const [id, taken] = [await fileBug(t), await fileBug(t, { alias: ['later-taken'] })];
+      let pending: (() => Promise<number>) | undefined;
+      const attempt = db.transaction(async (tx) => {
+        pending = await insertRowLater(tx.repository(BugAlias), { bugId: id, alias: 'later-taken' });
+        await tx.repository(BugAlias).findBy({ bugId: taken });
+      });
+      await expect(attempt).rejects.toThrow();
+      // On SQLite nothing is held: the insert failed where it was made, before any id could be promised.
+      if (pending) await expect(pending()).rejects.toThrow();
+      expect(await aliasRows(id)).toEqual([]);
     });
   });
 });

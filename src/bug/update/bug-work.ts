@@ -5,6 +5,7 @@
  * its history are collected here and written once at the end of the bug.
  */
 import type { Sql } from '../../database/sql.js';
+import type { BugChangeEvent } from '../bug-events.js';
 import type { Caller } from '../../common/caller.js';
 import type { ParameterSnapshot } from '../../common/caller.js';
 import type { ProductRecord, ComponentRecord, ProductCatalogue } from '../../product/product.service.js';
@@ -84,7 +85,7 @@ export class BugWork {
   /** People the change removed from the bug (former assignee, QA contact, cc): they are told too. */
   readonly formerIds: number[] = [];
   /** The comment this update adds to the bug, for the mail. */
-  comment?: { id: number; text: string; isPrivate: boolean };
+  comment?: BugChangeEvent['comment'];
   /** The duplicate target set by this update (its side effects run after the comment is written). */
   newDupeOf?: number;
 

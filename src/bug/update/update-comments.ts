@@ -11,6 +11,7 @@ import { callerAs } from '../rules/bug-flags.service.js';
 import { BugRepository } from '../bug.repository.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
 import { roundHours } from './update-request.js';
+import type { PendingId } from '../../database/sql.js';
 
 /**
  * Comments on Update Bug: the new comment (validated early, written once the workflow has decided whether it is
@@ -48,7 +49,7 @@ export class CommentSteps {
     // Marking a duplicate turns this request's comment into the "duplicate of" comment, or adds an empty one.
     const isDupeComment = w.newDupeOf !== undefined;
     if (!isDupeComment && text === '' && workTime === 0) return;
-    const id = await this.comments.add(run.tx, {
+    const newComment = {
       bugId: w.id,
       userId: run.caller.id,
       text,
@@ -56,8 +57,16 @@ export class CommentSteps {
       at: run.at,
       workTime,
       ...(isDupeComment ? { type: CommentType.DUPE_OF, extraData: String(w.newDupeOf) } : {}),
-    });
-    if (workTime !== 0) w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
+    };
+    // The work_time history row names the comment; otherwise only a webhook may ask for its id, and the row goes
+    // with the change's other writes (the COMMIT, for a bug in no group) unless one does.
+    let id: number | PendingId;
+    if (workTime !== 0) {
+      id = await this.comments.add(run.tx, newComment);
+      w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
+    } else {
+      id = await this.comments.addLater(run.tx, newComment);
+    }
     // The mail shows the comment as Bugzilla renders it, with the duplicate notice after the text.
     const notice = isDupeComment ? `*** This bug has been marked as a duplicate of bug ${w.newDupeOf} ***` : '';
     w.comment = { id, text: [text, notice].filter((part) => part !== '').join('\n\n'), isPrivate };

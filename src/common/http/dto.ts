@@ -19,8 +19,9 @@ keepValidationLookups(getMetadataStorage());
 export function toDto<T extends object>(type: ClassConstructor<T>, params: RequestParams, functionName: string): T {
   const data = params.data();
   const declared = declaredInput(type);
-  // Nothing the DTO declares was sent (most reads): the input is the empty one, whose validity is known.
-  if (declared.emptyIsValid && !declared.names.some((name) => Object.hasOwn(data, name))) return plainToInstance(type, {});
+  // Nothing the DTO declares was sent (most reads): the input is the empty one, whose validity is known; it is one
+  // frozen instance per class, as nothing may change a request's input.
+  if (declared.empty && !declared.names.some((name) => Object.hasOwn(data, name))) return declared.empty as T;
   const instance = plainToInstance(type, data);
   const errors = validateSync(instance, VALIDATION);
   if (errors.length) throw validationError(errors[0], functionName);
@@ -29,17 +30,18 @@ export function toDto<T extends object>(type: ClassConstructor<T>, params: Reque
 
 const VALIDATION = { whitelist: true, forbidUnknownValues: false };
 
-/** Per DTO class: the parameters it declares, and whether an input that sends none of them is valid (asked once). */
-const DECLARED = new WeakMap<object, { names: readonly string[]; emptyIsValid: boolean }>();
+/** Per DTO class: the parameters it declares, and its empty input when that is valid (asked once). */
+const DECLARED = new WeakMap<object, { names: readonly string[]; empty?: object }>();
 
-function declaredInput(type: ClassConstructor<object>): { names: readonly string[]; emptyIsValid: boolean } {
+function declaredInput(type: ClassConstructor<object>): { names: readonly string[]; empty?: object } {
   let declared = DECLARED.get(type);
   if (!declared) {
     // Every property has a class-validator decorator (the whitelist drops the others), so this lists them all.
     const metadata = getMetadataStorage().getTargetValidationMetadatas(type, '', true, false);
+    const empty = plainToInstance(type, {});
     declared = {
       names: [...new Set(metadata.map((m) => m.propertyName))],
-      emptyIsValid: validateSync(plainToInstance(type, {}), VALIDATION).length === 0,
+      ...(validateSync(empty, VALIDATION).length === 0 ? { empty: Object.freeze(empty) } : {}),
     };
     DECLARED.set(type, declared);
   }
