@@ -118,8 +118,9 @@ const ROLLBACK = /^\s*ROLLBACK\b/i;
  * The statement hold of a transaction's runner (sql.ts, StatementHold): START TRANSACTION is held too, and whatever
  * the transaction sends next carries the held statements before it as one multi-statement text query (the pool's
  * connections allow them: data-source-options.ts), whose last answer is its own; reads gathered by Sql.gathering go
- * the same way, several at once. MySQL runs them in order and stops at the first error, which is then this statement's. A ROLLBACK drops what is held: it would undo it anyway, and a
- * held write that failed would keep the ROLLBACK in the same query from running.
+ * the same way, several at once. MySQL runs them in order and stops at the first error, which is then this
+ * statement's, and a held write waiting for its answer (runWriteLater) is told it too. A ROLLBACK drops what is held:
+ * it would undo it anyway, and a held write that failed would keep the ROLLBACK in the same query from running.
  */
 function sendHeldStatements(runner: QueryRunner, text: Send): void {
   const logQuery = (statement: Statement): void => {
