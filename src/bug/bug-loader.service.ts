@@ -154,24 +154,17 @@ export class BugLoaderService {
     return caller ? this.visibility.visibleColumn(caller) : { sql: '1', params: [] };
   }
 
-  /** The bug's JSON kept for `variant` (see BugService), while `detail` is its current kept detail. */
-  keptJson(id: number, detail: BugDetail, variant: string): string | undefined {
+  /**
+   * The JSON kept for `variant` (see BugService): the bug's JSON, or a whole answer naming only this bug; while
+   * `detail` is its current kept detail.
+   */
+  keptJson(id: number, detail: BugDetail, variant: string): RawJson | undefined {
     return this.cache.jsonOf(id, detail, variant);
   }
 
-  /** Keeps the bug's JSON for `variant`, made from `detail` (ignored unless `detail` is the kept one). */
-  keepJson(id: number, detail: BugDetail, variant: string, text: string): void {
-    this.cache.storeJson(id, detail, variant, text);
-  }
-
-  /** The whole answer naming only this bug kept for `variant` (BugService), while `detail` is its current kept detail. */
-  keptAnswer(id: number, detail: BugDetail, variant: string): RawJson | undefined {
-    return this.cache.answerOf(id, detail, variant);
-  }
-
-  /** Keeps a whole answer naming only this bug, made from `detail` (ignored unless `detail` is the kept one). */
-  keepAnswer(id: number, detail: BugDetail, variant: string, answer: RawJson): void {
-    this.cache.storeJson(id, detail, variant, answer);
+  /** Keeps JSON of the bug for `variant`, made from `detail` (ignored unless `detail` is the kept one). */
+  keepJson(id: number, detail: BugDetail, variant: string, json: RawJson): void {
+    this.cache.storeJson(id, detail, variant, json);
   }
 
   /** The caller's personal tags on the bugs, when the selection shows tags to this caller (else none, no query). */

@@ -11,7 +11,7 @@ import { companionValue, type CompanionFound } from '../common/http/companion-re
 import type { BugDetail } from './loaded-bug.js';
 import { presentCallerFields, presentSharedFields, seesWholeAddresses, showsCallerFields } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
-import { appendJsonFields, RawJson } from '../common/http/raw-json.js';
+import { joinJsonObjects, RawJson } from '../common/http/raw-json.js';
 import { BugSearchService } from './search/bug-search.service.js';
 import type { BugSearchInput } from './dto/bug-search.dto.js';
 
@@ -67,30 +67,35 @@ export class BugService {
       }
     }
     if (!faults.length && ids.length === 1) return this.oneBugAnswer(ids[0], details, ctx);
-    return new RawJson(getBugAnswer(faults, await this.renderBugs(ids, details, ctx, true)));
+    return new RawJson(getBugAnswer(faults, (await this.renderBugs(ids, details, ctx, true)).map(bugJson)));
   }
 
   /**
    * The answer naming one visible bug. When nothing in it is the caller's own (no tags, no update_token asked or
    * given), it is the same text for every caller of the class, so it is kept whole, with its ETag, beside the kept
-   * bug's JSON (and as long as it): a warm read then costs the bug's stamp and no hashing of the body.
+   * bug's JSON (and as long as it): a warm read then costs the bug's stamp and no hashing of the body. Otherwise
+   * its ETag is derived from the kept JSON's digest and the caller's own fields.
    */
   private async oneBugAnswer(id: number, details: ReadonlyMap<number, BugDetail>, ctx: ReadContext): Promise<RawJson> {
     const { caller, selection } = ctx;
     const personal = showsCallerFields(selection, { caller, siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), withUpdateToken: true });
-    if (personal) return new RawJson(getBugAnswer([], await this.renderBugs([id], details, ctx, true)));
+    if (personal) {
+      const [bug] = await this.renderBugs([id], details, ctx, true);
+      return RawJson.derived(getBugAnswer([], [bugJson(bug)]), ['Bug.get one', bug.shared, bug.own]);
+    }
     const detail = details.get(id)!;
     const variant = `answer|${variantOf(ctx)}`;
-    const kept = this.loader.keptAnswer(id, detail, variant);
+    const kept = this.loader.keptJson(id, detail, variant);
     if (kept) return kept;
-    const answer = RawJson.tagged(getBugAnswer([], await this.renderBugs([id], details, ctx, true)));
-    this.loader.keepAnswer(id, detail, variant, answer);
+    const answer = RawJson.tagged(getBugAnswer([], (await this.renderBugs([id], details, ctx, true)).map(bugJson)));
+    this.loader.keepJson(id, detail, variant, answer);
     return answer;
   }
 
   /**
    * Search Bugs (`GET /rest/bug`): only `bugs` (with `total_matches` when asked), or `{bug_count}` with count_only;
    * hidden and unknown bugs are silently absent; no update_token. `params` are the request's parameters (criteria).
+   * The page's ETag is derived from its bugs' kept JSON and own fields, not hashed over the whole page.
    */
   async searchBugs(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | RawJson> {
     const outcome = await this.search.search(ctx.caller, input, params);
@@ -98,44 +103,52 @@ export class BugService {
     const details = await this.loader.details(outcome.ids);
     const bugs = await this.renderBugs(outcome.ids, details, ctx, false);
     const total = outcome.total !== undefined ? `,"total_matches":${outcome.total}` : '';
-    return new RawJson(`{"bugs":[${bugs.join(',')}]${total}}`);
+    return RawJson.derived(`{"bugs":[${bugs.map(bugJson).join(',')}]${total}}`, ['Bug.search', total, ...bugs.flatMap((bug) => [bug.shared, bug.own])]);
   }
 
   /**
-   * The JSON of each bug, in the order of `ids` (unknown ids skipped), the field selection applied. All of a bug
-   * but the caller's own fields depends only on the bug, the selection and the caller's class (time tracker, sees
-   * whole addresses), so that part is kept beside the kept bug per such variant and is valid exactly as long as the
-   * bug is (its stamp): a page of kept bugs costs their stamps, the caller's tags if asked, and string joins.
+   * Each bug in the order of `ids` (unknown ids skipped), the field selection applied. All of a bug but the
+   * caller's own fields depends only on the bug, the selection and the caller's class (time tracker, sees whole
+   * addresses), so that part is kept beside the kept bug per such variant and is valid exactly as long as the bug
+   * is (its stamp): a page of kept bugs costs their stamps, the caller's tags if asked, and string joins.
    */
-  private async renderBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, ctx: ReadContext, withUpdateToken: boolean): Promise<string[]> {
+  private async renderBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, ctx: ReadContext, withUpdateToken: boolean): Promise<RenderedBug[]> {
     const { caller, selection } = ctx;
     const present = [...new Set(ids)].filter((id) => details.has(id));
     const variant = variantOf(ctx);
-    const kept = new Map<number, string>();
+    const kept = new Map<number, RawJson>();
     for (const id of present) {
       const json = this.loader.keptJson(id, details.get(id)!, variant);
       if (json !== undefined) kept.set(id, json);
     }
     const view = { caller, siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), now: ctx.now, withUpdateToken };
-    const ownFields = (detail: BugDetail, tags: readonly string[]) => selection.apply(presentCallerFields(detail.row, tags, view), BUG_FIELDS);
-    const rendered = new Map<number, string>();
+    const ownFields = (detail: BugDetail, tags: readonly string[]) => JSON.stringify(selection.apply(presentCallerFields(detail.row, tags, view), BUG_FIELDS));
+    const rendered = new Map<number, RenderedBug>();
 
     const missing = present.filter((id) => !kept.has(id));
     if (missing.length) {
       const page = await this.loader.complete(missing, details, caller, selection);
       for (const bug of page.bugs) {
-        const shared = JSON.stringify(selection.apply(presentSharedFields(bug, { caller, customFields: page.customFields }), BUG_FIELDS));
+        const shared = new RawJson(JSON.stringify(selection.apply(presentSharedFields(bug, { caller, customFields: page.customFields }), BUG_FIELDS)));
         this.loader.keepJson(bug.row.id, details.get(bug.row.id)!, variant, shared);
-        rendered.set(bug.row.id, appendJsonFields(shared, ownFields(bug, bug.tags)));
+        rendered.set(bug.row.id, { shared, own: ownFields(bug, bug.tags) });
       }
     }
     if (kept.size) {
       const tags = await this.loader.tagsOf([...kept.keys()], caller, selection);
-      for (const [id, shared] of kept) rendered.set(id, appendJsonFields(shared, ownFields(details.get(id)!, tags.get(id) ?? [])));
+      for (const [id, shared] of kept) rendered.set(id, { shared, own: ownFields(details.get(id)!, tags.get(id) ?? []) });
     }
     return present.map((id) => rendered.get(id)!);
   }
 }
+
+/** One bug's JSON in two parts: what is kept for its variant, and the caller's own fields (`{}` when none). */
+interface RenderedBug {
+  readonly shared: RawJson;
+  readonly own: string;
+}
+
+const bugJson = ({ shared, own }: RenderedBug) => joinJsonObjects(shared.text, own);
 
 /** What a bug's kept JSON is made for: the field selection and the caller's class (time tracker, whole addresses). */
 function variantOf({ caller, selection }: ReadContext): string {

@@ -1,4 +1,5 @@
 import { LoadedBugCache, keptRelations } from './loaded-bug-cache.js';
+import { RawJson } from '../common/http/raw-json.js';
 import type { BugDetail, BugRelations } from './loaded-bug.js';
 import type { BugRow } from './bug.types.js';
 
@@ -69,14 +70,14 @@ describe('LoadedBugCache JSON variants', () => {
   it('keeps JSON per variant for the kept detail only, and forgets it with the entry', () => {
     const cache = new LoadedBugCache(ROOMY);
     const kept = cache.storeDetail(1, stamp, detailOf('first')).detail;
-    cache.storeJson(1, kept, 'a', '{"id":1}');
-    expect(cache.jsonOf(1, kept, 'a')).toBe('{"id":1}');
+    cache.storeJson(1, kept, 'a', new RawJson('{"id":1}'));
+    expect(cache.jsonOf(1, kept, 'a')?.text).toBe('{"id":1}');
     expect(cache.jsonOf(1, kept, 'b')).toBeUndefined();
 
     const newer = cache.storeDetail(1, { ...stamp, revision: 2 }, detailOf('second')).detail;
     expect(cache.jsonOf(1, newer, 'a')).toBeUndefined();
     expect(cache.jsonOf(1, kept, 'a')).toBeUndefined();
-    cache.storeJson(1, kept, 'a', '{"stale":true}');
+    cache.storeJson(1, kept, 'a', new RawJson('{"stale":true}'));
     expect(cache.jsonOf(1, newer, 'a')).toBeUndefined();
   });
 });
@@ -116,7 +117,7 @@ describe('LoadedBugCache bounds', () => {
     const first = cache.storeDetail(1, stamp(1), bug(1));
     const one = cache.keptBytes;
     expect(one).toBeGreaterThan(0);
-    cache.storeJson(1, first.detail, 'v', 'x'.repeat(4000));
+    cache.storeJson(1, first.detail, 'v', new RawJson('x'.repeat(4000)));
     expect(cache.keptBytes).toBe(one + 8000);
     for (let id = 2; id <= 60; id++) cache.storeDetail(id, stamp(1), bug(id));
     expect(cache.keptBytes).toBeLessThanOrEqual(20_000);

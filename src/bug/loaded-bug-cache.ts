@@ -1,5 +1,5 @@
 import { deepFreeze } from '../common/kept-reads.js';
-import { RawJson } from '../common/http/raw-json.js';
+import type { RawJson } from '../common/http/raw-json.js';
 import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
 
 /** Kept JSON variants per bug (field selections × caller classes); more are rare, and then the bug's variants start over. */
@@ -50,8 +50,8 @@ interface Slot {
   readonly entryBytes: number;
   jsonBytes: number;
   /**
-   * `[variant, json, variant, json, …]`, at most MAX_JSON_VARIANTS pairs: the bug's JSON as text, or a whole answer
-   * naming only this bug as RawJson (its text with its ETag).
+   * `[variant, json, variant, json, …]`, at most MAX_JSON_VARIANTS pairs: the bug's JSON, or a whole answer naming
+   * only this bug (with its ETag).
    */
   readonly json: Array<string | RawJson>;
   /**
@@ -129,29 +129,18 @@ export class LoadedBugCache {
     this.put(id, { ...slot, entry: deepFreeze({ ...entry, relations }), entryBytes: slot.entryBytes + estimatedBytes(relations.value) });
   }
 
-  /** The JSON kept for `variant` of the bug, if `detail` is the kept one. */
-  jsonOf(id: number, detail: Pick<BugDetail, 'row'>, variant: string): string | undefined {
-    const kept = this.keptOf(id, detail, variant);
-    return typeof kept === 'string' ? kept : undefined;
-  }
-
-  /** The whole answer kept for `variant` of the bug, if `detail` is the kept one. */
-  answerOf(id: number, detail: Pick<BugDetail, 'row'>, variant: string): RawJson | undefined {
-    const kept = this.keptOf(id, detail, variant);
-    return kept instanceof RawJson ? kept : undefined;
-  }
-
-  private keptOf(id: number, detail: Pick<BugDetail, 'row'>, variant: string): string | RawJson | undefined {
+  /** The JSON kept for `variant` of the bug (its JSON, or a whole answer naming it), if `detail` is the kept one. */
+  jsonOf(id: number, detail: Pick<BugDetail, 'row'>, variant: string): RawJson | undefined {
     const json = this.slotOf(id, detail)?.json;
     const at = json ? pairIndex(json, variant) : -1;
-    return at < 0 ? undefined : json![at + 1];
+    return at < 0 ? undefined : (json![at + 1] as RawJson);
   }
 
   /**
    * Keeps the JSON (or the whole answer) of `variant`, made from `detail`, if that is still the kept detail (at most
    * a few variants each).
    */
-  storeJson(id: number, detail: Pick<BugDetail, 'row'>, variant: string, value: string | RawJson): void {
+  storeJson(id: number, detail: Pick<BugDetail, 'row'>, variant: string, value: RawJson): void {
     const slot = this.slotOf(id, detail);
     if (!slot) return;
     const { json } = slot;
@@ -161,7 +150,7 @@ export class LoadedBugCache {
       this.totalBytes -= slot.jsonBytes;
       slot.jsonBytes = 0;
     }
-    const added = 2 * textLength(value) - (at >= 0 ? 2 * textLength(json[at + 1]) : 0);
+    const added = 2 * value.text.length - (at >= 0 ? 2 * (json[at + 1] as RawJson).text.length : 0);
     if (at >= 0) json[at + 1] = value;
     else json.push(variant, value);
     slot.jsonBytes += added;
@@ -228,8 +217,6 @@ export class LoadedBugCache {
     }
   }
 }
-
-const textLength = (value: string | RawJson) => (typeof value === 'string' ? value : value.text).length;
 
 /** Where `key` sits among the keys of `[key, value, key, value, …]`, or -1. */
 function pairIndex<T>(pairs: readonly T[], key: T): number {

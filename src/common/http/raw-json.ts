@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { etagOf, JSON_TYPE } from './output-format.js';
 
@@ -17,6 +18,25 @@ export class RawJson {
   static tagged(text: string): RawJson {
     return new RawJson(text, etagOf(text, JSON_TYPE));
   }
+
+  /**
+   * An answer made of kept JSON and a few texts of this request: its ETag is derived from the inputs, the kept
+   * ones by their digests, instead of hashing the whole text again (a bug's kept JSON is most of a Get Bug answer
+   * whose update_token changes every second). `inputs` must determine `text`, the first naming the answer's shape.
+   * Inputs are joined with NUL, which JSON text never holds raw, and a digest is marked by SOH: distinct inputs
+   * hash distinct strings.
+   */
+  static derived(text: string, inputs: ReadonlyArray<string | RawJson>): RawJson {
+    const parts = inputs.map((input) => (typeof input === 'string' ? input : `\u0001${input.digest()}`));
+    return new RawJson(text, `"${hash('sha1', `${parts.join('\0')}\0${JSON_TYPE}`, 'base64')}"`);
+  }
+
+  private textDigest?: string;
+
+  /** SHA-1 of the text, computed once: what a derived answer's ETag hashes in place of this text. */
+  digest(): string {
+    return (this.textDigest ??= hash('sha1', this.text, 'base64'));
+  }
 }
 
 /** Marks the reply as sending `json`: its content type, and its ETag when it came with one. */
@@ -25,10 +45,9 @@ export function sendsRawJson(reply: FastifyReply, json: RawJson): void {
   if (json.etag !== undefined) void reply.header('etag', json.etag);
 }
 
-/** `{"a":1}` + `{b: 2}` → `{"a":1,"b":2}`: fields appended to an object's JSON text, in order. */
-export function appendJsonFields(objectJson: string, fields: Record<string, unknown>): string {
-  const more = JSON.stringify(fields);
-  if (more === '{}') return objectJson;
-  if (objectJson === '{}') return more;
-  return `${objectJson.slice(0, -1)},${more.slice(1)}`;
+/** `{"a":1}` + `{"b":2}` → `{"a":1,"b":2}`: two objects' JSON texts joined, the first's fields first. */
+export function joinJsonObjects(first: string, second: string): string {
+  if (second === '{}') return first;
+  if (first === '{}') return second;
+  return `${first.slice(0, -1)},${second.slice(1)}`;
 }
