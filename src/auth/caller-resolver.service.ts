@@ -9,7 +9,7 @@ import type { CompanionStatement } from '../common/http/companion-read.js';
 import type { Row } from '../database/sql.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
+import { storedTimeMs, toDbDateTime } from '../common/time/datetime.js';
 import { ParametersService, type Parameters } from '../params/parameters.service.js';
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
@@ -24,6 +24,17 @@ const ANONYMOUS = '';
 export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 /** last_used of keys and tokens is refreshed at most this often, so reads do not each cost a write. */
 const LAST_USED_RESOLUTION_MS = 60 * 1000;
+
+/**
+ * An API key last used before this stored time (`YYYY-MM-DD hh:mm:ss`, UTC, as toDbDateTime writes it) has its last
+ * use refreshed. Stored times compare as text, so a key's check parses no date; the bound is made once a second.
+ */
+function lastUseRefreshBound(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== refreshBound.second) refreshBound = { second, text: toDbDateTime(new Date(second * 1000 - LAST_USED_RESOLUTION_MS)) };
+  return refreshBound.text;
+}
+let refreshBound = { second: -1, text: '' };
 
 /**
  * Resolves the caller of a request from its credentials (misc.md, "Authentication"): login + password first,
@@ -154,7 +165,7 @@ export class CallerResolverService implements CallerResolver {
     const { token: row, companionRows } = await this.credentials.tokenByDigest(this.db.read, digest, companion);
     if (!row || row.userId !== Number(match[1])) throw invalid();
     if (row.ipAddr && row.ipAddr !== ip) throw invalid();
-    const lastUsed = Date.parse(toApiDateTime(row.lastUsed)!);
+    const lastUsed = storedTimeMs(row.lastUsed);
     if (Date.now() - lastUsed > TOKEN_LIFETIME_MS) {
       await this.db.transaction((tx) => this.credentials.deleteToken(tx, row.id));
       throw invalid();
@@ -173,8 +184,7 @@ export class CallerResolverService implements CallerResolver {
     const { key: row, companionRows } = await this.credentials.apiKeyByDigest(this.db.read, digest, companion);
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
-    const lastUsed = row.lastUsed ? Date.parse(toApiDateTime(row.lastUsed)!) : 0;
-    if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
+    if (row.lastUsed === null || row.lastUsed < lastUseRefreshBound()) {
       await this.db.transaction((tx) => this.credentials.touchApiKey(tx, row.id, toDbDateTime(new Date())));
     }
     return { userId: row.userId, settingsMark: row.settingsMark, companionRows };

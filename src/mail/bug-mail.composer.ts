@@ -150,7 +150,15 @@ export function bugUrl(urlbase: string, bugId: number): string {
   return urlbase ? `${urlbase}show_bug.cgi?id=${bugId}` : '';
 }
 
+/** The last urlbase asked and its host: a URL is parsed twice per recipient otherwise, and the urlbase rarely changes. */
+let lastUrlbase: { urlbase: string; host: string | undefined } | undefined;
+
 function urlbaseHost(urlbase: string): string | undefined {
+  if (lastUrlbase?.urlbase !== urlbase) lastUrlbase = { urlbase, host: parsedHost(urlbase) };
+  return lastUrlbase.host;
+}
+
+function parsedHost(urlbase: string): string | undefined {
   try {
     return urlbase ? new URL(urlbase).hostname || undefined : undefined;
   } catch {

@@ -251,6 +251,23 @@ describe('authentication', () => {
       expectError(await whoami({ key: ADMIN_API_KEY.toUpperCase() }), 306, 400);
     });
 
+    inProcessIt('a key\'s last use is refreshed when it is a minute old or more, not on every use', async () => {
+      const user = await t.createUser(loginNamed('key-last-use'));
+      const keyHash = digestSecret(user.apiKey);
+      const stored = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 19).replace('T', ' ');
+      const lastUse = async () => (await t.db.read.repository(ApiKey).findOneBy({ keyHash }))?.lastUsed;
+      const usedAt = async (when: string | null) => {
+        await t.db.transaction((tx) => tx.repository(ApiKey).update({ keyHash }, { lastUsed: when }));
+        expect((await whoami({ key: user.apiKey })).status).toBe(200);
+        return lastUse();
+      };
+      expect(await usedAt(null)).toEqual(expect.any(String));
+      const twoMinutes = stored(120_000);
+      expect(String(await usedAt(twoMinutes)) > twoMinutes).toBe(true);
+      const tenSeconds = stored(10_000);
+      expect(await usedAt(tenSeconds)).toBe(tenSeconds);
+    });
+
     let laptopKey: { id: number; api_key: string };
 
     it('a user creates, lists, describes and revokes their own keys over REST; a revoked key is 306', async () => {

@@ -133,6 +133,11 @@ function fromStored(value: Date | string, what: string): Date {
   return date;
 }
 
+/** The instant of a stored UTC text (or a Date), as milliseconds since the epoch. */
+export function storedTimeMs(value: Date | string): number {
+  return fromStored(value, 'datetime').getTime();
+}
+
 /** `YYYY-MM-DDThh:mm:ssZ` (seconds precision, UTC) from a Date or a stored UTC text; null stays null. */
 export function toApiDateTime(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
