@@ -73,11 +73,14 @@ export class BugLoaderService {
    * it. Outside a transaction, bugs the cache holds current cost only their stamp (see LoadedBugCache).
    */
   async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
-    const result = new Map<number, BugDetail>();
     const cached = !options.sql || options.sql === this.db.read;
-    for (const chunk of chunks(ids)) {
-      const part = cached ? await this.detailsThroughCache(chunk, options.visibleTo, options.known) : await this.detailsOf(chunk, options);
-      for (const [id, detail] of part) result.set(id, detail);
+    const parts = chunks(ids);
+    const detailsOfChunk = (chunk: readonly number[]) => (cached ? this.detailsThroughCache(chunk, options.visibleTo, options.known) : this.detailsOf(chunk, options));
+    // One chunk (a Get Bug, a page): its map is the answer.
+    if (parts.length === 1) return detailsOfChunk(parts[0]);
+    const result = new Map<number, BugDetail>();
+    for (const chunk of parts) {
+      for (const [id, detail] of await detailsOfChunk(chunk)) result.set(id, detail);
     }
     return result;
   }
@@ -96,12 +99,12 @@ export class BugLoaderService {
       if (entry) kept.set(id, entry);
     }
     const stale = unique.filter((id) => stamps.has(id) && !kept.has(id));
-    const loaded = stale.length ? await this.detailsOf(stale, {}) : new Map<number, BugDetail>();
+    const loaded = stale.length ? await this.detailsOf(stale, {}) : undefined;
     const result = new Map<number, BugDetail>();
     for (const id of unique) {
       const stamp = stamps.get(id);
       if (!stamp) continue;
-      const fresh = loaded.get(id);
+      const fresh = loaded?.get(id);
       const detail = fresh ? this.cache.storeDetail(id, stamp, fresh).detail : kept.get(id)?.detail;
       if (!detail) continue;
       if (visibleTo) this.cache.rememberVisibility(id, detail, visibleTo, stamp.visible);

@@ -144,7 +144,7 @@ export class BugVisibilityService implements BugVisibility {
   }
 
   /** What one reference comes to, given the alias map and the existence/visibility map. */
-  outcome(caller: Caller, reference: BugReference, aliasIds: ReadonlyMap<string, number>, visibility: ReadonlyMap<number, boolean>): BugLookup {
+  outcome(caller: Caller, reference: BugReference, aliasIds: ReadonlyMap<string, number>, visibility: Pick<ReadonlyMap<number, boolean>, 'get'>): BugLookup {
     const { input } = reference;
     if ('empty' in reference) return { input, error: TrackerError.of(Errors.IMPROPER_BUG_ID, { value: '' }) };
     let id: number;

@@ -47,7 +47,7 @@ export class WebhookPayloadService {
 
     let bug: Record<string, unknown>;
     try {
-      const answer = await this.bugs.get({ caller, selection: new FieldSelection(), now }, [String(delivery.bugId)], false);
+      const answer = await this.bugs.get({ caller, selection: FieldSelection.NONE, now }, [String(delivery.bugId)], false);
       // All of Get Bug but the owner's update token: it guards the owner's own updates and is not the receiver's.
       const { update_token: _ownersToken, ...shown } = (JSON.parse(answer.text) as { bugs: Record<string, unknown>[] }).bugs[0];
       bug = shown;

@@ -20,15 +20,22 @@ export class FieldSelection {
   private readonly exclude: ReadonlySet<string>;
   private readonly includeEntries: readonly string[];
 
+  /** The same for two selections that keep the same fields (answers kept per selection are found by it). */
+  readonly key: string;
+
   constructor(include?: readonly string[], exclude?: readonly string[]) {
     this.includeEntries = include ?? [];
     this.include = new Set(include ?? []);
     this.exclude = new Set(exclude ?? []);
+    this.key = `${[...this.include].sort().join(',')}|${[...this.exclude].sort().join(',')}`;
   }
 
-  /** The same for two selections that keep the same fields (answers kept per selection are found by it). */
-  get key(): string {
-    return `${[...this.include].sort().join(',')}|${[...this.exclude].sort().join(',')}`;
+  /** Everything by default: the selection of most requests, one shared instance (its fields are read-only). */
+  static readonly NONE = new FieldSelection();
+
+  /** The request's selection; the shared default one when neither list names a field. */
+  static of(include: readonly string[] | undefined, exclude: readonly string[] | undefined): FieldSelection {
+    return include?.length || exclude?.length ? new FieldSelection(include, exclude) : FieldSelection.NONE;
   }
 
   /** True when nothing is selected, so everything default is returned unfiltered. */

@@ -72,7 +72,7 @@ function requestReader(
       setCredentialsRefusal(request, error);
       return undefined;
     }
-    const selection = new FieldSelection(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
+    const selection = FieldSelection.of(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
     const context = { params, ...resolved, selection, now: requestTime(clock), ip: request.ip };
     setRequestContext(request, context);
     // A route with a companion read is answered here only once that read was confirmed for the caller.
