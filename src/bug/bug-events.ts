@@ -1,6 +1,12 @@
 import type { PendingId, Sql } from '../database/sql.js';
 import type { BugRow } from './bug.types.js';
 
+/**
+ * The time-tracking fields (Bugzilla's TIMETRACKING_FIELDS): a change to one is told only to members of the
+ * time-tracking group. The one list the field rules use, handed to the listeners with the events they receive.
+ */
+export { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
+
 /** The bug's values after the change that Bugzilla 5.0's X-Bugzilla-* mail headers show (users' filters match them). */
 export interface BugMailState {
   classification: string;

@@ -5,7 +5,7 @@
  * Pure: everything it needs (users, parameters, what the recipient may see) is passed in.
  */
 import type { UserRecord } from '../user/user.service.js';
-import type { BugChangeEvent } from '../bug/bug-events.js';
+import { TIME_TRACKING_FIELDS, type BugChangeEvent } from '../bug/bug-events.js';
 import type { MailReason } from './bug-mail.recipients.js';
 
 /** Keywords in the X-Bugzilla-Keywords header, case-blind; one collator (localeCompare with options builds one per call). */
@@ -80,8 +80,6 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   work_time: 'Hours Worked',
 };
 
-/** Shown only to members of the time-tracking group (Bugzilla filters them from everyone else's mail). */
-export const TIME_TRACKING_FIELDS: ReadonlySet<string> = new Set(['estimated_time', 'remaining_time', 'work_time', 'deadline']);
 
 const REASON_TEXT: Readonly<Record<MailReason, string>> = {
   AssignedTo: 'You are the assignee for the bug.',

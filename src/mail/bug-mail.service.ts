@@ -5,9 +5,9 @@ import { ParametersService, type Parameters } from '../params/parameters.service
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
 import { FieldService } from '../field/field.service.js';
-import type { BugChangeEvent, BugChangeListener } from '../bug/bug-events.js';
+import { TIME_TRACKING_FIELDS, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
 import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
-import { composeBugMail, TIME_TRACKING_FIELDS, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
+import { composeBugMail, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
 import { MailService } from './mail.service.js';
 import { composeFlagRequestMail, flagRequestsOf } from './flag-request.mail.js';
 
