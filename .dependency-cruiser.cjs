@@ -67,7 +67,9 @@ const PUBLIC = {
   // implement with their own tables
   // the presenter's Flag object and email filter, which attachments show exactly as bugs do
   // the flag rule shared by bugs and attachments (one implementation: BugFlagsService, exported by BugModule)
-  bug: ['bug-events.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug-search-sources.ts', 'bug.presenter.ts', 'rules/bug-flags.service.ts'],
+  // the bugs' visibility and stamps read with the caller's credential, for the routes of a bug's comments too
+  // (companion reads)
+  bug: ['bug-events.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug-search-sources.ts', 'bug.presenter.ts', 'rules/bug-flags.service.ts', 'bug-visibility.companion.ts', 'bug-stamps.companion.ts'],
   // Bugzilla's field type numbers (bug, install); the parsing of custom field values on Create Bug
   field: ['field-type.ts', 'custom-field-input.ts'],
   // the parameter catalogue (names, defaults, kinds): info lists it, bug and group name parameters, install seeds it

@@ -122,12 +122,13 @@ export class BugLoaderService {
    * When every one is kept with the caller's visibility remembered, the statement leaves the visibility rule out (the
    * greater part of its cost to the database) and the remembered answers stand in for it — for a bug whose stamp the
    * statement finds unchanged; should one have moved, the read is of no use and the loader reads the stamps itself.
+   * A route that writes to the bug moves its stamp every time: `trustRemembered: false` keeps the rule in.
    */
-  stampsPlan(ids: readonly number[], caller: Caller): CompanionPlan<KnownStamps> | undefined {
+  stampsPlan(ids: readonly number[], caller: Caller, options: { trustRemembered: boolean } = { trustRemembered: true }): CompanionPlan<KnownStamps> | undefined {
     const unique = [...new Set(ids)];
     const mark = caller.settingsMark;
     if (!unique.length || unique.length > CHUNK || mark === undefined) return undefined;
-    const remembered = unique.every((id) => this.cache.rememberedVisibility(this.cache.peek(id), caller) !== undefined);
+    const remembered = options.trustRemembered && unique.every((id) => this.cache.rememberedVisibility(this.cache.peek(id), caller) !== undefined);
     if (!remembered) {
       return {
         statement: this.repository.stampsStatement(this.db.read, unique, this.visibleColumn(caller)),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller.js';
 import type { CompanionPlan, CompanionRead, CompanionRequest } from '../common/http/companion-read.js';
 import { bugIdsNamed } from './bug-visibility.companion.js';
+import type { KnownVisibility } from './bug-visibility.service.js';
 import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
 
 /**
@@ -17,4 +18,24 @@ export class BugStampsCompanion implements CompanionRead<KnownStamps> {
     const ids = bugIdsNamed(request);
     return ids && this.loader.stampsPlan(ids, caller);
   }
+}
+
+/**
+ * Create Comment's companion read: the stamps of the bug, always with the visibility rule in the statement. Each
+ * comment moves the bug's stamp, so Get Bug's shortcut (visibility remembered for an unchanged stamp) would miss on
+ * a caller's next comment and cost two reads more.
+ */
+@Injectable()
+export class BugStampsForWriteCompanion implements CompanionRead<KnownStamps> {
+  constructor(private readonly loader: BugLoaderService) {}
+
+  plan(request: CompanionRequest, caller: Caller): CompanionPlan<KnownStamps> | undefined {
+    const ids = bugIdsNamed(request);
+    return ids && this.loader.stampsPlan(ids, caller, { trustRemembered: false });
+  }
+}
+
+/** What stamps read with the caller say of the bugs' existence and visibility, as BugVisibilityService.lookup takes it. */
+export function visibilityOfStamps(known: KnownStamps | undefined): KnownVisibility | undefined {
+  return known && { caller: known.caller, ids: known.ids, visible: new Map([...known.stamps].map(([id, stamp]) => [id, stamp.visible])) };
 }

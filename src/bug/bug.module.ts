@@ -4,7 +4,7 @@ import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { BugService } from './bug.service.js';
-import { BugStampsCompanion } from './bug-stamps.companion.js';
+import { BugStampsCompanion, BugStampsForWriteCompanion } from './bug-stamps.companion.js';
 import { BugVisibilityCompanion } from './bug-visibility.companion.js';
 import { BugGetAnswer } from './bug-get.answer.js';
 import { BugHistoryService } from './bug-history.service.js';
@@ -53,8 +53,8 @@ import { BugEventsService } from './bug-events.service.js';
   providers: [
     BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion, BugVisibilityCompanion, BugGetAnswer,
+    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion, BugStampsForWriteCompanion, BugVisibilityCompanion, BugGetAnswer,
   ],
-  exports: [BugVisibilityService, BugVisibilityCompanion, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
+  exports: [BugVisibilityService, BugVisibilityCompanion, BugStampsForWriteCompanion, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
 })
 export class BugModule {}

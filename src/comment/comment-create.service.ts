@@ -6,7 +6,8 @@ import { toDbDateTime } from '../common/time/datetime.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ProductService } from '../product/product.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
-import { BugLoaderService } from '../bug/bug-loader.service.js';
+import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
+import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
 import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
 import { normaliseCommentText } from '../bug/bug-comments.js';
 import { CommentService } from './comment.service.js';
@@ -37,12 +38,13 @@ export class CommentCreateService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(ctx: Pick<RequestContext, 'caller' | 'now'>, bug: string | undefined, input: CommentCreateInput): Promise<number> {
+  /** `known`: the bugs' stamps and visibility when the route's companion read brought them with the caller. */
+  async create(ctx: Pick<RequestContext, 'caller' | 'now'>, bug: string | undefined, input: CommentCreateInput, known?: KnownStamps): Promise<number> {
     const { caller } = ctx;
     if (bug === undefined || bug.trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'id' });
     if ((input.comment ?? '').trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'comment' });
-    const [bugId] = await this.visibility.resolveVisible(caller, [bug]);
-    const detail = (await this.loader.details([bugId])).get(bugId)!;
+    const [bugId] = await this.visibility.resolveVisible(caller, [bug], undefined, visibilityOfStamps(known));
+    const detail = (await this.loader.details([bugId], { visibleTo: caller, known })).get(bugId)!;
     if (!(await this.products.canEdit(caller, detail.row.productId))) {
       throw TrackerError.of(Errors.PRODUCT_EDIT_DENIED, { product: detail.product });
     }

@@ -3,7 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDateInput, toDbDateTime } from '../common/time/datetime.js';
-import { BugVisibilityService } from '../bug/bug-visibility.service.js';
+import { BugVisibilityService, type KnownVisibility } from '../bug/bug-visibility.service.js';
 import { emailFilter } from '../bug/bug.presenter.js';
 import { UserService } from '../user/user.service.js';
 import { CommentRepository, type CommentRow } from './comment.repository.js';
@@ -16,6 +16,8 @@ export interface CommentsRequest {
   /** As sent: each must be a number (52). */
   commentIds: readonly string[];
   newSince?: string;
+  /** The bugs' visibility, when the route's companion read brought it with the caller (BugVisibilityCompanion). */
+  knownBugs?: KnownVisibility;
 }
 
 export interface CommentsResponse {
@@ -48,7 +50,7 @@ export class CommentViewService {
       if (!/^\d+$/.test(id.trim())) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param: 'comment_ids', function: 'Bug.comments' });
       return Number(id.trim());
     }))];
-    const bugIds = await this.visibility.resolveVisible(caller, request.bugs);
+    const bugIds = await this.visibility.resolveVisible(caller, request.bugs, undefined, request.knownBugs);
     const byId = await this.checkedCommentIds(caller, commentIds);
     const sql = this.db.read;
     const tagging = commentTaggersGroup(caller) !== '';

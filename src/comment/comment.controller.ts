@@ -9,6 +9,9 @@ import { CommentViewService } from './comment-view.service.js';
 import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
 import { CommentCreateInput, CommentGetInput, CommentTagSearchInput, CommentTagUpdateInput } from './dto/comment.dto.js';
+import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
+import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
+import { BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
 
 /** include_fields / exclude_fields trim every Comment object of a Get Comments answer (misc.md). */
 const COMMENT_OBJECTS = [{ path: 'bugs.*.comments[]', fields: {} }, { path: 'comments.*', fields: {} }];
@@ -28,11 +31,13 @@ export class CommentController {
   @ApiQuery({ name: 'comment_ids', required: false, type: 'integer', isArray: true, description: 'Comments by id, returned whatever new_since says.' })
   @ApiQuery({ type: CommentGetInput })
   @SelectableFields(...COMMENT_OBJECTS)
+  @WithCompanionRead(BugVisibilityCompanion)
   ofBugs(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentGetInput, 'Bug.comments') input: CommentGetInput) {
     return this.views.comments(ctx.caller, {
       bugs: ctx.params.listWithPath('ids', [idOrAlias]),
       commentIds: ctx.params.list('comment_ids', { commas: true }),
       newSince: input.new_since,
+      knownBugs: companionValue(ctx.companion, BugVisibilityCompanion),
     });
   }
 
@@ -54,8 +59,9 @@ export class CommentController {
   @RequireLogin()
   @ApiOperation({ summary: 'Create Comment (Bug.add_comment); answers {id} with status 200 (the seed; 5.0 answered 201).' })
   @ApiBody({ type: CommentCreateInput })
+  @WithCompanionRead(BugStampsForWriteCompanion)
   async create(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentCreateInput, 'Bug.add_comment') input: CommentCreateInput) {
-    return { id: await this.creator.create(ctx, input.id ?? idOrAlias, input) };
+    return { id: await this.creator.create(ctx, input.id ?? idOrAlias, input, companionValue(ctx.companion, BugStampsForWriteCompanion)) };
   }
 
   @Get('bug/comment/tags/:query')
