@@ -80,7 +80,9 @@ export class CommentRepository {
   /**
    * The comments of the bugs, oldest first per bug, each with its number among all the bug's comments, in one
    * statement (Get Comments, a path bench/ measures). The number is a window over the whole bug, so it counts the
-   * comments the filter leaves out, as Bugzilla numbers them before it skips private or older ones.
+   * comments the filter leaves out, as Bugzilla numbers them before it skips private or older ones. The window runs
+   * over ids alone (read from the bug_id + creation_time index) and the rows join it by primary key: a window over
+   * whole rows made MariaDB copy every comment's text into an on-disk temporary table (a third more of its time).
    */
   async ofBugs(sql: Sql, bugIds: readonly number[], filter: CommentFilter): Promise<CommentRow[]> {
     if (!bugIds.length) return [];
@@ -88,24 +90,23 @@ export class CommentRepository {
     const params: SqlValue[] = [...bugIds];
     const where: string[] = [];
     if (filter.since !== undefined) {
-      where.push(`${q('x.creation_time')} > ?`);
+      where.push(`${q('c.creation_time')} > ?`);
       params.push(filter.since);
     }
     if (filter.ids) {
       if (!filter.ids.length) return [];
-      where.push(`${q('x.id')} IN ${sql.in(filter.ids)}`);
+      where.push(`${q('c.id')} IN ${sql.in(filter.ids)}`);
       params.push(...filter.ids);
     }
-    if (!filter.includePrivate) where.push(`${q('x.is_private')} = 0`);
+    if (!filter.includePrivate) where.push(`${q('c.is_private')} = 0`);
     const rows = await sql.all<RawCommentRow>(
-      `SELECT ${q('x.id')}, ${q('x.bug_id')}, ${q('x.user_id')}, ${q('x.creation_time')}, ${q('x.text')}, ${q('x.is_private')},
-              ${q('x.type')}, ${q('x.extra_data')}, ${q('x.attachment_id')}, ${q('x.comment_count')}
-         FROM (SELECT ${q('c.id')}, ${q('c.bug_id')}, ${q('c.user_id')}, ${q('c.creation_time')}, ${q('c.text')}, ${q('c.is_private')},
-                      ${q('c.type')}, ${q('c.extra_data')}, ${q('c.attachment_id')},
-                      ROW_NUMBER() OVER (PARTITION BY ${q('c.bug_id')} ORDER BY ${q('c.creation_time')}, ${q('c.id')}) - 1 AS ${q('comment_count')}
-                 FROM ${q('comments')} c WHERE ${q('c.bug_id')} IN ${sql.in(bugIds)}) x
+      `SELECT ${q('c.id')}, ${q('c.bug_id')}, ${q('c.user_id')}, ${q('c.creation_time')}, ${q('c.text')}, ${q('c.is_private')},
+              ${q('c.type')}, ${q('c.extra_data')}, ${q('c.attachment_id')}, ${q('n.comment_count')}
+         FROM (SELECT ${q('id')}, ROW_NUMBER() OVER (PARTITION BY ${q('bug_id')} ORDER BY ${q('creation_time')}, ${q('id')}) - 1 AS ${q('comment_count')}
+                 FROM ${q('comments')} WHERE ${q('bug_id')} IN ${sql.in(bugIds)}) n
+         JOIN ${q('comments')} c ON ${q('c.id')} = ${q('n.id')}
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY ${q('x.bug_id')}, ${q('x.comment_count')}`,
+        ORDER BY ${q('c.bug_id')}, ${q('n.comment_count')}`,
       params,
     );
     return rows.map((r) => ({
