@@ -8,6 +8,8 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { AttachmentCreateInput, AttachmentUpdateInput } from './dto/attachment.dto.js';
 import { AttachmentViewService } from './attachment-view.service.js';
 import { AttachmentService } from './attachment.service.js';
+import { WithCompanionRead } from '../common/http/companion-read.js';
+import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
 
 /**
  * include_fields / exclude_fields, applied by AttachmentViewService itself: the attachments sit in arrays inside the
@@ -31,6 +33,7 @@ export class AttachmentController {
   }
 
   @Get('bug/:id_or_alias/attachment')
+  @WithCompanionRead(BugVisibilityCompanion)
   @ApiOperation({ summary: 'Get the attachments of a bug (plus ids, attachment_ids); answers {bugs, attachments}.' })
   @ApiAttachmentFields()
   ofBug(@Param('id_or_alias') idOrAlias: string, @Ctx() ctx: RequestContext) {

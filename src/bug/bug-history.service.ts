@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { parseDateInput, toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
-import { BugVisibilityService } from './bug-visibility.service.js';
+import { BugVisibilityService, type KnownVisibility } from './bug-visibility.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
 import { apiFieldName } from './rules/changes.js';
@@ -46,8 +46,9 @@ export class BugHistoryService {
     @Inject(BUG_ATTACHMENTS) private readonly attachments: BugAttachments,
   ) {}
 
-  async history(caller: Caller, references: readonly string[], newSince?: string): Promise<{ bugs: BugHistory[] }> {
-    const ids = await this.visibility.resolveVisible(caller, references);
+  /** `known`: the bugs' visibility when the route's companion read brought it with the caller. */
+  async history(caller: Caller, references: readonly string[], newSince?: string, known?: KnownVisibility): Promise<{ bugs: BugHistory[] }> {
+    const ids = await this.visibility.resolveVisible(caller, references, undefined, known);
     const since = newSince === undefined || newSince.trim() === '' ? undefined : toDbDateTime(parseDateInput(newSince, 'new_since'));
     const [rows, relations] = await Promise.all([
       this.repository.ofBugs(this.db.read, ids, since),

@@ -6,7 +6,8 @@ import { RequireLogin } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BugService } from './bug.service.js';
 import { BugStampsCompanion } from './bug-stamps.companion.js';
-import { WithCompanionRead } from '../common/http/companion-read.js';
+import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
+import { BugVisibilityCompanion } from './bug-visibility.companion.js';
 import { AnswersFromKept } from '../common/http/kept-answer.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
@@ -58,10 +59,11 @@ export class BugController {
   }
 
   @Get('bug/:id_or_alias/history')
+  @WithCompanionRead(BugVisibilityCompanion)
   @ApiOperation({ summary: 'Bug history (ids for more, new_since); answers {bugs: [{id, alias, history}]}.' })
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugHistoryInput })
   history(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugHistoryInput, 'Bug.history') input: BugHistoryInput) {
-    return this.histories.history(ctx.caller, ctx.params.listWithPath('ids', [idOrAlias]), input.new_since);
+    return this.histories.history(ctx.caller, ctx.params.listWithPath('ids', [idOrAlias]), input.new_since, companionValue(ctx.companion, BugVisibilityCompanion));
   }
 }

@@ -1,4 +1,5 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, countQueries, startTestApp, type TestApp } from '../support/test-app.js';
+import { ownBugVisibilityReads, roundTrips } from '../support/round-trips.js';
 import { createBugGroup, createProduct, documentedParameters } from '../support/catalogue-fixtures.js';
 import { inProcessDescribe, inProcessIt, loginNamed, named } from '../support/in-process.js';
 import { expectError, fileBug, letSecondPass, productGroup, setProductControl } from './bug-fixtures.js';
@@ -95,6 +96,14 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
     it('an unknown attachment id answers empty maps; an unknown bug is 101', async () => {
       expect((await t.get(`/bug/attachment/${UNKNOWN_ATTACHMENT_ID}`, { key: ADMIN_API_KEY })).body).toEqual({ bugs: {}, attachments: {} });
       expectError(await t.get(`/bug/${UNKNOWN_BUG_ID}/attachment`, { key: ADMIN_API_KEY }), 101, 404);
+    });
+
+    inProcessIt('the bug\'s visibility rides with the caller\'s key when its attachments are asked (spies on mysql2)', async () => {
+      if (t.db.dialect !== 'mysql') return;
+      await t.get(`/bug/${bug}/attachment`, { key: ADMIN_API_KEY });
+      const sent = await roundTrips(() => t.get(`/bug/${bug}/attachment`, { key: ADMIN_API_KEY }));
+      expect(sent[0]).toMatch(/c_visible[\s\S]*api_keys/);
+      expect(ownBugVisibilityReads(sent)).toEqual([]);
     });
 
     describe('exclude_fields=data', () => {

@@ -23,3 +23,11 @@ export async function roundTrips(work: () => Promise<unknown>): Promise<string[]
   }
   return sent;
 }
+
+/**
+ * The statements among `sent` that read bugs' visibility or stamps on their own: the ones a route's companion read
+ * (BugVisibilityCompanion, the stamps companions) saves by riding in the credential's statement.
+ */
+export function ownBugVisibilityReads(sent: readonly string[]): string[] {
+  return sent.filter((text) => /c_visible/.test(text) && !/api_keys/.test(text));
+}
