@@ -81,8 +81,9 @@ export class CommentRepository {
    * The comments of the bugs, oldest first per bug, each with its number among all the bug's comments, in one
    * statement (Get Comments, a path bench/ measures). The number is a window over the whole bug, so it counts the
    * comments the filter leaves out, as Bugzilla numbers them before it skips private or older ones. The window runs
-   * over ids alone (read from the bug_id + creation_time index) and the rows join it by primary key: a window over
-   * whole rows made MariaDB copy every comment's text into an on-disk temporary table (a third more of its time).
+   * over ids alone (read from the bug_id + creation_time index), the order is the window's own columns, and the rows
+   * join it by primary key: a window, or a sort, over whole rows made MariaDB copy every comment's text into an
+   * on-disk temporary table (for 121 comments 1,385 µs of its time against ~360 now).
    */
   async ofBugs(sql: Sql, bugIds: readonly number[], filter: CommentFilter): Promise<CommentRow[]> {
     if (!bugIds.length) return [];
@@ -102,11 +103,11 @@ export class CommentRepository {
     const rows = await sql.all<RawCommentRow>(
       `SELECT ${q('c.id')}, ${q('c.bug_id')}, ${q('c.user_id')}, ${q('c.creation_time')}, ${q('c.text')}, ${q('c.is_private')},
               ${q('c.type')}, ${q('c.extra_data')}, ${q('c.attachment_id')}, ${q('n.comment_count')}
-         FROM (SELECT ${q('id')}, ROW_NUMBER() OVER (PARTITION BY ${q('bug_id')} ORDER BY ${q('creation_time')}, ${q('id')}) - 1 AS ${q('comment_count')}
+         FROM (SELECT ${q('id')}, ${q('bug_id')}, ROW_NUMBER() OVER (PARTITION BY ${q('bug_id')} ORDER BY ${q('creation_time')}, ${q('id')}) - 1 AS ${q('comment_count')}
                  FROM ${q('comments')} WHERE ${q('bug_id')} IN ${sql.in(bugIds)}) n
          JOIN ${q('comments')} c ON ${q('c.id')} = ${q('n.id')}
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-        ORDER BY ${q('c.bug_id')}, ${q('n.comment_count')}`,
+        ORDER BY ${q('n.bug_id')}, ${q('n.comment_count')}`,
       params,
     );
     return rows.map((r) => ({
