@@ -26,8 +26,8 @@ export const TOKEN_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 const LAST_USED_RESOLUTION_MS = 60 * 1000;
 
 /**
- * An API key last used before this stored time (`YYYY-MM-DD hh:mm:ss`, UTC, as toDbDateTime writes it) has its last
- * use refreshed. Stored times compare as text, so a key's check parses no date; the bound is made once a second.
+ * A key or token last used before this stored time (`YYYY-MM-DD hh:mm:ss`, UTC, as toDbDateTime writes it) has its
+ * last use refreshed. Stored times compare as text, so the check parses no date; the bound is made once a second.
  */
 function lastUseRefreshBound(): string {
   const second = Math.floor(Date.now() / 1000);
@@ -165,12 +165,11 @@ export class CallerResolverService implements CallerResolver {
     const { token: row, companionRows } = await this.credentials.tokenByDigest(this.db.read, digest, companion);
     if (!row || row.userId !== Number(match[1])) throw invalid();
     if (row.ipAddr && row.ipAddr !== ip) throw invalid();
-    const lastUsed = storedTimeMs(row.lastUsed);
-    if (Date.now() - lastUsed > TOKEN_LIFETIME_MS) {
+    if (Date.now() - storedTimeMs(row.lastUsed) > TOKEN_LIFETIME_MS) {
       await this.db.transaction((tx) => this.credentials.deleteToken(tx, row.id));
       throw invalid();
     }
-    if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS) {
+    if (row.lastUsed < lastUseRefreshBound()) {
       await this.db.transaction((tx) => this.credentials.touchToken(tx, row.id, toDbDateTime(new Date())));
     }
     return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark, companionRows };

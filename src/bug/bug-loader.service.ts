@@ -124,7 +124,7 @@ export class BugLoaderService {
    * statement finds unchanged; should one have moved, the read is of no use and the loader reads the stamps itself.
    * A route that writes to the bug moves its stamp every time: `trustRemembered: false` keeps the rule in.
    */
-  stampsPlan(ids: readonly number[], caller: Caller, options: { trustRemembered: boolean } = { trustRemembered: true }): CompanionPlan<KnownStamps> | undefined {
+  stampsPlan(ids: readonly number[], caller: Caller, options: { trustRemembered: boolean }): CompanionPlan<KnownStamps> | undefined {
     const unique = [...new Set(ids)];
     const mark = caller.settingsMark;
     if (!unique.length || unique.length > CHUNK || mark === undefined) return undefined;

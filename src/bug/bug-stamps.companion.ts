@@ -14,9 +14,12 @@ import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
 export class BugStampsCompanion implements CompanionRead<KnownStamps> {
   constructor(private readonly loader: BugLoaderService) {}
 
+  /** Whether visibility remembered for an unchanged stamp may stand in for the rule (BugLoaderService.stampsPlan). */
+  protected readonly trustRemembered: boolean = true;
+
   plan(request: CompanionRequest, caller: Caller): CompanionPlan<KnownStamps> | undefined {
     const ids = bugIdsNamed(request);
-    return ids && this.loader.stampsPlan(ids, caller);
+    return ids && this.loader.stampsPlan(ids, caller, { trustRemembered: this.trustRemembered });
   }
 }
 
@@ -26,13 +29,8 @@ export class BugStampsCompanion implements CompanionRead<KnownStamps> {
  * a caller's next comment and cost two reads more.
  */
 @Injectable()
-export class BugStampsForWriteCompanion implements CompanionRead<KnownStamps> {
-  constructor(private readonly loader: BugLoaderService) {}
-
-  plan(request: CompanionRequest, caller: Caller): CompanionPlan<KnownStamps> | undefined {
-    const ids = bugIdsNamed(request);
-    return ids && this.loader.stampsPlan(ids, caller, { trustRemembered: false });
-  }
+export class BugStampsForWriteCompanion extends BugStampsCompanion {
+  protected override readonly trustRemembered = false;
 }
 
 /** What stamps read with the caller say of the bugs' existence and visibility, as BugVisibilityService.lookup takes it. */

@@ -128,6 +128,7 @@ export class BugVisibilityService implements BugVisibility {
 
   /** Bug ids of aliases (case-insensitive, as the column's collation); keys are lower-cased aliases. */
   async idsOfAliases(aliases: readonly string[], sql: Sql = this.db.read): Promise<Map<string, number>> {
+    if (!aliases.length) return new Map();
     const rows = await this.bugs.aliasOwners(sql, [...new Set(aliases)]);
     return new Map(rows.map((r) => [r.alias.toLowerCase(), r.bugId]));
   }

@@ -15,8 +15,6 @@ import { joinJsonObjects, RawJson } from '../common/http/raw-json.js';
 import { BugSearchService } from './search/bug-search.service.js';
 import type { BugSearchInput } from './dto/bug-search.dto.js';
 
-const NO_ALIASES: ReadonlyMap<string, number> = new Map();
-
 /** An element of `faults` (updates.md "Get Bug faults"): the reference as the client gave it, and why it failed. */
 export interface BugFault {
   id: number | string;
@@ -50,8 +48,7 @@ export class BugService {
   async get(ctx: ReadContext, references: readonly string[], permissive: boolean): Promise<RawJson> {
     if (!references.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.get', param: 'ids' });
     const parsed = references.map(parseBugReference);
-    const aliases = parsed.flatMap((r) => ('alias' in r ? [r.alias] : []));
-    const aliasIds = aliases.length ? await this.visibility.idsOfAliases(aliases) : NO_ALIASES;
+    const aliasIds = await this.visibility.idsOfAliases(parsed.flatMap((r) => ('alias' in r ? [r.alias] : [])));
     const candidateIds = parsed.flatMap((r) =>
       'id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []);
     const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known: companionValue(ctx.companion, BugStampsCompanion) });
