@@ -131,11 +131,8 @@ export class BugCreateService {
     const at = toDbDateTime(ctx.now);
     return this.db.transaction(async (tx) => {
       const { id, commentId } = await this.insert(tx, ctx.caller, bug, at);
-      // The audit row and the outbox rows need no answer: they go with the mail's reads and the COMMIT.
-      await tx.withHeldWrites(async () => {
-        await this.recorder.recordCreate(tx, { bugId: id, userId: ctx.caller.id, summary: bug.summary, at });
-        await this.notify(tx, ctx.caller, { id, commentId }, bug, at);
-      });
+      // The outbox rows need no answer: they go with the mail's reads and the COMMIT.
+      await tx.withHeldWrites(() => this.notify(tx, ctx.caller, { id, commentId }, bug, at));
       return id;
     });
   }

@@ -3,7 +3,6 @@ import { Db } from '../database/db.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
-import { AuditService } from '../audit/audit.service.js';
 import { ProductService } from '../product/product.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
@@ -13,9 +12,6 @@ import { normaliseCommentText } from '../bug/bug-comments.js';
 import { CommentService } from './comment.service.js';
 import type { CommentCreateInput } from './dto/comment.dto.js';
 
-/** The audit class of comments (GET /rest/last_audit_time?class=Tracker::Comment). */
-export const COMMENT_AUDIT_CLASS = 'Tracker::Comment';
-
 const FUNCTION = 'Bug.add_comment';
 
 /**
@@ -23,8 +19,8 @@ const FUNCTION = 'Bug.add_comment';
  * a missing bug or an empty or whitespace-only comment; 100/101/102 for the bug; 109 when the caller may not edit
  * its product; 113 for a private comment by a caller outside the insider group; 52/54/55 for the hours of a time
  * tracker (others' work_time is ignored, as the seed says); 114 for a text over 65,535 characters. One transaction
- * writes the comment (CommentService, the one writer), its audit row, and the bug's side (history, remaining_time,
- * last_change_time, bug mail: BugCommentChangeService).
+ * writes the comment (CommentService, the one writer) and the bug's side (history, remaining_time, last_change_time,
+ * bug mail: BugCommentChangeService). As in Bugzilla 5.0, the comment is its own record: no audit_log row.
  */
 @Injectable()
 export class CommentCreateService {
@@ -35,7 +31,6 @@ export class CommentCreateService {
     private readonly loader: BugLoaderService,
     private readonly products: ProductService,
     private readonly bugChanges: BugCommentChangeService,
-    private readonly audit: AuditService,
   ) {}
 
   /** `known`: the bugs' stamps and visibility when the route's companion read brought them with the caller. */
@@ -56,7 +51,6 @@ export class CommentCreateService {
 
     return this.db.transaction(async (tx) => {
       const commentId = await this.comments.add(tx, { bugId, userId: caller.id, text, isPrivate, at, workTime });
-      await this.audit.recordCreate(tx, { userId: caller.id, className: COMMENT_AUDIT_CLASS, objectId: commentId, added: `bug ${bugId}`, at });
       await this.bugChanges.commentAdded(tx, caller, { bugId, commentId, text, isPrivate, workTime, at });
       return commentId;
     });
