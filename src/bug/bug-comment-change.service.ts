@@ -94,4 +94,13 @@ export class BugCommentChangeService {
       });
     });
   }
+
+  /**
+   * A comment's tags changed (Update Comment Tags). In Bugzilla 5.0 that is no change of the bug (no history, no
+   * mail, its last_change_time stays), but Get Comments shows the tags: the bug's revision moves, so no instance
+   * serves a kept answer with the old ones.
+   */
+  commentTagsChanged(tx: Sql, bugId: number): Promise<void> {
+    return this.bugs.moveRevision(tx, [bugId]);
+  }
 }

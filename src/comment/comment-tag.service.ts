@@ -3,6 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
+import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
 import { CommentRepository } from './comment.repository.js';
 import type { CommentTagUpdateInput } from './dto/comment.dto.js';
 
@@ -35,6 +36,7 @@ export class CommentTagService {
     private readonly db: Db,
     private readonly repository: CommentRepository,
     private readonly visibility: BugVisibilityService,
+    private readonly bugChanges: BugCommentChangeService,
   ) {}
 
   /** Tags in use containing `query`, most used first; `limit` missing or 0 is the default (10), else a natural number (52). */
@@ -71,8 +73,11 @@ export class CommentTagService {
         const at = indexOf(tag);
         if (at >= 0) after.splice(at, 1);
       }
-      await this.repository.removeTags(tx, id, before.filter((t) => !after.includes(t)));
-      await this.repository.addTags(tx, id, after.filter((t) => !before.includes(t)));
+      const removed = before.filter((t) => !after.includes(t));
+      const added = after.filter((t) => !before.includes(t));
+      await this.repository.removeTags(tx, id, removed);
+      await this.repository.addTags(tx, id, added);
+      if (removed.length || added.length) await this.bugChanges.commentTagsChanged(tx, comment.bugId);
       return after.sort();
     });
   }

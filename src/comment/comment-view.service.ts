@@ -3,12 +3,16 @@ import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDateInput, toDbDateTime } from '../common/time/datetime.js';
-import { BugVisibilityService, type KnownVisibility } from '../bug/bug-visibility.service.js';
-import { emailFilter } from '../bug/bug.presenter.js';
+import { applyAtTargets, type FieldSelection } from '../common/fields/field-selection.js';
+import { RawJson } from '../common/http/raw-json.js';
+import { BugVisibilityService } from '../bug/bug-visibility.service.js';
+import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
+import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
+import { emailFilter, seesWholeAddresses } from '../bug/bug.presenter.js';
 import { UserService } from '../user/user.service.js';
 import { CommentRepository, type CommentRow } from './comment.repository.js';
 import { commentTaggersGroup } from './comment-tag.service.js';
-import { presentComment, type PresentedComment } from './comment.presenter.js';
+import { COMMENT_OBJECTS, presentComment, type PresentedComment } from './comment.presenter.js';
 
 export interface CommentsRequest {
   /** Bugs by id or alias (the path's first). */
@@ -16,8 +20,8 @@ export interface CommentsRequest {
   /** As sent: each must be a number (52). */
   commentIds: readonly string[];
   newSince?: string;
-  /** The bugs' visibility, when the route's companion read brought it with the caller (BugVisibilityCompanion). */
-  knownBugs?: KnownVisibility;
+  /** The bugs' stamps and visibility, when the route's companion read brought them with the caller (BugStampsCompanion). */
+  knownBugs?: KnownStamps;
 }
 
 export interface CommentsResponse {
@@ -31,6 +35,11 @@ export interface CommentsResponse {
  * callers outside the insider group (their `count` keeps its place); asked by id they are 110. A bug the caller
  * cannot see is 100/101/102 on either path. A constant number of statements whatever the number of comments: the
  * comments (one), their tags (one), their authors (one), besides the bug lookups.
+ *
+ * The answer for one bug (no `comment_ids`) is kept whole, with its ETag, beside the kept bug (BugLoaderService
+ * keptJson) per field selection, caller class (insider, whole addresses) and `new_since`: everything it shows moves
+ * the bug's revision (a comment, its privacy, its tags) or the settings mark (an author's login, the tagging
+ * parameter), so it is served only while both are those the caller's credential statement read.
  */
 @Injectable()
 export class CommentViewService {
@@ -39,9 +48,11 @@ export class CommentViewService {
     private readonly repository: CommentRepository,
     private readonly visibility: BugVisibilityService,
     private readonly users: UserService,
+    private readonly loader: BugLoaderService,
   ) {}
 
-  async comments(caller: Caller, request: CommentsRequest): Promise<CommentsResponse> {
+  /** `selection` is the request's field selection, which the answer of one bug comes with (the handler's targets). */
+  async comments(caller: Caller, request: CommentsRequest, selection: FieldSelection): Promise<CommentsResponse | RawJson> {
     if (!request.bugs.length && !request.commentIds.length) {
       throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'Bug.comments', params: ['ids', 'comment_ids'] });
     }
@@ -50,7 +61,23 @@ export class CommentViewService {
       if (!/^\d+$/.test(id.trim())) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { param: 'comment_ids', function: 'Bug.comments' });
       return Number(id.trim());
     }))];
-    const bugIds = await this.visibility.resolveVisible(caller, request.bugs, undefined, request.knownBugs);
+    const bugIds = await this.visibility.resolveVisible(caller, request.bugs, undefined, visibilityOfStamps(request.knownBugs));
+    if (bugIds.length === 1 && !commentIds.length) return this.oneBugAnswer(caller, bugIds[0], newSince, selection, request.knownBugs);
+    return this.listedAndAsked(caller, bugIds, commentIds, newSince);
+  }
+
+  /** The answer naming one visible bug: kept whole while the bug's stamp is the one read (see the class). */
+  private async oneBugAnswer(caller: Caller, bugId: number, newSince: string | undefined, selection: FieldSelection, known: KnownStamps | undefined): Promise<RawJson> {
+    const detail = (await this.loader.details([bugId], { visibleTo: caller, known })).get(bugId);
+    const variant = `comments|${selection.key}|${caller.isInsider ? 'insider' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}|${newSince ?? ''}`;
+    const kept = detail && this.loader.keptJson(bugId, detail, variant);
+    if (kept) return kept;
+    const answer = RawJson.tagged(JSON.stringify(applyAtTargets(await this.listedAndAsked(caller, [bugId], [], newSince), COMMENT_OBJECTS, selection)));
+    if (detail) this.loader.keepJson(bugId, detail, variant, answer);
+    return answer;
+  }
+
+  private async listedAndAsked(caller: Caller, bugIds: readonly number[], commentIds: readonly number[], newSince: string | undefined): Promise<CommentsResponse> {
     const byId = await this.checkedCommentIds(caller, commentIds);
     const sql = this.db.read;
     const tagging = commentTaggersGroup(caller) !== '';

@@ -10,11 +10,8 @@ import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
 import { CommentCreateInput, CommentGetInput, CommentTagSearchInput, CommentTagUpdateInput } from './dto/comment.dto.js';
 import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
-import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
-import { BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
-
-/** include_fields / exclude_fields trim every Comment object of a Get Comments answer (misc.md). */
-const COMMENT_OBJECTS = [{ path: 'bugs.*.comments[]', fields: {} }, { path: 'comments.*', fields: {} }];
+import { BugStampsCompanion, BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
+import { COMMENT_OBJECTS } from './comment.presenter.js';
 
 @ApiTags('comments')
 @Controller()
@@ -31,14 +28,14 @@ export class CommentController {
   @ApiQuery({ name: 'comment_ids', required: false, type: 'integer', isArray: true, description: 'Comments by id, returned whatever new_since says.' })
   @ApiQuery({ type: CommentGetInput })
   @SelectableFields(...COMMENT_OBJECTS)
-  @WithCompanionRead(BugVisibilityCompanion)
+  @WithCompanionRead(BugStampsCompanion)
   ofBugs(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentGetInput, 'Bug.comments') input: CommentGetInput) {
     return this.views.comments(ctx.caller, {
       bugs: ctx.params.listWithPath('ids', [idOrAlias]),
       commentIds: ctx.params.list('comment_ids', { commas: true }),
       newSince: input.new_since,
-      knownBugs: companionValue(ctx.companion, BugVisibilityCompanion),
-    });
+      knownBugs: companionValue(ctx.companion, BugStampsCompanion),
+    }, ctx.selection);
   }
 
   @Get('bug/comment/:comment_id')
@@ -51,7 +48,7 @@ export class CommentController {
       bugs: ctx.params.list('ids', { commas: true }),
       commentIds: ctx.params.listWithPath('comment_ids', [commentId]),
       newSince: input.new_since,
-    });
+    }, ctx.selection);
   }
 
   /** The path names the bug; an `id` of the body or query is laid over it (misc.md). */

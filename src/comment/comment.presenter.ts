@@ -2,6 +2,9 @@ import { toApiDateTime } from '../common/time/datetime.js';
 import { CommentType } from '../bug/bug-comments.js';
 import type { CommentRow } from './comment.repository.js';
 
+/** include_fields / exclude_fields trim every Comment object of a Get Comments answer (misc.md). */
+export const COMMENT_OBJECTS = [{ path: 'bugs.*.comments[]', fields: {} }, { path: 'comments.*', fields: {} }];
+
 /** The public Comment object (service-spec "Comment", updates.md "Comment object keys"). */
 export interface PresentedComment {
   id: number;

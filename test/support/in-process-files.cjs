@@ -9,6 +9,7 @@ module.exports = [
   'db-faults', // breaks the database under a running instance
   'held-statements', // runs transactions on the instance's database handle
   'kept-answers', // two instances, kept serialised answers and statement counts
+  'kept-comments', // two instances, kept Get Comments answers and statement counts
   'kept-values', // statement counts of kept values
   'logs', // reads the instance's log lines
   'mail', // reads the mail outbox table and configures delivery

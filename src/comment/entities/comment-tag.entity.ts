@@ -4,7 +4,8 @@ import type { Comment } from './comment.entity.js';
 import { ActivityTable } from '../../database/activity-table.js';
 
 @Entity('comment_tags')
-@ActivityTable()
+// Get Comments shows a comment's tags, and is kept under its bug's revision: a tag change moves it (CommentTagService).
+@ActivityTable({ partOf: 'bugs' })
 @Index('uq_comment_tags_comment_id_tag', ['commentId', 'tag'], { unique: true })
 @Index('ix_comment_tags_tag', ['tag'])
 export class CommentTag {

@@ -2,7 +2,7 @@ import { Injectable, type CallHandler, type ExecutionContext, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import { map, type Observable } from 'rxjs';
 import type { FastifyReply } from 'fastify';
-import { applyAtPath } from './field-selection.js';
+import { applyAtTargets } from './field-selection.js';
 import { FIELD_SELECTION, type FieldSelectionTarget } from './field-selection.decorator.js';
 import { requestContext } from '../http/request-context.js';
 import { RawJson, sendsRawJson } from '../http/raw-json.js';
@@ -26,7 +26,7 @@ export class FieldSelectionInterceptor implements NestInterceptor {
           sendsRawJson(http.getResponse<FastifyReply>(), response);
           return response.text;
         }
-        return targets.reduce((result, target) => applyAtPath(result, target.path, selection, target.fields), response);
+        return applyAtTargets(response, targets, selection);
       }),
     );
   }

@@ -101,6 +101,11 @@ export class FieldSelection {
   }
 }
 
+/** `response` trimmed by `selection` at each target's path: what FieldSelectionInterceptor does to a handler's answer. */
+export function applyAtTargets(response: unknown, targets: ReadonlyArray<{ path: string; fields: ResourceFields }>, selection: FieldSelection): unknown {
+  return targets.reduce((result, target) => applyAtPath(result, target.path, selection, target.fields), response);
+}
+
 /**
  * Where a response holds its objects, in a small path language: `bugs[]` (each item of an array), `comments.*`
  * (each value of a map keyed by id), `bugs.*.comments[]`, or `parameters` (the object itself).

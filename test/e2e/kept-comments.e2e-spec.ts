@@ -1,0 +1,140 @@
+import { jest } from '@jest/globals';
+import { ADMIN_API_KEY, countQueries, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { createBugGroup } from '../support/catalogue-fixtures.js';
+import { fileBug } from './bug-fixtures.js';
+import { RawJson } from '../../src/common/http/raw-json.js';
+import { etagOf } from '../../src/common/http/output-format.js';
+
+type User = { id: number; login: string; apiKey: string };
+
+/**
+ * Get Comments of one bug is kept whole beside the kept bug, per field selection, caller class (insider, whole
+ * addresses) and new_since (CommentViewService). A kept answer must never differ from a freshly made one: not for
+ * another caller or selection, not after a change through this instance or another one on the same database — a
+ * comment, its privacy, its tags, its author's login.
+ */
+describe('kept Get Comments answers are never another caller\'s, another selection\'s or stale', () => {
+  let t: TestApp;
+  let other: TestApp;
+  let insider: User;
+  let outsider: User;
+  let bug: number;
+  let second: number;
+  let privateComment: number;
+  let publicComment: number;
+  const admin = { key: ADMIN_API_KEY };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    other = await startTestApp({}, { sharing: t });
+    await createBugGroup(t, 'kept-insiders');
+    await t.setParameters({ insidergroup: 'kept-insiders', comment_taggers_group: 'kept-insiders', webservice_email_filter: '1' });
+    insider = await t.createUser('kept-insider@example.com', { groups: ['kept-insiders'] });
+    outsider = await t.createUser('kept-outsider@example.com');
+    bug = await fileBug(t);
+    second = await fileBug(t);
+    publicComment = (await t.post(`/bug/${bug}/comment`, { comment: 'public words' }, { key: outsider.apiKey })).body.id;
+    privateComment = (await t.post(`/bug/${bug}/comment`, { comment: 'insiders only', is_private: true }, { key: insider.apiKey })).body.id;
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+  });
+
+  const read = async (app: TestApp, key?: string, query: Record<string, string | string[]> = {}): Promise<ApiResponse> => {
+    const res = await app.get(`/bug/${bug}/comment`, { ...(key ? { key } : {}), query });
+    expect(res.status).toBe(200);
+    return res;
+  };
+  const texts = (res: ApiResponse) => res.body.bugs[String(bug)].comments.map((c: { text: string }) => c.text);
+
+  it('answers the same bytes and ETag twice, the second time from the kept answer (hashed once)', async () => {
+    const tagged = jest.spyOn(RawJson, 'tagged');
+    try {
+      const first = await read(t, outsider.apiKey);
+      const calls = tagged.mock.calls.length;
+      const again = await read(t, outsider.apiKey);
+      expect(tagged.mock.calls.length).toBe(calls);
+      expect({ text: again.text, etag: again.headers.get('etag') }).toEqual({ text: first.text, etag: first.headers.get('etag') });
+      expect(again.headers.get('etag')).toBe(etagOf(again.text, 'application/json; charset=utf-8'));
+      expect(again.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    } finally {
+      tagged.mockRestore();
+    }
+  });
+
+  it('the kept answer is the one the handler makes for the same bug among others, for each caller class and selection', async () => {
+    const cases: Array<[string | undefined, Record<string, string>]> = [
+      [undefined, {}], [outsider.apiKey, {}], [insider.apiKey, {}], [insider.apiKey, { include_fields: 'id,text,tags' }],
+      [outsider.apiKey, { exclude_fields: 'text' }], [undefined, { include_fields: 'creator' }],
+    ];
+    for (const [key, query] of cases) {
+      await read(t, key, query);
+      const kept = (await read(t, key, query)).body;
+      const fresh = (await t.get(`/bug/${bug}/comment`, { ...(key ? { key } : {}), query: { ...query, ids: String(second) } })).body;
+      expect(kept).toEqual({ bugs: { [bug]: fresh.bugs[bug] }, comments: {} });
+    }
+  });
+
+  it('private comments for insiders only, filtered addresses for anonymous callers, in any order', async () => {
+    for (let round = 0; round < 2; round++) {
+      expect(texts(await read(t, insider.apiKey))).toContain('insiders only');
+      expect(texts(await read(t, outsider.apiKey))).not.toContain('insiders only');
+      expect(texts(await read(t))).not.toContain('insiders only');
+      const creators = (res: ApiResponse) => res.body.bugs[String(bug)].comments.map((c: { creator: string }) => c.creator);
+      expect(creators(await read(t, outsider.apiKey))).toContain(outsider.login);
+      expect(creators(await read(t))).toContain('kept-outsider');
+      expect(creators(await read(t))).not.toContain(outsider.login);
+    }
+  });
+
+  it('each field selection and each new_since gets its own answer', async () => {
+    for (let round = 0; round < 2; round++) {
+      expect(Object.keys((await read(t, outsider.apiKey, { include_fields: 'id,text' })).body.bugs[bug].comments[0])).toEqual(['id', 'text']);
+      expect((await read(t, outsider.apiKey, { exclude_fields: 'text' })).body.bugs[bug].comments[0]).not.toHaveProperty('text');
+      expect((await read(t, outsider.apiKey)).body.bugs[bug].comments[0]).toHaveProperty('text');
+      expect(texts(await read(t, outsider.apiKey, { new_since: '2999-01-01T00:00:00Z' }))).toEqual([]);
+      expect(texts(await read(t, outsider.apiKey, { new_since: '2000-01-01T00:00:00Z' }))).toContain('public words');
+    }
+  });
+
+  it('a warm read of the kept answer costs the key\'s statement alone (counts statements)', async () => {
+    await read(t, outsider.apiKey);
+    expect(await countQueries(() => read(t, outsider.apiKey))).toBe(1);
+  });
+
+  it('a comment added through the other instance shows at once', async () => {
+    expect(texts(await read(t, outsider.apiKey))).not.toContain('from elsewhere');
+    expect((await other.post(`/bug/${bug}/comment`, { comment: 'from elsewhere' }, { key: outsider.apiKey })).status).toBe(200);
+    expect(texts(await read(t, outsider.apiKey))).toContain('from elsewhere');
+  });
+
+  it('a comment made private through the other instance is gone at once from outsiders\' kept answers, and back when public again', async () => {
+    expect(texts(await read(t, outsider.apiKey))).toContain('public words');
+    expect((await other.put(`/bug/${bug}`, { comment_is_private: { [publicComment]: true } }, { key: insider.apiKey })).status).toBe(200);
+    expect(texts(await read(t, outsider.apiKey))).not.toContain('public words');
+    expect(texts(await read(t, insider.apiKey))).toContain('public words');
+    expect((await other.put(`/bug/${bug}`, { comment_is_private: { [publicComment]: false } }, { key: insider.apiKey })).status).toBe(200);
+    expect(texts(await read(t, outsider.apiKey))).toContain('public words');
+  });
+
+  it('a tag added and removed through the other instance shows at once (the bug\'s revision moves, its last_change_time stays)', async () => {
+    const tagsOf = async () => (await read(t, insider.apiKey)).body.bugs[bug].comments.find((c: { id: number }) => c.id === privateComment).tags;
+    const changed = async () => (await t.get(`/bug/${bug}`, { ...admin, query: { include_fields: 'last_change_time' } })).body.bugs[0].last_change_time;
+    expect(await tagsOf()).toEqual([]);
+    const before = await changed();
+    expect((await other.put(`/bug/comment/${privateComment}/tags`, { add: ['kept-tag'] }, { key: insider.apiKey })).status).toBe(200);
+    expect(await tagsOf()).toEqual(['kept-tag']);
+    expect(await changed()).toBe(before);
+    expect((await other.put(`/bug/comment/${privateComment}/tags`, { remove: ['kept-tag'] }, { key: insider.apiKey })).status).toBe(200);
+    expect(await tagsOf()).toEqual([]);
+  });
+
+  it('an author\'s new login shows at once in the other instance\'s kept answer (the settings mark)', async () => {
+    const creators = async () => (await read(t, insider.apiKey)).body.bugs[bug].comments.map((c: { creator: string }) => c.creator);
+    expect(await creators()).toContain(outsider.login);
+    expect((await other.put(`/user/${outsider.login}`, { email: 'kept-renamed@example.com' }, admin)).status).toBe(200);
+    expect(await creators()).toContain('kept-renamed@example.com');
+    expect(await creators()).not.toContain(outsider.login);
+  });
+});
