@@ -51,8 +51,11 @@ export class CommentViewService {
     private readonly loader: BugLoaderService,
   ) {}
 
-  /** `selection` is the request's field selection, which the answer of one bug comes with (the handler's targets). */
-  async comments(caller: Caller, request: CommentsRequest, selection: FieldSelection): Promise<CommentsResponse | RawJson> {
+  /**
+   * The answer as JSON text, `selection` (the request's include_fields / exclude_fields) applied to its Comment
+   * objects here: the answer of one bug is kept so, and the request hook sends it without the route's interceptor.
+   */
+  async comments(caller: Caller, request: CommentsRequest, selection: FieldSelection): Promise<RawJson> {
     if (!request.bugs.length && !request.commentIds.length) {
       throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'Bug.comments', params: ['ids', 'comment_ids'] });
     }
@@ -63,7 +66,7 @@ export class CommentViewService {
     }))];
     const bugIds = await this.visibility.resolveVisible(caller, request.bugs, undefined, visibilityOfStamps(request.knownBugs));
     if (bugIds.length === 1 && !commentIds.length) return this.oneBugAnswer(caller, bugIds[0], newSince, selection, request.knownBugs);
-    return this.listedAndAsked(caller, bugIds, commentIds, newSince);
+    return new RawJson(selectedJson(await this.listedAndAsked(caller, bugIds, commentIds, newSince), selection));
   }
 
   /** The answer naming one visible bug: kept whole while the bug's stamp is the one read (see the class). */
@@ -72,7 +75,7 @@ export class CommentViewService {
     const variant = `comments|${selection.key}|${caller.isInsider ? 'insider' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}|${newSince ?? ''}`;
     const kept = detail && this.loader.keptJson(bugId, detail, variant);
     if (kept) return kept;
-    const answer = RawJson.tagged(JSON.stringify(applyAtTargets(await this.listedAndAsked(caller, [bugId], [], newSince), COMMENT_OBJECTS, selection)));
+    const answer = RawJson.tagged(selectedJson(await this.listedAndAsked(caller, [bugId], [], newSince), selection));
     if (detail) this.loader.keepJson(bugId, detail, variant, answer);
     return answer;
   }
@@ -132,4 +135,9 @@ export class CommentViewService {
     if (hidden !== undefined) throw TrackerError.of(Errors.COMMENT_IS_PRIVATE, { id: hidden });
     return { bugIds };
   }
+}
+
+/** The answer's JSON text with the field selection applied to its Comment objects, as the route's interceptor would. */
+function selectedJson(response: CommentsResponse, selection: FieldSelection): string {
+  return JSON.stringify(applyAtTargets(response, COMMENT_OBJECTS, selection));
 }

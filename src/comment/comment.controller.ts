@@ -12,12 +12,15 @@ import { CommentCreateInput, CommentGetInput, CommentTagSearchInput, CommentTagU
 import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
 import { BugStampsCompanion, BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
 import { COMMENT_OBJECTS } from './comment.presenter.js';
+import { CommentsAnswer } from './comment-get.answer.js';
+import { AnswersFromKept } from '../common/http/kept-answer.js';
 
 @ApiTags('comments')
 @Controller()
 export class CommentController {
   constructor(
     private readonly views: CommentViewService,
+    private readonly commentsAnswer: CommentsAnswer,
     private readonly creator: CommentCreateService,
     private readonly tags: CommentTagService,
   ) {}
@@ -29,13 +32,9 @@ export class CommentController {
   @ApiQuery({ type: CommentGetInput })
   @SelectableFields(...COMMENT_OBJECTS)
   @WithCompanionRead(BugStampsCompanion)
+  @AnswersFromKept(CommentsAnswer)
   ofBugs(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentGetInput, 'Bug.comments') input: CommentGetInput) {
-    return this.views.comments(ctx.caller, {
-      bugs: ctx.params.listWithPath('ids', [idOrAlias]),
-      commentIds: ctx.params.list('comment_ids', { commas: true }),
-      newSince: input.new_since,
-      knownBugs: companionValue(ctx.companion, BugStampsCompanion),
-    }, ctx.selection);
+    return this.commentsAnswer.respond(ctx, idOrAlias, input);
   }
 
   @Get('bug/comment/:comment_id')

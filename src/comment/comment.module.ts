@@ -13,6 +13,7 @@ import { CommentController } from './comment.controller.js';
 import { CommentViewService } from './comment-view.service.js';
 import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
+import { CommentsAnswer } from './comment-get.answer.js';
 import { BugModule } from '../bug/bug.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { UserModule } from '../user/user.module.js';
@@ -20,7 +21,7 @@ import { UserModule } from '../user/user.module.js';
 @Module({
   imports: [TypeOrmModule.forFeature([Comment, CommentTag, CommentTagWeight]), BugModule, ProductModule, UserModule],
   controllers: [CommentController],
-  providers: [CommentService, CommentRepository, CommentSearchRepository, CommentViewService, CommentCreateService, CommentTagService],
+  providers: [CommentService, CommentRepository, CommentSearchRepository, CommentViewService, CommentCreateService, CommentTagService, CommentsAnswer],
   exports: [CommentService],
 })
 export class CommentModule {

@@ -4,6 +4,7 @@ import { createBugGroup } from '../support/catalogue-fixtures.js';
 import { fileBug } from './bug-fixtures.js';
 import { RawJson } from '../../src/common/http/raw-json.js';
 import { etagOf } from '../../src/common/http/output-format.js';
+import { CommentsAnswer } from '../../src/comment/comment-get.answer.js';
 
 type User = { id: number; login: string; apiKey: string };
 
@@ -128,6 +129,45 @@ describe('kept Get Comments answers are never another caller\'s, another selecti
     expect(await changed()).toBe(before);
     expect((await other.put(`/bug/comment/${privateComment}/tags`, { remove: ['kept-tag'] }, { key: insider.apiKey })).status).toBe(200);
     expect(await tagsOf()).toEqual([]);
+  });
+
+  describe('a warm Get Comments is answered by the request hook (KeptAnswer), exactly as its handler answers it', () => {
+    let answers: jest.SpiedFunction<CommentsAnswer['answer']>;
+    beforeEach(() => {
+      answers = jest.spyOn(t.app.get(CommentsAnswer), 'answer');
+    });
+    afterEach(() => answers.mockRestore());
+
+    /** The same request by a caller new to the instance (no guess: the handler answers) and again (the hook). */
+    const coldThenWarm = async (login: string, path: string, options: { query?: Record<string, string>; headers?: Record<string, string> } = {}) => {
+      const user = await t.createUser(login);
+      answers.mockClear();
+      const first = await t.get(path, { ...options, key: user.apiKey });
+      expect(answers).not.toHaveBeenCalled();
+      const second = await t.get(path, { ...options, key: user.apiKey });
+      expect(answers).toHaveBeenCalledTimes(1);
+      const headers = (res: ApiResponse) => ['content-type', 'etag', 'vary', 'access-control-allow-origin'].map((name) => res.headers.get(name));
+      expect({ status: second.status, text: second.text, headers: headers(second) }).toEqual({ status: first.status, text: first.text, headers: headers(first) });
+      return second;
+    };
+
+    it('the same bytes, status and headers (ETag included) as the handler, for JSON, JSONP and HTML', async () => {
+      expect(texts(await coldThenWarm('kept-comments-json@example.com', `/bug/${bug}/comment`))).toContain('public words');
+      expect((await coldThenWarm('kept-comments-jsonp@example.com', `/bug/${bug}/comment`, { query: { callback: 'show' } })).text).toMatch(/^\/\*\*\/show\(/);
+      const html = await coldThenWarm('kept-comments-html@example.com', `/bug/${bug}/comment`, { headers: { accept: 'text/html' } });
+      expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    });
+
+    it('with ids, a field selection and new_since, as the handler', async () => {
+      const warm = await coldThenWarm('kept-comments-ids@example.com', `/bug/${bug}/comment`, { query: { ids: String(second), include_fields: 'id', new_since: '2000-01-01T00:00:00Z' } });
+      expect(Object.keys(warm.body.bugs).sort()).toEqual([String(bug), String(second)].sort());
+      expect(Object.keys(warm.body.bugs[bug].comments[0])).toEqual(['id']);
+    });
+
+    it('errors with the handler\'s status and body: a missing bug (101)', async () => {
+      const missing = await coldThenWarm('kept-comments-missing@example.com', `/bug/${bug}/comment`, { query: { ids: '999999' } });
+      expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 404, code: 101 });
+    });
   });
 
   it('an author\'s new login shows at once in the other instance\'s kept answer (the settings mark)', async () => {
