@@ -8,8 +8,9 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { AttachmentCreateInput, AttachmentUpdateInput } from './dto/attachment.dto.js';
 import { AttachmentViewService } from './attachment-view.service.js';
 import { AttachmentService } from './attachment.service.js';
-import { WithCompanionRead } from '../common/http/companion-read.js';
+import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
 import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
+import { BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
 
 /**
  * include_fields / exclude_fields, applied by AttachmentViewService itself: the attachments sit in arrays inside the
@@ -43,10 +44,11 @@ export class AttachmentController {
   @Post('bug/:id_or_alias/attachment')
   @RouteOption({ [ATTACHMENT_BODY]: true })
   @RequireLogin()
+  @WithCompanionRead(BugStampsForWriteCompanion)
   @ApiOperation({ summary: 'Create Attachment on the bug and every bug of `ids`; answers {ids}.' })
   @ApiBody({ type: AttachmentCreateInput })
   async create(@Param('id_or_alias') idOrAlias: string, @Input(AttachmentCreateInput, 'Bug.add_attachment') input: AttachmentCreateInput, @Ctx() ctx: RequestContext) {
-    return { ids: await this.attachments.create(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input) };
+    return { ids: await this.attachments.create(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input, companionValue(ctx.companion, BugStampsForWriteCompanion)) };
   }
 
   @Put('bug/attachment/:attachment_id')

@@ -10,7 +10,8 @@ import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments
 import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
-import { BugLoaderService } from '../bug/bug-loader.service.js';
+import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
+import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
 import { BugEditsService } from '../bug/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
@@ -97,12 +98,12 @@ export class AttachmentService implements BugAttachments {
    * may not edit; then the values (53/606/600 data, 604 summary, 603 file name, 601 content type, 113 privacy) and
    * the flags (51, 129–134, 130). Answers the new ids, in the order of the bugs.
    */
-  async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput): Promise<number[]> {
+  async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput, known?: KnownStamps): Promise<number[]> {
     const { caller } = ctx;
     if (input.data === undefined || input.data === null) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'data' });
-    const bugIds = await this.visibility.resolveVisible(caller, bugRefs);
+    const bugIds = await this.visibility.resolveVisible(caller, bugRefs, undefined, visibilityOfStamps(known));
     if (!bugIds.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'ids' });
-    const details = await this.editableBugs(this.db.read, caller, bugIds);
+    const details = await this.editableBugs(this.db.read, caller, bugIds, undefined, known);
     const data = decodeAttachmentData(input.data, maxAttachmentBytes(caller.parameters), CREATE);
     const isPatch = input.is_patch === true;
     const values = {
@@ -221,8 +222,8 @@ export class AttachmentService implements BugAttachments {
    * The bugs' rows with names, each visible (else `denied`, by default Bugzilla's 101/102) and of a product the
    * caller may edit (109).
    */
-  private async editableBugs(tx: Sql, caller: Caller, bugIds: readonly number[], denied?: (bugId: number) => TrackerError) {
-    const details = await this.loader.details([...new Set(bugIds)], { visibleTo: caller, sql: tx });
+  private async editableBugs(tx: Sql, caller: Caller, bugIds: readonly number[], denied?: (bugId: number) => TrackerError, known?: KnownStamps) {
+    const details = await this.loader.details([...new Set(bugIds)], { visibleTo: caller, sql: tx, known });
     for (const bugId of new Set(bugIds)) {
       const bug = details.get(bugId);
       if (!bug || !bug.visible) throw denied ? denied(bugId) : bug ? this.visibility.accessDenied(caller, bugId) : TrackerError.of(Errors.BUG_NOT_FOUND, { id: bugId });

@@ -106,6 +106,17 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       expect(ownBugVisibilityReads(sent)).toEqual([]);
     });
 
+    inProcessIt('Create Attachment reads the bug\'s stamp and visibility with the caller\'s key, nothing of the bug on its own (spies on mysql2)', async () => {
+      if (t.db.dialect !== 'mysql') return;
+      const target = await fileBug(t);
+      const create = () => postAttachment(t, target, attachmentBody('counted', { summary: 'counted' }));
+      expect((await create()).status).toBe(200);
+      const sent = await roundTrips(async () => expect((await create()).status).toBe(200));
+      expect(sent.filter((text) => /api_keys/.test(text))).toEqual([expect.stringMatching(/c_revision[\s\S]*c_visible[\s\S]*api_keys/)]);
+      expect(ownBugVisibilityReads(sent)).toEqual([]);
+      expect(sent.filter((text) => /c_revision/.test(text) && !/api_keys/.test(text))).toEqual([]);
+    });
+
     describe('exclude_fields=data', () => {
       let id: number;
       let path: string;
