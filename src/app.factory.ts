@@ -38,7 +38,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready', 'metrics'] });
   setupOpenApi(app);
   // Create Attachment's body follows maxattachmentsize, read per request (base64 is a third larger than the file).
-  installAttachmentBodyLimit(adapter.getInstance<FastifyInstance>(), config.maxBodyBytes, async () => maxAttachmentBytes(await app.get(ParametersService).load()));
+  const parameters = app.get(ParametersService);
+  installAttachmentBodyLimit(adapter.getInstance<FastifyInstance>(), config.maxBodyBytes, {
+    guessed: () => {
+      const kept = parameters.lastKept();
+      return kept && maxAttachmentBytes(kept);
+    },
+    current: async () => maxAttachmentBytes(await parameters.load()),
+  });
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
   const limiter = app.get(RateLimitService);
   installRequestHook(adapter.getInstance<FastifyInstance>(), {

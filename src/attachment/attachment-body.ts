@@ -19,20 +19,32 @@ function tooLarge(limit: number): Error {
   return Object.assign(new Error(`Request body is too large (limit ${limit} bytes)`), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE', limit });
 }
 
+/** The attachment size limit (bytes) of the parameters: as this instance last kept them (if any), and read afresh. */
+export interface AttachmentSizeLimit {
+  guessed(): number | undefined;
+  current(): Promise<number>;
+}
+
 /**
  * Create Attachment's body follows `maxattachmentsize` (an administrator changes it at run time) instead of the
  * server-wide body limit: the flagged routes read up to the ceiling, and each request is held to the limit of the
  * parameters of the moment, by its Content-Length before anything is read and by counting for a chunked body.
+ * A Content-Length within the limit of the parameters this instance kept last goes on without reading them: the
+ * service checks the decoded contents against the caller's current parameters anyway (600), so a stale guess can only
+ * let a body be read, never refuse one; a refusal, and a chunked body, wait for the parameters read afresh.
  * Must run before the routes are declared (app.init()).
  */
-export function installAttachmentBodyLimit(fastify: FastifyInstance, serverLimit: number, maxAttachmentBytes: () => Promise<number>): void {
+export function installAttachmentBodyLimit(fastify: FastifyInstance, serverLimit: number, sizeLimit: AttachmentSizeLimit): void {
   fastify.addHook('onRoute', (route) => {
     if (!(route.config as Record<string, unknown> | undefined)?.[ATTACHMENT_BODY]) return;
     route.bodyLimit = ATTACHMENT_BODY_CEILING;
     const hooks = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing];
     route.preParsing = [...hooks, async (request, _reply, payload) => {
-      const limit = Math.max(serverLimit, attachmentBodyLimit(await maxAttachmentBytes()));
-      if (Number(request.headers['content-length'] ?? 0) > limit) throw tooLarge(limit);
+      const bodyLimit = (maxBytes: number) => Math.max(serverLimit, attachmentBodyLimit(maxBytes));
+      const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+      const guessed = sizeLimit.guessed();
+      const limit = declared !== undefined && guessed !== undefined && declared <= bodyLimit(guessed) ? bodyLimit(guessed) : bodyLimit(await sizeLimit.current());
+      if ((declared ?? 0) > limit) throw tooLarge(limit);
       let seen = 0;
       return payload.pipe(new Transform({
         transform(chunk: Buffer, _encoding, done) {

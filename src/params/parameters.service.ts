@@ -50,6 +50,14 @@ export class ParametersService {
   }
 
   /**
+   * The parameters this instance kept last, under whatever mark (undefined before any request read them): a guess, for
+   * a check that may only let a request go on — whatever it refuses must be decided on the parameters read afresh.
+   */
+  lastKept(): Parameters | undefined {
+    return this.kept.latest('all');
+  }
+
+  /**
    * The parameters of a fresh install: a row for every parameter with its default, `settings` over them, and a new
    * site secret (it has no default).
    */

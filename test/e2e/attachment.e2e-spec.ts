@@ -354,5 +354,28 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       const other = await small.request('PUT', '/parameters', { rawBody: JSON.stringify({ a: 'x'.repeat(70 * 1024) }), key: ADMIN_API_KEY, headers: { 'content-type': 'application/json' } });
       expect(other.status).toBe(413);
     });
+
+    it('a body within the limit this instance saw last reads no parameters; a larger one waits for them, so a limit raised through another instance holds at once', async () => {
+      const smallBug = await fileBug(small);
+      await attach(small, smallBug, Buffer.alloc(1024, 1));
+      if (small.db.dialect === 'mysql') {
+        const sent = await roundTrips(() => attach(small, smallBug, Buffer.alloc(1024, 2)));
+        expect(sent.filter((text) => /FROM `parameters`/.test(text))).toEqual([]);
+      }
+      const elsewhere = await startTestApp({ TRACKER_MAX_BODY_BYTES: String(64 * 1024) }, { sharing: small });
+      try {
+        // 2 MB of contents: a body over what 100 KB allowed (and the slack for other fields), within 3,000 KB.
+        expect((await elsewhere.put('/parameters', { maxattachmentsize: '3000' }, { key: ADMIN_API_KEY })).status).toBe(200);
+        const contents = Buffer.alloc(2 * 1024 * 1024, 3);
+        const id = await attach(small, smallBug, contents);
+        const read = await small.get(`/bug/attachment/${id}`, { key: ADMIN_API_KEY });
+        expect(Buffer.from(read.body.attachments[String(id)].data, 'base64').equals(contents)).toBe(true);
+        // Lowered again elsewhere: the larger limit this instance kept lets the body be read, the service refuses it (600).
+        expect((await elsewhere.put('/parameters', { maxattachmentsize: '100' }, { key: ADMIN_API_KEY })).status).toBe(200);
+        expectError(await postAttachment(small, smallBug, attachmentBody(Buffer.alloc(200 * 1024, 4))), 600, 400);
+      } finally {
+        await elsewhere.close();
+      }
+    });
   });
 });
