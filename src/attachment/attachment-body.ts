@@ -43,7 +43,8 @@ export function installAttachmentBodyLimit(fastify: FastifyInstance, serverLimit
       const bodyLimit = (maxBytes: number) => Math.max(serverLimit, attachmentBodyLimit(maxBytes));
       const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
       const guessed = sizeLimit.guessed();
-      const limit = declared !== undefined && guessed !== undefined && declared <= bodyLimit(guessed) ? bodyLimit(guessed) : bodyLimit(await sizeLimit.current());
+      const withinGuess = declared !== undefined && guessed !== undefined && declared <= bodyLimit(guessed);
+      const limit = bodyLimit(withinGuess ? guessed : await sizeLimit.current());
       if ((declared ?? 0) > limit) throw tooLarge(limit);
       let seen = 0;
       return payload.pipe(new Transform({

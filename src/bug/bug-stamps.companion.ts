@@ -24,9 +24,9 @@ export class BugStampsCompanion implements CompanionRead<KnownStamps> {
 }
 
 /**
- * Create Comment's companion read: the stamps of the bug, always with the visibility rule in the statement. Each
- * comment moves the bug's stamp, so Get Bug's shortcut (visibility remembered for an unchanged stamp) would miss on
- * a caller's next comment and cost two reads more.
+ * The companion read of routes that write to the bugs they name (Create Comment, Create Attachment): their stamps,
+ * always with the visibility rule in the statement. Each such write moves the bug's stamp, so Get Bug's shortcut
+ * (visibility remembered for an unchanged stamp) would miss on the caller's next write and cost two reads more.
  */
 @Injectable()
 export class BugStampsForWriteCompanion extends BugStampsCompanion {

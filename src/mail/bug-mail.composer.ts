@@ -80,7 +80,6 @@ const FIELD_LABELS: Readonly<Record<string, string>> = {
   work_time: 'Hours Worked',
 };
 
-
 const REASON_TEXT: Readonly<Record<MailReason, string>> = {
   AssignedTo: 'You are the assignee for the bug.',
   QAcontact: 'You are the QA Contact for the bug.',
