@@ -8,6 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TZ=UTC
+# Every bug an update keeps as it left it is compared with the database's, in every run below (app-config.ts).
+export TRACKER_CACHE_BUGS_CHECK=1
 
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ]; then
   # `npm ci` refuses this lockfile on npm 11 (npm/cli#9846): jest's resolver declares optional platform bindings

@@ -7,7 +7,7 @@ import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { BUG_FIELDS } from './bug.fields.js';
-import type { BugDetail, BugPage, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
+import { BUG_RELATIONS, type BugDetail, type BugPage, type BugRelation, type BugRelations, type CustomFieldDef, type LoadedBug } from './loaded-bug.js';
 import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
 import { BugLoaderRepository, stampsOfRows } from './bug-loader.repository.js';
 import type { CompanionPlan } from '../common/http/companion-read.js';
@@ -22,6 +22,35 @@ export interface KnownStamps {
   ids: ReadonlySet<number>;
   stamps: ReadonlyMap<number, BugStamp>;
 }
+
+/**
+ * A bug read under its row lock for a write: its state, and what that state is the version of — the basis on which
+ * the write keeps the bug as it leaves it (keepWhenCommitted).
+ */
+export interface LockedBug {
+  bug: LoadedBug;
+  stamp: BugStamp;
+  /** The relations `bug` holds (at least those asked for), and the custom field definitions read with them. */
+  relations: ReadonlySet<BugRelation>;
+  customFields: readonly CustomFieldDef[];
+  /** This instance kept the bug, at another version: someone else wrote it since (KeptBug.movedElsewhere). */
+  movedElsewhere: boolean;
+}
+
+/** A bug as a write left it, to be kept if the write commits. */
+export interface WrittenBug {
+  id: number;
+  detail: Omit<BugDetail, 'visible'>;
+  relations: BugRelations;
+  wanted: ReadonlySet<BugRelation>;
+  customFields: readonly CustomFieldDef[];
+  /** The settings mark the state's names were read under: kept only if the stamp read after the writes has it too. */
+  settingsMark: number;
+  movedElsewhere: boolean;
+}
+
+/** Every bug counts as visible: a write's own reads (the caller's right to see was checked before). */
+const ALL_VISIBLE: SqlCondition = { sql: '1', params: [] };
 
 /** Bugs per query: keeps the bound parameters of the relations query (one id list per relation) under SQLite's limit. */
 const CHUNK = 500;
@@ -44,6 +73,12 @@ function chunks(ids: readonly number[]): number[][] {
 @Injectable()
 export class BugLoaderService {
   private readonly cache: LoadedBugCache;
+  /**
+   * Bugs whose write by this instance is committing, with the promise that settles once it is (kept or not): the next
+   * write of one of them, which can only read it after the commit released its lock, waits for that rather than read it.
+   */
+  private readonly committing = new Map<number, Promise<void>>();
+  private readonly checkWrites: boolean;
 
   constructor(
     config: AppConfig,
@@ -53,6 +88,7 @@ export class BugLoaderService {
     private readonly bugs: BugRepository,
   ) {
     this.cache = new LoadedBugCache(config.bugCache);
+    this.checkWrites = config.bugCache.checkWrites;
     observeAtScrape('tracker_kept_bugs', 'Loaded bugs kept by this instance: how many, and their estimated bytes.', ['measure'], async () => [
       [{ measure: 'entries' }, this.cache.size],
       [{ measure: 'bytes' }, this.cache.keptBytes],
@@ -66,6 +102,120 @@ export class BugLoaderService {
    */
   lock(tx: Sql, ids: readonly number[]): Promise<void> {
     return this.bugs.lock(tx, [...ids].sort((a, b) => a - b));
+  }
+
+  /**
+   * The bugs of a write with the relations it wants, read under their row locks (the lock goes with this read,
+   * BugLoaderService.lock) with their stamps: a bug this instance keeps current costs only its stamp, and one that a
+   * committing write of this instance moved waits for that write to keep it. The others are read in full — in the
+   * stamps' round trip when some bug is not kept, or kept by a write that found it moved elsewhere (writes of
+   * several instances in turn would each hope in vain), else in one more.
+   */
+  async lockedStates(tx: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>): Promise<Map<number, LockedBug>> {
+    const unique = [...new Set(ids)];
+    const kept = new Map(unique.map((id) => [id, this.cache.peek(id)] as const));
+    const hoping = unique.every((id) => this.committing.has(id) || (keptRelations(kept.get(id), wanted) !== undefined && !kept.get(id)!.movedElsewhere));
+    const [stamps, read] = await tx.gathering((sql) => Promise.all([
+      this.repository.stamps(sql, unique, ALL_VISIBLE),
+      hoping ? undefined : this.readStates(sql, unique, wanted),
+    ]));
+    const result = new Map<number, LockedBug>();
+    const unkept: number[] = [];
+    for (const id of unique) {
+      const stamp = stamps.get(id);
+      if (!stamp) continue;
+      const current = read ? undefined : await this.keptUnderLock(id, stamp, wanted);
+      if (current) result.set(id, current);
+      else unkept.push(id);
+    }
+    const states = read ?? (unkept.length ? await tx.gathering((sql) => this.readStates(sql, unkept, wanted)) : undefined);
+    for (const id of unkept) {
+      const detail = states?.details.get(id);
+      if (!detail) continue;
+      const stamp = stamps.get(id)!;
+      const before = kept.get(id);
+      result.set(id, {
+        bug: { ...detail, ...states!.byBug.get(id)! }, stamp, relations: wanted, customFields: states!.customFields,
+        movedElsewhere: !!before?.relations && before.revision !== stamp.revision,
+      });
+    }
+    return result;
+  }
+
+  /** The kept bug as a write's state, if it is current for `stamp` (after the committing write that moved it, if any). */
+  private async keptUnderLock(id: number, stamp: BugStamp, wanted: ReadonlySet<BugRelation>): Promise<LockedBug | undefined> {
+    const committing = this.committing.get(id);
+    if (committing && this.cache.peek(id)?.revision !== stamp.revision) await committing;
+    const entry = this.cache.current(id, stamp);
+    const relations = keptRelations(entry, wanted);
+    if (!entry || !relations) return undefined;
+    return { bug: { ...entry.detail, visible: true, ...relations.value }, stamp, relations: relations.wanted, customFields: relations.customFields, movedElsewhere: false };
+  }
+
+  private async readStates(sql: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>) {
+    const [details, { byBug, customFields }] = await Promise.all([this.details(ids, { sql }), this.relations(ids, wanted, { sql })]);
+    return { details, byBug, customFields };
+  }
+
+  /** The bugs' stamps as the transaction leaves them, read with its next statement, its COMMIT (Sql.readingWithNext). */
+  stampsWithNext(tx: Sql, ids: readonly number[]): Promise<Map<number, BugStamp>> {
+    return tx.readingWithNext((sql) => this.repository.stamps(sql, ids, ALL_VISIBLE));
+  }
+
+  /**
+   * Keeps the bugs as a write left them, once `committed` says its transaction did: each with the stamp `stamps`
+   * read in the transaction after its writes (Sql.readingWithNext), if that stamp's settings mark is the one the
+   * state's names were read under. The other bugs it `changed` are kept no longer, from now on, so that their next
+   * write does not hope for them (lockedStates); a write of the bugs to keep waits until they are. The answer settles
+   * once they are kept; with TRACKER_CACHE_BUGS_CHECK, it fails if one differs from what the database holds.
+   */
+  keepWhenCommitted(changed: readonly number[], written: readonly WrittenBug[], stamps: Promise<Map<number, BugStamp>>, committed: Promise<boolean>): Promise<void> {
+    stamps.catch(() => undefined);
+    const keeping = new Set(written.map((bug) => bug.id));
+    for (const id of changed) if (!keeping.has(id)) this.cache.forget(id);
+    const kept = this.keepCommitted(written, stamps, committed);
+    const settled = kept.then(() => undefined, () => undefined);
+    for (const id of keeping) this.committing.set(id, settled);
+    void settled.then(() => {
+      for (const id of keeping) if (this.committing.get(id) === settled) this.committing.delete(id);
+    });
+    return this.checkWrites ? kept.then((bugs) => this.checkKept(bugs)) : settled;
+  }
+
+  /** The bugs of `written` kept, once committed (none if the transaction failed); one not kept is kept no longer. */
+  private async keepCommitted(written: readonly WrittenBug[], stamps: Promise<Map<number, BugStamp>>, committed: Promise<boolean>): Promise<WrittenBug[]> {
+    if (!(await committed)) return [];
+    const after = await stamps;
+    return written.filter((bug) => {
+      const stamp = after.get(bug.id);
+      if (stamp?.settingsMark !== bug.settingsMark) {
+        this.cache.forget(bug.id);
+        return false;
+      }
+      const entry = this.cache.storeDetail(bug.id, stamp, bug.detail, bug.movedElsewhere);
+      this.cache.storeRelations(bug.id, entry, bug.wanted, bug.relations, [...bug.customFields]);
+      return true;
+    });
+  }
+
+  /**
+   * TRACKER_CACHE_BUGS_CHECK: each bug kept as a write left it must be what a fresh read of the same version gives —
+   * the kept one as it is now (a later write may have replaced it), if the database still has that version.
+   */
+  private async checkKept(bugs: readonly WrittenBug[]): Promise<void> {
+    if (!bugs.length) return;
+    const ids = bugs.map((bug) => bug.id);
+    const everything = new Set(BUG_RELATIONS.filter((relation) => relation !== 'tags'));
+    const [stamps, states] = await this.db.transaction((tx) => tx.gathering((sql) => Promise.all([this.repository.stamps(sql, ids, ALL_VISIBLE), this.readStates(sql, ids, everything)])));
+    for (const id of ids) {
+      const entry = this.cache.peek(id);
+      if (!entry?.relations || entry.revision !== stamps.get(id)?.revision) continue;
+      const shown = (detail: object, relations: BugRelations) =>
+        JSON.stringify([{ ...detail, visible: undefined }, [...entry.relations!.wanted].sort().map((relation) => [relation, relationValue(relations, relation)])], keysInOrder);
+      const kept = shown(entry.detail, entry.relations.value);
+      const fresh = shown(states.details.get(id)!, states.byBug.get(id)!);
+      if (kept !== fresh) throw new Error(`bug ${id} kept after a write differs from the database:\nkept  ${kept}\nfresh ${fresh}`);
+    }
   }
 
   /**
@@ -245,4 +395,22 @@ export class BugLoaderService {
 /** Tags are the caller's own: shown to a logged-in caller who asks for them (an extra field). */
 function wantsTags(caller: Caller, selection: FieldSelection): boolean {
   return caller.isLoggedIn && selection.wants('tags', BUG_FIELDS);
+}
+
+/** A relation's value in `relations`, as JSON can show it (custom values are a Map). */
+function relationValue(relations: BugRelations, relation: BugRelation): unknown {
+  const key = RELATION_KEYS[relation];
+  const value = relations[key];
+  return value instanceof Map ? [...value].sort(([a], [b]) => a - b) : value;
+}
+
+const RELATION_KEYS: Record<BugRelation, keyof BugRelations> = {
+  alias: 'aliases', cc: 'cc', keywords: 'keywords', groups: 'groups', blocks: 'blocks', depends_on: 'dependsOn', see_also: 'seeAlso',
+  flags: 'flags', custom: 'custom', tags: 'tags', actual_time: 'actualTime',
+};
+
+/** A JSON.stringify replacer that writes every object's keys sorted, so that two objects compare by content. */
+function keysInOrder(_key: string, value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

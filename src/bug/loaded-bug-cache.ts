@@ -38,6 +38,11 @@ export interface KeptBug {
   readonly settingsMark: number;
   readonly detail: Readonly<Omit<BugDetail, 'visible'>>;
   readonly relations?: KeptRelations;
+  /**
+   * Kept by a write that found the bug moved by another writer since this instance last kept it (another instance,
+   * another route): the next write of the bug reads its state with its lock rather than hope this is current.
+   */
+  readonly movedElsewhere?: boolean;
 }
 
 /**
@@ -106,8 +111,8 @@ export class LoadedBugCache {
   }
 
   /** Keeps a freshly loaded detail (freezing it) and answers the kept entry. */
-  storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>): KeptBug {
-    const entry: KeptBug = deepFreeze({ revision: stamp.revision, settingsMark: stamp.settingsMark, detail });
+  storeDetail(id: number, stamp: BugStamp, detail: Omit<BugDetail, 'visible'>, movedElsewhere = false): KeptBug {
+    const entry: KeptBug = deepFreeze({ revision: stamp.revision, settingsMark: stamp.settingsMark, detail, ...(movedElsewhere ? { movedElsewhere } : {}) });
     this.put(id, { entry, entryBytes: estimatedBytes(detail), jsonBytes: 0, json: [], visibleTo: [] });
     return entry;
   }
@@ -178,6 +183,11 @@ export class LoadedBugCache {
     const serial = visibleTo?.length ? this.callerSerials.get(caller) : undefined;
     const at = serial === undefined ? -1 : pairIndex(visibleTo!, serial);
     return at < 0 ? undefined : (visibleTo![at + 1] as boolean);
+  }
+
+  /** Keeps the bug no longer (a write moved it past what is kept). */
+  forget(id: number): void {
+    this.remove(id);
   }
 
   /** The kept entry of the bug, whatever its stamp (current() checks it against the database's). */

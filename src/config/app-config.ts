@@ -35,9 +35,10 @@ export class AppConfig {
   webhooks: WebhookSettings;
   /**
    * How many loaded bugs (with their kept JSON) one instance keeps: TRACKER_CACHE_BUGS entries (5000) and about
-   * TRACKER_CACHE_BUGS_MB megabytes (32), whichever is reached first.
+   * TRACKER_CACHE_BUGS_MB megabytes (32), whichever is reached first. TRACKER_CACHE_BUGS_CHECK=1 (the test suites
+   * set it) compares each bug an update keeps as it left it with the database's, and fails the update if they differ.
    */
-  bugCache: { entries: number; bytes: number };
+  bugCache: { entries: number; bytes: number; checkWrites: boolean };
 }
 
 export interface WebhookSettings {
@@ -154,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   config.bugCache = {
     entries: integer(env, 'TRACKER_CACHE_BUGS', 5_000, 0, 10_000_000),
     bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 32, 0, 65_536) * 1024 * 1024,
+    checkWrites: env.TRACKER_CACHE_BUGS_CHECK?.trim() === '1',
   };
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${config.redisUrl}')`);
   return config;

@@ -110,16 +110,22 @@ export async function runWriteLater(manager: EntityManager, sql: string, params:
   noteWrittenTable(runner, tableWrittenBy(sql));
   manager.connection.logger.logQuery(sql, params, runner);
   const held: HeldStatement = { sql, params };
+  const answered = holdAnswered(hold, held);
+  return async () => {
+    if (hold.statements.includes(held)) await hold.sendWithHeld([]);
+    return insertIdOf(await answered);
+  };
+}
+
+/** Holds `held` and answers what it answers once the statement carrying it returned. */
+function holdAnswered(hold: StatementHold, held: HeldStatement): Promise<unknown> {
   const answered = new Promise<unknown>((resolve, reject) => {
     held.answer = { resolve, reject };
   });
   // Nobody may ask: its failure is the carrying statement's failure all the same.
   answered.catch(() => undefined);
   hold.statements.push(held);
-  return async () => {
-    if (hold.statements.includes(held)) await hold.sendWithHeld([]);
-    return insertIdOf(await answered);
-  };
+  return answered;
 }
 
 /**
@@ -190,6 +196,17 @@ export class Sql {
     return work(hold ? new GatheringSql(this.manager, this.dialect, hold) : this);
   }
 
+  /**
+   * Runs `work` on a handle whose reads wait for the transaction's next statement (its COMMIT at the latest): inside a
+   * MySQL transaction they are held, in order after the writes held before them, and answered once that statement
+   * returned — a read of what the transaction wrote costs no round trip of its own. Awaiting such a read before the
+   * next statement leaves would wait forever: `work` must not. On SQLite, and outside a transaction, they run now.
+   */
+  readingWithNext<T>(work: (sql: Sql) => T): T {
+    const hold = holdOf(this.manager.queryRunner);
+    return work(hold ? new HeldReadSql(this.manager, this.dialect, hold) : this);
+  }
+
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows (runWrite). */
   run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
     return runWrite(this.manager, sql, params);
@@ -236,6 +253,18 @@ class GatheringSql extends Sql {
       (answers) => reads.forEach((read, i) => read.resolve(answers[i] as unknown[])),
       (error: unknown) => reads.forEach((read) => read.reject(error)),
     );
+  }
+}
+
+/** Sql.readingWithNext's handle: `all` holds its statement, answered when the statement carrying it returns. */
+class HeldReadSql extends Sql {
+  constructor(manager: EntityManager, dialect: Dialect, private readonly hold: StatementHold) {
+    super(manager, dialect);
+  }
+
+  override all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    this.manager.connection.logger.logQuery(sql, params, this.manager.queryRunner);
+    return holdAnswered(this.hold, { sql, params }) as Promise<T[]>;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, ADMIN_LOGIN, REMOTE_BASE_URL, startTestApp, withoutKeptWriteChecks, type TestApp } from '../support/test-app.js';
 import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import { roundTrips } from '../support/round-trips.js';
 import type { Logger } from 'typeorm';
@@ -543,6 +543,12 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
   });
 
   describe('round trips (MySQL)', () => {
+    let checking: { restore(): void } | undefined;
+    beforeAll(() => {
+      if (!REMOTE_BASE_URL) checking = withoutKeptWriteChecks(t);
+    });
+    afterAll(() => checking?.restore());
+
     inProcessIt('a warm status + cc + comment update of a bug in no group takes three round trips, two under its lock (spies on mysql2)', async () => {
       if (t.db.dialect !== 'mysql') return;
       const id = await fileBug(t);
@@ -551,13 +557,25 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       await put();
       await put();
       const sent = await roundTrips(put);
-      // The API key with the bugs' visibility (BugVisibilityCompanion); the lock with the bug's state (Sql.gathering);
-      // then everything else with the COMMIT: the comment (no webhook asks for its id; the cc list is as asked), the
-      // row, history and mail — the bug is in no group, so everyone on it may read the mail.
+      // The API key with the bugs' visibility (BugVisibilityCompanion); the lock with the bug's stamp (Sql.gathering):
+      // the previous update kept the bug as it left it, so its state is not read; then everything else with the
+      // COMMIT: the comment (no webhook asks for its id; the cc list is as asked), the row, history and mail — the bug
+      // is in no group, so everyone on it may read the mail — and the stamp the bug is kept under from now on.
       expect(sent).toHaveLength(3);
       expect(sent[0]).toMatch(/c_visible[\s\S]*api_keys/);
-      expect(sent[1]).toMatch(/^START TRANSACTION;[\s\S]*FOR UPDATE;[\s\S]*product_name[\s\S]*UNION ALL/);
-      expect(sent[2]).toMatch(/^INSERT INTO `comments`[\s\S]*UPDATE `bugs`[\s\S]*INSERT INTO `mail_queue`[\s\S]*COMMIT$/);
+      expect(sent[1]).toMatch(/^START TRANSACTION;[\s\S]*FOR UPDATE;[\s\S]*c_revision/);
+      expect(sent[1]).not.toMatch(/product_name|UNION ALL/);
+      expect(sent[2]).toMatch(/^INSERT INTO `comments`[\s\S]*UPDATE `bugs`[\s\S]*INSERT INTO `mail_queue`[\s\S]*c_revision[\s\S]*COMMIT$/);
+    });
+
+    inProcessIt('an update of a bug this instance does not keep reads its state with the lock, in the same round trip (spies on mysql2)', async () => {
+      if (t.db.dialect !== 'mysql') return;
+      const [warm, cold] = [await fileBug(t), await fileBug(t)];
+      const put = (id: number) => update(t, id, { status: 'IN_PROGRESS', cc: { add: [other.login] }, comment: { body: 'cold' } });
+      await put(warm);
+      const sent = await roundTrips(() => put(cold));
+      expect(sent).toHaveLength(3);
+      expect(sent[1]).toMatch(/^START TRANSACTION;[\s\S]*FOR UPDATE;[\s\S]*c_revision[\s\S]*product_name[\s\S]*UNION ALL/);
     });
   });
 

@@ -17,6 +17,8 @@ import { AuditService } from '../../src/audit/audit.service.js';
 import type { LogLevel } from '../../src/common/logging/log.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { MoreThan } from 'typeorm';
+import { jest } from '@jest/globals';
+import { BugLoaderService } from '../../src/bug/bug-loader.service.js';
 
 /**
  * E2E_BASE_URL: the suite speaks to that running instance (a container, a compose stack, a staging server) instead
@@ -240,6 +242,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     TRACKER_MAIL_URL: 'off',
     // The webhook worker's idle poll stays out of the query-counting windows; commits and retry times still wake it.
     TRACKER_WEBHOOK_POLL_MS: '3600000',
+    // Every bug an update keeps as it left it is compared with the database's (AppConfig.bugCache.checkWrites).
+    TRACKER_CACHE_BUGS_CHECK: process.env.TRACKER_CACHE_BUGS_CHECK ?? '1',
     ...env,
   });
   const clock = new TestClock();
@@ -247,6 +251,14 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return new TestApp(app, `http://127.0.0.1:${address.port}`, database, config, clock);
+}
+
+/**
+ * Turns off, until restored, the check of what updates keep (TRACKER_CACHE_BUGS_CHECK, which reads each kept bug
+ * again): for tests that count the service's own round trips. In-process only.
+ */
+export function withoutKeptWriteChecks(app: TestApp): { restore(): void } {
+  return jest.replaceProperty(app.app.get<BugLoaderService, { checkWrites: boolean }>(BugLoaderService), 'checkWrites', false);
 }
 
 /** Runs `work` and answers how many SQL statements the service sent meanwhile (see queryCounter). */

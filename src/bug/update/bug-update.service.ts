@@ -12,12 +12,15 @@ import { BugVisibilityService } from '../bug-visibility.service.js';
 import { BugVisibilityCompanion } from '../bug-visibility.companion.js';
 import { companionValue } from '../../common/http/companion-read.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
-import { BugLoaderService } from '../bug-loader.service.js';
+import { BugLoaderService, type LockedBug, type WrittenBug } from '../bug-loader.service.js';
+import type { BugStamp } from '../loaded-bug-cache.js';
+import type { Sql } from '../../database/sql.js';
 import type { ActivityEntry } from '../bug.types.js';
 import { TIME_TRACKING_FIELDS, productRights } from '../rules/field-permissions.js';
 import { parseUpdateRequest, type UpdateRequest } from './update-request.js';
 import type { BugUpdateInput } from '../dto/bug-update.dto.js';
 import { UpdateStateLoader, type BugState, type StateNeeds } from './update-state.js';
+import { stateAfter } from './update-projection.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
 import { FieldSteps } from './update-fields.js';
 import { RelationSteps } from './update-relations.js';
@@ -114,32 +117,64 @@ export class BugUpdateService {
     const namedUsers = await this.namedUsers(ctx.caller.settingsMark, request);
     const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
-    return this.db.transaction(async (tx) => {
-      await this.states.lock(tx, ids);
-      // Settings not kept yet are read on this transaction's connection: through the pool, this update would wait,
-      // holding the bugs' locks, for a connection that concurrent updates of the same bugs hold while they wait for
-      // those locks (MariaDB then ends them all with a lock wait timeout).
-      const [products, fields] = [this.products.catalogueAt(ctx.caller.settingsMark, tx), this.fields.catalogueAt(ctx.caller.settingsMark, tx)];
-      const run: UpdateRun = {
-        tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow, products, fields,
-        namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),
-      };
-      const needs = this.needs(run);
-      const states = await this.states.load(tx, ids, needs);
-      const productsOfBugs = await products.findByIds([...states.values()].map((s) => s.row.productId));
+    let committed!: (ok: boolean) => void;
+    const commit = new Promise<boolean>((resolve) => (committed = resolve));
+    let kept: Promise<void> | undefined;
+    try {
+      const result = await this.db.transaction(async (tx) => {
+        const { answer, changed, written, stamps } = await this.updateLocked(tx, ctx, ids, request, { multi, at, namedUsers, workflow });
+        if (changed.length) kept = this.loader.keepWhenCommitted(changed, written, stamps, commit);
+        return answer;
+      });
+      committed(true);
+      // Kept before the answer leaves: a read of the bug that follows it costs no load.
+      await kept;
+      return result;
+    } finally {
+      committed(false);
+    }
+  }
 
-      const results: UpdatedBug[] = [];
-      for (const id of ids) {
-        // A bug changed as a side effect of an earlier bug of this request is read again.
-        const state = run.bumped.has(id) ? (await this.states.load(tx, [id], needs)).get(id)! : states.get(id)!;
-        results.push(await this.updateOne(run, state, productsOfBugs.get(state.row.productId)!));
-      }
-      await this.finishOthers(run);
-      // A bug of the request that a later bug touched changed at this time too.
-      const now = toApiDateTime(at)!;
-      for (const result of results) if (run.bumped.has(result.id)) result.last_change_time = now;
-      return { bugs: results };
-    });
+  /** The update's work under the bugs' locks: the answer, and the bugs as it leaves them, to keep if it commits. */
+  private async updateLocked(
+    tx: Sql,
+    ctx: UpdateContext,
+    ids: readonly number[],
+    request: UpdateRequest,
+    { multi, at, namedUsers, workflow }: Pick<UpdateRun, 'multi' | 'at' | 'namedUsers' | 'workflow'>,
+  ): Promise<{ answer: { bugs: UpdatedBug[] }; changed: number[]; written: WrittenBug[]; stamps: Promise<Map<number, BugStamp>> }> {
+    await this.states.lock(tx, ids);
+    // Settings not kept yet are read on this transaction's connection: through the pool, this update would wait,
+    // holding the bugs' locks, for a connection that concurrent updates of the same bugs hold while they wait for
+    // those locks (MariaDB then ends them all with a lock wait timeout).
+    const [products, fields] = [this.products.catalogueAt(ctx.caller.settingsMark, tx), this.fields.catalogueAt(ctx.caller.settingsMark, tx)];
+    const run: UpdateRun = {
+      tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow, products, fields,
+      namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),
+    };
+    const needs = this.needs(run);
+    const locked = await this.states.load(tx, ids, needs);
+    const productsOfBugs = await products.findByIds([...locked.values()].map((s) => s.bug.row.productId));
+
+    const results: UpdatedBug[] = [];
+    const works: Array<{ w: BugWork; basis: LockedBug }> = [];
+    for (const id of ids) {
+      // A bug changed as a side effect of an earlier bug of this request is read again.
+      const basis = locked.get(id)!;
+      const state = run.bumped.has(id) ? await this.states.reload(tx, id, needs) : basis.bug;
+      const w = await this.updateOne(run, state, productsOfBugs.get(state.row.productId)!);
+      if (w.changed) works.push({ w, basis });
+      results.push(this.answerOf(w));
+    }
+    await this.finishOthers(run);
+    // A bug of the request that a later bug touched changed at this time too.
+    const now = toApiDateTime(at)!;
+    for (const result of results) if (run.bumped.has(result.id)) result.last_change_time = now;
+    const written = works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined);
+    // The stamps after the writes go with the COMMIT: a kept bug must carry the version its state is.
+    const stamps = written.length ? this.loader.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
+    const changed = [...new Set([...works.map(({ w }) => w.id), ...run.bumped])];
+    return { answer: { bugs: results }, changed, written, stamps };
   }
 
   // ---- Request-wide loading ---------------------------------------------------------------------------------
@@ -174,7 +209,7 @@ export class BugUpdateService {
 
   // ---- One bug --------------------------------------------------------------------------------------------
 
-  private async updateOne(run: UpdateRun, bug: BugState, product: ProductRecord): Promise<UpdatedBug> {
+  private async updateOne(run: UpdateRun, bug: BugState, product: ProductRecord): Promise<BugWork> {
     const { caller } = run;
     if (!(await run.products.canEdit(caller, bug.row.productId))) {
       throw TrackerError.of(Errors.PRODUCT_EDIT_DENIED, { product: product.name });
@@ -207,7 +242,8 @@ export class BugUpdateService {
     if (w.newDupeOf !== undefined) await this.commentSteps.markDuplicateTarget(w, w.newDupeOf);
     if (w.ccAdded.length || w.ccRemoved.length) w.changes.record('cc', w.ccRemoved.join(', '), w.ccAdded.join(', '));
 
-    return this.finish(w);
+    await this.finish(w);
+    return w;
   }
 
   /** editbugs and canconfirm for the bug's product; its control rows are read only when the global editbugs does not decide. */
@@ -217,17 +253,20 @@ export class BugUpdateService {
     return productRights(caller, controls);
   }
 
-  /** Writes the change of one bug, if any, and answers its element of the response. */
-  private async finish(w: BugWork): Promise<UpdatedBug> {
-    const { run } = w;
+  /** Writes the change of one bug, if any. */
+  private async finish(w: BugWork): Promise<void> {
     if (!w.changes.isEmpty) w.changed = true;
     // The row, the history and the outbox rows need no answer: they go with the mail's visibility read and the
     // COMMIT, so that the bug's lock is held for two round trips here instead of six.
-    if (w.changed) await run.tx.withHeldWrites(() => this.writeChange(w));
+    if (w.changed) await w.run.tx.withHeldWrites(() => this.writeChange(w));
+  }
+
+  /** The bug's element of the response. */
+  private answerOf(w: BugWork): UpdatedBug {
     return {
       id: w.id,
       alias: w.aliases,
-      last_change_time: toApiDateTime(w.changed ? run.at : w.bug.row.lastChangeTime)!,
+      last_change_time: toApiDateTime(w.changed ? w.run.at : w.bug.row.lastChangeTime)!,
       changes: this.visibleChanges(w),
     };
   }

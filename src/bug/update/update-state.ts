@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../database/sql.js';
-import { BugLoaderService } from '../bug-loader.service.js';
+import { BugLoaderService, type LockedBug } from '../bug-loader.service.js';
 import type { BugRelation, LoadedBug } from '../loaded-bug.js';
 
 /**
  * What an update needs to know of one bug: the page loader's bug (row, names, people, dupe_of) with the relations
  * the request touches. Aliases, cc, keywords and groups are always there (the response and the mail need them:
  * keywords for its X-Bugzilla-Keywords header, groups to know whose eyes it may reach); relations the request does
- * not touch stay empty and are never queried.
+ * not touch are never queried, so they are empty — or as kept, when the bug's state is the one this instance keeps.
  */
 export type BugState = LoadedBug;
 
@@ -19,8 +19,10 @@ export interface StateNeeds {
 }
 
 /**
- * Loads the bugs of one update through the page loader, inside the update's transaction (so that what is checked is
- * what is written): two queries whatever the number of bugs, sent with the row locks in one round trip.
+ * Loads the bugs of one update inside its transaction (so that what is checked is what is written), under their row
+ * locks: the page loader's bugs with the relations the request needs, from what this instance keeps when the stamps
+ * read under the locks say it is current (BugLoaderService.lockedStates), else in two queries whatever the number of
+ * bugs, sent with the row locks in one round trip.
  */
 @Injectable()
 export class UpdateStateLoader {
@@ -31,18 +33,26 @@ export class UpdateStateLoader {
     return this.loader.lock(tx, ids);
   }
 
-  async load(tx: Sql, ids: readonly number[], needs: StateNeeds): Promise<Map<number, BugState>> {
-    const wanted = new Set<BugRelation>(['alias', 'cc', 'keywords', 'groups']);
-    if (needs.dependencies) {
-      wanted.add('blocks');
-      wanted.add('depends_on');
-    }
-    if (needs.seeAlso) wanted.add('see_also');
-    if (needs.flags) wanted.add('flags');
-    if (needs.custom) wanted.add('custom');
-    // Both reads go in one round trip, with the transaction's START and row locks before them (Sql.gathering).
-    const [details, { byBug }] = await tx.gathering((sql) => Promise.all([this.loader.details(ids, { sql }), this.loader.relations(ids, wanted, { sql })]));
-    const present = ids.filter((id) => details.has(id));
-    return new Map(present.map((id) => [id, { ...details.get(id)!, ...byBug.get(id)! }]));
+  load(tx: Sql, ids: readonly number[], needs: StateNeeds): Promise<Map<number, LockedBug>> {
+    return this.loader.lockedStates(tx, ids, wantedFor(needs));
   }
+
+  /** The bug as this transaction has left it so far (a bug an earlier bug of the request changed). */
+  async reload(tx: Sql, id: number, needs: StateNeeds): Promise<BugState> {
+    const [details, { byBug }] = await Promise.all([this.loader.details([id], { sql: tx }), this.loader.relations([id], wantedFor(needs), { sql: tx })]);
+    return { ...details.get(id)!, ...byBug.get(id)! };
+  }
+}
+
+/** Aliases, cc, keywords and groups always; the others when the request touches them. */
+function wantedFor(needs: StateNeeds): Set<BugRelation> {
+  const wanted = new Set<BugRelation>(['alias', 'cc', 'keywords', 'groups']);
+  if (needs.dependencies) {
+    wanted.add('blocks');
+    wanted.add('depends_on');
+  }
+  if (needs.seeAlso) wanted.add('see_also');
+  if (needs.flags) wanted.add('flags');
+  if (needs.custom) wanted.add('custom');
+  return wanted;
 }
