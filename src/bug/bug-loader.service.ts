@@ -49,8 +49,11 @@ export interface WrittenBug {
   movedElsewhere: boolean;
 }
 
-/** Every bug counts as visible: a write's own reads (the caller's right to see was checked before). */
-const ALL_VISIBLE: SqlCondition = { sql: '1', params: [] };
+/**
+ * How long a write waits for a committing write of the same bug to keep it: only a stalled answer to that COMMIT
+ * could take longer, and then the bug is read (under the lock the commit released).
+ */
+const COMMITTING_WAIT_MS = 100;
 
 /** Bugs per query: keeps the bound parameters of the relations query (one id list per relation) under SQLite's limit. */
 const CHUNK = 500;
@@ -116,7 +119,7 @@ export class BugLoaderService {
     const kept = new Map(unique.map((id) => [id, this.cache.peek(id)] as const));
     const hoping = unique.every((id) => this.committing.has(id) || (keptRelations(kept.get(id), wanted) !== undefined && !kept.get(id)!.movedElsewhere));
     const [stamps, read] = await tx.gathering((sql) => Promise.all([
-      this.repository.stamps(sql, unique, ALL_VISIBLE),
+      this.repository.stamps(sql, unique, this.visibleColumn(undefined)),
       hoping ? undefined : this.readStates(sql, unique, wanted),
     ]));
     const result = new Map<number, LockedBug>();
@@ -145,7 +148,11 @@ export class BugLoaderService {
   /** The kept bug as a write's state, if it is current for `stamp` (after the committing write that moved it, if any). */
   private async keptUnderLock(id: number, stamp: BugStamp, wanted: ReadonlySet<BugRelation>): Promise<LockedBug | undefined> {
     const committing = this.committing.get(id);
-    if (committing && this.cache.peek(id)?.revision !== stamp.revision) await committing;
+    if (committing && this.cache.peek(id)?.revision !== stamp.revision) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([committing, new Promise((resolve) => (timer = setTimeout(resolve, COMMITTING_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     const entry = this.cache.current(id, stamp);
     const relations = keptRelations(entry, wanted);
     if (!entry || !relations) return undefined;
@@ -159,7 +166,7 @@ export class BugLoaderService {
 
   /** The bugs' stamps as the transaction leaves them, read with its next statement, its COMMIT (Sql.readingWithNext). */
   stampsWithNext(tx: Sql, ids: readonly number[]): Promise<Map<number, BugStamp>> {
-    return tx.readingWithNext((sql) => this.repository.stamps(sql, ids, ALL_VISIBLE));
+    return tx.readingWithNext((sql) => this.repository.stamps(sql, ids, this.visibleColumn(undefined)));
   }
 
   /**
@@ -170,6 +177,7 @@ export class BugLoaderService {
    * once they are kept; with TRACKER_CACHE_BUGS_CHECK, it fails if one differs from what the database holds.
    */
   keepWhenCommitted(changed: readonly number[], written: readonly WrittenBug[], stamps: Promise<Map<number, BugStamp>>, committed: Promise<boolean>): Promise<void> {
+    // Awaited only once the transaction committed: a failed one rejects it, and nobody asks.
     stamps.catch(() => undefined);
     const keeping = new Set(written.map((bug) => bug.id));
     for (const id of changed) if (!keeping.has(id)) this.cache.forget(id);
@@ -188,6 +196,7 @@ export class BugLoaderService {
     const after = await stamps;
     return written.filter((bug) => {
       const stamp = after.get(bug.id);
+      // Read in the transaction's snapshot, the mark differs only if the transaction itself moved it (it wrote settings).
       if (stamp?.settingsMark !== bug.settingsMark) {
         this.cache.forget(bug.id);
         return false;
@@ -206,7 +215,7 @@ export class BugLoaderService {
     if (!bugs.length) return;
     const ids = bugs.map((bug) => bug.id);
     const everything = new Set(BUG_RELATIONS.filter((relation) => relation !== 'tags'));
-    const [stamps, states] = await this.db.transaction((tx) => tx.gathering((sql) => Promise.all([this.repository.stamps(sql, ids, ALL_VISIBLE), this.readStates(sql, ids, everything)])));
+    const [stamps, states] = await this.db.transaction((tx) => tx.gathering((sql) => Promise.all([this.repository.stamps(sql, ids, this.visibleColumn(undefined)), this.readStates(sql, ids, everything)])));
     for (const id of ids) {
       const entry = this.cache.peek(id);
       if (!entry?.relations || entry.revision !== stamps.get(id)?.revision) continue;

@@ -1,7 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, QueryRunner, Repository } from 'typeorm';
 import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
-import { noteWrittenTable, tableWrittenBy } from './written-tables.js';
+import { noteWrittenTable, tableWrittenBy, writtenTables } from './written-tables.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
 
@@ -205,6 +205,12 @@ export class Sql {
   readingWithNext<T>(work: (sql: Sql) => T): T {
     const hold = holdOf(this.manager.queryRunner);
     return work(hold ? new HeldReadSql(this.manager, this.dialect, hold) : this);
+  }
+
+  /** The tables this transaction has written so far (none outside a transaction). */
+  writtenTables(): ReadonlySet<string> {
+    const runner = this.manager.queryRunner;
+    return runner?.isTransactionActive ? writtenTables(runner) : new Set();
   }
 
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows (runWrite). */

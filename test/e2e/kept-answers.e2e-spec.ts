@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { ADMIN_API_KEY, countQueries, startTestApp, withoutKeptWriteChecks, type TestApp } from '../support/test-app.js';
 import { changeGroups } from './bug-fixtures.js';
-import { addGroup } from './bug-update-fixtures.js';
+import { addFlagType, addGroup } from './bug-update-fixtures.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { BugGetAnswer } from '../../src/bug/bug-get.answer.js';
@@ -427,6 +427,16 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       } finally {
         checking.restore();
       }
+    });
+
+    it('a flag rewritten with no change recorded (its requestee named in another case) keeps nothing (followsWrites)', async () => {
+      await addFlagType(t, 'kept_review');
+      expect((await t.put(`/bug/${keptBug}`, { flags: [{ name: 'kept_review', status: '?', requestee: watcher.login }] }, admin)).status).toBe(200);
+      const [flag] = (await t.get(`/bug/${keptBug}`, admin)).body.bugs[0].flags;
+      t.clock.advance(60);
+      const res = await t.put(`/bug/${keptBug}`, { flags: [{ id: flag.id, status: '?', requestee: watcher.login.toUpperCase() }], priority: 'Lowest' }, admin);
+      expect(res.body.bugs[0].changes).toEqual({ priority: { removed: 'Highest', added: 'Lowest' } });
+      await answersAsFresh(tracker.apiKey);
     });
 
     it('after a change it does not follow (an alias; a duplicate filed against it), the bug is read from the database', async () => {

@@ -20,7 +20,7 @@ import { TIME_TRACKING_FIELDS, productRights } from '../rules/field-permissions.
 import { parseUpdateRequest, type UpdateRequest } from './update-request.js';
 import type { BugUpdateInput } from '../dto/bug-update.dto.js';
 import { UpdateStateLoader, type BugState, type StateNeeds } from './update-state.js';
-import { stateAfter } from './update-projection.js';
+import { followsWrites, stateAfter } from './update-projection.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
 import { FieldSteps } from './update-fields.js';
 import { RelationSteps } from './update-relations.js';
@@ -170,7 +170,7 @@ export class BugUpdateService {
     // A bug of the request that a later bug touched changed at this time too.
     const now = toApiDateTime(at)!;
     for (const result of results) if (run.bumped.has(result.id)) result.last_change_time = now;
-    const written = works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined);
+    const written = followsWrites(tx.writtenTables()) ? works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined) : [];
     // The stamps after the writes go with the COMMIT: a kept bug must carry the version its state is.
     const stamps = written.length ? this.loader.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
     const changed = [...new Set([...works.map(({ w }) => w.id), ...run.bumped])];

@@ -1,4 +1,4 @@
-import { stateAfter } from './update-projection.js';
+import { followsWrites, stateAfter } from './update-projection.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
 import type { LockedBug } from '../bug-loader.service.js';
 import type { Caller } from '../../common/caller.js';
@@ -85,5 +85,13 @@ describe('stateAfter: the bug as the loader will read it after an update', () =>
     const w = work();
     w.set('qaContactId', 'qa_contact', '', 'default-qa@example.com', 99);
     expect(stateAfter(w, basis())).toBeUndefined();
+  });
+});
+
+describe('followsWrites: only what stateAfter can follow was written', () => {
+  it('the row, cc, keywords, comments, history and outboxes, and nothing else', () => {
+    expect(followsWrites(new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', 'bug_activity', 'mail_queue', 'webhook_deliveries']))).toBe(true);
+    expect(followsWrites(new Set(['bugs', 'flags']))).toBe(false);
+    expect(followsWrites(new Set(['bugs', 'bug_custom_values']))).toBe(false);
   });
 });

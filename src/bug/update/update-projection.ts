@@ -16,7 +16,25 @@ const FOLLOWED_CHANGES = new Set([
 /** History rows `changes` does not show: comment privacy changes nothing a loaded bug holds, work time its actual time. */
 const FOLLOWED_QUIET = new Set(['work_time', 'longdescs.isprivate']);
 
+/**
+ * The tables an update it follows writes: the bug's row, cc and keywords, its comments and history, the outboxes. A
+ * write to any other may change what a loaded bug shows with no change recorded to follow (a flag rewritten with its
+ * requestee's login in another case; custom values whose text reads the same): then nothing is kept.
+ */
+const FOLLOWED_TABLES = new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', 'bug_activity', 'mail_queue', 'webhook_deliveries']);
+
+/** Whether a transaction that wrote `tables` wrote only what `stateAfter` can follow. */
+export function followsWrites(tables: ReadonlySet<string>): boolean {
+  return [...tables].every((table) => FOLLOWED_TABLES.has(table));
+}
+
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The text as the database stores it: both drivers write UTF-8, in which a lone UTF-16 surrogate (a JSON body may
+ * carry one) becomes U+FFFD.
+ */
+const asStored = (text: string): string => (text as unknown as { toWellFormed(): string }).toWellFormed();
 
 /**
  * The bug as the page loader will read it once this update's writes commit, when every change of the update is one
@@ -36,7 +54,7 @@ export function stateAfter(w: BugWork, basis: LockedBug): WrittenBug | undefined
   const before = basis.bug;
   const people = knownPeople(w);
   const row = { ...before.row, ...w.columns };
-  if (w.columns.deadline !== undefined) row.deadline = w.columns.deadline ? w.columns.deadline.slice(0, 10) : null;
+  for (const key of ['summary', 'url', 'whiteboard'] as const) row[key] = asStored(row[key]);
   const assignee = people.get(row.assignedToId);
   const qaContact = row.qaContactId === null ? null : people.get(row.qaContactId);
   const status = run.workflow?.statuses.find((s) => s.name === row.status);
