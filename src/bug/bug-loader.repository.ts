@@ -126,7 +126,13 @@ const K = { alias: 1, cc: 2, keyword: 3, group: 4, blocks: 5, dependsOn: 6, seeA
 const COLUMNS = ['n1', 'n2', 'x', 's1', 's2', 's3', 's4', 's5', 's6'] as const;
 type Column = (typeof COLUMNS)[number];
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * How the loader orders a bug's lists, compared here rather than by the database so that both dialects agree; whoever
+ * builds a bug's lists itself (an update keeping the bug as it leaves it) sorts with these.
+ */
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const ccOrder = (a: UserDetail, b: UserDetail) => byText(a.login, b.login);
+export const keywordOrder = (a: string, b: string) => byText(a.toLowerCase(), b.toLowerCase());
 
 /**
  * The hand-written statements of the bug loader (the hot path bench/ measures: a page of bugs costs a constant
@@ -304,8 +310,8 @@ export class BugLoaderRepository {
     }
     for (const [id, bug] of byBug) {
       bug.aliases.sort(byText);
-      bug.cc.sort((a, b) => byText(a.login, b.login));
-      bug.keywords.sort((a, b) => byText(a.toLowerCase(), b.toLowerCase()));
+      bug.cc.sort(ccOrder);
+      bug.keywords.sort(keywordOrder);
       bug.groups.sort(byText);
       bug.blocks.sort((a, b) => a - b);
       bug.dependsOn.sort((a, b) => a - b);

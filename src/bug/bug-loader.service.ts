@@ -159,7 +159,8 @@ export class BugLoaderService {
     return { bug: { ...entry.detail, visible: true, ...relations.value }, stamp, relations: relations.wanted, customFields: relations.customFields, movedElsewhere: false };
   }
 
-  private async readStates(sql: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>) {
+  /** The bugs' details and `wanted` relations as `sql` reads them (with its writes, inside a transaction). */
+  async readStates(sql: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>) {
     const [details, { byBug, customFields }] = await Promise.all([this.details(ids, { sql }), this.relations(ids, wanted, { sql })]);
     return { details, byBug, customFields };
   }

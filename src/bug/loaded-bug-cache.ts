@@ -104,7 +104,7 @@ export class LoadedBugCache {
     const entry = this.slots.get(id)?.entry;
     if (!entry) return undefined;
     if (entry.revision !== stamp.revision || entry.settingsMark !== stamp.settingsMark) {
-      this.remove(id);
+      this.forget(id);
       return undefined;
     }
     return entry;
@@ -185,11 +185,6 @@ export class LoadedBugCache {
     return at < 0 ? undefined : (visibleTo![at + 1] as boolean);
   }
 
-  /** Keeps the bug no longer (a write moved it past what is kept). */
-  forget(id: number): void {
-    this.remove(id);
-  }
-
   /** The kept entry of the bug, whatever its stamp (current() checks it against the database's). */
   peek(id: number): KeptBug | undefined {
     return this.slots.get(id)?.entry;
@@ -207,13 +202,14 @@ export class LoadedBugCache {
   }
 
   private put(id: number, slot: Slot): void {
-    this.remove(id);
+    this.forget(id);
     this.slots.set(id, slot);
     this.totalBytes += slot.entryBytes + slot.jsonBytes;
     this.evict();
   }
 
-  private remove(id: number): void {
+  /** Keeps the bug no longer (a write moved it past what is kept, or a bound is exceeded). */
+  forget(id: number): void {
     const slot = this.slots.get(id);
     if (!slot) return;
     this.totalBytes -= slot.entryBytes + slot.jsonBytes;
@@ -223,7 +219,7 @@ export class LoadedBugCache {
   /** Drops the least recently stored bugs while a bound is exceeded (the newest one stays, whatever its size). */
   private evict(): void {
     while (this.slots.size > this.bounds.entries || (this.totalBytes > this.bounds.bytes && this.slots.size > 1)) {
-      this.remove(this.slots.keys().next().value!);
+      this.forget(this.slots.keys().next().value!);
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { LockedBug, WrittenBug } from '../bug-loader.service.js';
 import type { BugRelation, BugRelations, UserDetail } from '../loaded-bug.js';
 import type { BugWork } from './bug-work.js';
+import { ccOrder, keywordOrder } from '../bug-loader.repository.js';
 
 /**
  * The changes (by their history field) whose effect on a loaded bug `stateAfter` can follow: the row's own columns,
@@ -27,8 +28,6 @@ const FOLLOWED_TABLES = new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', '
 export function followsWrites(tables: ReadonlySet<string>): boolean {
   return [...tables].every((table) => FOLLOWED_TABLES.has(table));
 }
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The text as the database stores it: both drivers write UTF-8, in which a lone UTF-16 surrogate (a JSON body may
@@ -66,8 +65,8 @@ export function stateAfter(w: BugWork, basis: LockedBug): WrittenBug | undefined
     if (!user) return undefined;
     cc.push(user);
   }
-  cc.sort((a, b) => byText(a.login, b.login));
-  const keywords = [...w.keywords].sort((a, b) => byText(a.toLowerCase(), b.toLowerCase()));
+  cc.sort(ccOrder);
+  const keywords = [...w.keywords].sort(keywordOrder);
 
   const wanted = new Set<BugRelation>(basis.relations);
   // The sum of the comments' work time is the database's to make (a decimal sum): read again when wanted.

@@ -1,3 +1,4 @@
+import { byText } from '../bug-loader.repository.js';
 import { Injectable } from '@nestjs/common';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { ProductService } from '../../product/product.service.js';
@@ -17,7 +18,6 @@ import { BugUpdateRepository } from './bug-update.repository.js';
 import { customFieldValues, NO_SELECTION } from '../custom-values.js';
 
 const byNumber = (a: number, b: number) => a - b;
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The multi-valued parts of a bug on Update Bug: groups, dependencies (kept mirror images, loops refused), keywords,

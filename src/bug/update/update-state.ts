@@ -39,7 +39,7 @@ export class UpdateStateLoader {
 
   /** The bug as this transaction has left it so far (a bug an earlier bug of the request changed). */
   async reload(tx: Sql, id: number, needs: StateNeeds): Promise<BugState> {
-    const [details, { byBug }] = await tx.gathering((sql) => Promise.all([this.loader.details([id], { sql }), this.loader.relations([id], wantedFor(needs), { sql })]));
+    const { details, byBug } = await tx.gathering((sql) => this.loader.readStates(sql, [id], wantedFor(needs)));
     return { ...details.get(id)!, ...byBug.get(id)! };
   }
 }
