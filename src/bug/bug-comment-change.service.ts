@@ -7,6 +7,7 @@ import { BugVisibilityService } from './bug-visibility.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugRepository } from './bug.repository.js';
+import { BugEditsService } from './bug-edits.service.js';
 import { ChangeSet, formatWorkTime } from './rules/changes.js';
 import { parseTimeValue, roundHours } from './update/update-request.js';
 import type { ActivityEntry } from './bug.types.js';
@@ -37,6 +38,7 @@ export class BugCommentChangeService {
     private readonly visibility: BugVisibilityService,
     private readonly recorder: ChangeRecorderService,
     private readonly bugs: BugRepository,
+    private readonly edits: BugEditsService,
     private readonly bugEvents: BugEventsService,
   ) {}
 
@@ -64,7 +66,7 @@ export class BugCommentChangeService {
     history.push(...visible.map((e) => ({ bugId, userId: caller.id, at, field: e.field, removed: e.removed, added: e.added })));
     // The bug's row, its history and its mail need no answer: they go with the reads of the mail and the COMMIT.
     await tx.withHeldWrites(async () => {
-      await this.bugs.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
+      await this.edits.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
       await this.recorder.record(tx, history);
 
       const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
@@ -101,6 +103,6 @@ export class BugCommentChangeService {
    * serves a kept answer with the old ones.
    */
   commentTagsChanged(tx: Sql, bugId: number): Promise<void> {
-    return this.bugs.moveRevision(tx, [bugId]);
+    return this.edits.moveRevision(tx, [bugId]);
   }
 }

@@ -17,6 +17,7 @@ import { BugEventsService } from './bug-events.service.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
 import { BugRepository } from './bug.repository.js';
+import { BugEditsService } from './bug-edits.service.js';
 import { isCustomFieldName } from './bug.fields.js';
 import { validateAliases } from './rules/alias.js';
 import { productRights } from './rules/field-permissions.js';
@@ -115,6 +116,7 @@ export class BugCreateService {
     private readonly visibility: BugVisibilityService,
     private readonly recorder: ChangeRecorderService,
     private readonly bugs: BugRepository,
+    private readonly edits: BugEditsService,
     private readonly bugFlags: BugFlagsService,
     private readonly bugEvents: BugEventsService,
   ) {}
@@ -476,7 +478,7 @@ export class BugCreateService {
     await this.bugs.addDependencies(tx, rows);
     const mirrored = mirroredDependencyChanges(id, { added: bug.dependsOn, removed: [] }, { added: bug.blocks, removed: [] });
     await this.recorder.record(tx, mirrored.map((e) => ({ ...e, userId: caller.id, at })));
-    await this.bugs.touch(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
+    await this.edits.touch(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */

@@ -1,18 +1,33 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
+import type { Bug } from './entities/bug.entity.js';
+import { BugLoaderService } from './bug-loader.service.js';
 import { BugRepository } from './bug.repository.js';
 
 /**
- * The writes the modules above bug make to the bug a thing of theirs hangs on (an attachment created or changed):
- * the bug's last_change_time moves (updates.md), and flag requestees join its cc list (observed on 5.0.6). The
- * history of those changes goes through the ChangeRecorderService, as every change of a bug does.
+ * The writes that move a bug's stamp from outside Update Bug's own row write: what another thing of the bug changed
+ * (a comment added, an attachment created or changed, a bug's dependency filed, comment tags), and flag requestees
+ * joining its cc list (observed on 5.0.6). Each forgets the bug this instance kept once the write commits, so that
+ * the bug's next update reads its state with its lock rather than hope for a kept one in vain (BugLoaderService
+ * .lockedStates). The history of those changes goes through the ChangeRecorderService, as every change of a bug does.
  */
 @Injectable()
 export class BugEditsService {
-  constructor(private readonly bugs: BugRepository) {}
+  constructor(
+    private readonly bugs: BugRepository,
+    private readonly loader: BugLoaderService,
+  ) {}
 
-  touch(tx: Sql, bugIds: readonly number[], at: string): Promise<void> {
-    return this.bugs.touch(tx, bugIds, at);
+  /** Moves the bugs' last_change_time (updates.md), with `columns` changed beside it. */
+  async touch(tx: Sql, bugIds: readonly number[], at: string, columns: Partial<Pick<Bug, 'remainingTime'>> = {}): Promise<void> {
+    await this.bugs.touch(tx, bugIds, at, columns);
+    this.loader.forgetWhenCommitted(tx, bugIds);
+  }
+
+  /** Moves the bugs' revision alone: what they show changed, but no change of the bug in Bugzilla's sense. */
+  async moveRevision(tx: Sql, bugIds: readonly number[]): Promise<void> {
+    await this.bugs.moveRevision(tx, bugIds);
+    this.loader.forgetWhenCommitted(tx, bugIds);
   }
 
   addCc(tx: Sql, bugId: number, userIds: readonly number[]): Promise<void> {

@@ -165,6 +165,17 @@ export class BugLoaderService {
     return { details, byBug, customFields };
   }
 
+  /**
+   * Forgets the bugs once `tx` commits: it moved their stamps, and kept as they were they would only make their next
+   * write hope in vain (lockedStates). Kept ones stay valid while it has not committed, and if it does not.
+   */
+  forgetWhenCommitted(tx: Sql, ids: readonly number[]): void {
+    if (!ids.length) return;
+    void tx.committed().then((committed) => {
+      if (committed) for (const id of ids) this.cache.forget(id);
+    });
+  }
+
   /** The bugs' stamps as the transaction leaves them, read with its next statement, its COMMIT (Sql.readingWithNext). */
   stampsWithNext(tx: Sql, ids: readonly number[]): Promise<Map<number, BugStamp>> {
     return tx.readingWithNext((sql) => this.repository.stamps(sql, ids, this.visibleColumn(undefined)));

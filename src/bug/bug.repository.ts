@@ -96,14 +96,15 @@ export class BugRepository {
 
   /**
    * Moves the bugs' revision alone: something shown with them changed that is no change of the bug in Bugzilla's
-   * sense (its last_change_time stays), such as a comment's tags. What is kept under the revision goes.
+   * sense (its last_change_time stays), such as a comment's tags. What is kept under the revision goes. Writers go
+   * through BugEditsService, which also forgets what this instance kept of the bugs.
    */
   async moveRevision(tx: Sql, ids: readonly number[]): Promise<void> {
     if (!ids.length) return;
     await tx.repository(Bug).increment({ id: In([...ids]) }, 'revision', 1);
   }
 
-  /** Moves the bugs' last_change_time: something they show changed (with `columns` changed beside it). */
+  /** Moves the bugs' last_change_time: something they show changed (with `columns` changed beside it); BugEditsService.touch. */
   async touch(tx: Sql, ids: readonly number[], at: string, columns: Partial<Pick<Bug, 'remainingTime'>> = {}): Promise<void> {
     if (!ids.length) return;
     await updateRows(tx.repository(Bug), { id: ids }, { ...columns, lastChangeTime: at });

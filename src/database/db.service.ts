@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { installStatementHold, Sql, type Statement } from './sql.js';
+import { installStatementHold, Sql, TransactionEnd, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
@@ -198,19 +198,27 @@ export class Db {
     return row!.now;
   }
 
+  /** Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
-    if (this.dialect === 'mysql') return this.preparedTransaction(work);
-    const run = () => this.dataSource.transaction((manager) => work(new Sql(manager, this.dialect)));
+    const end = new TransactionEnd();
+    const result = this.dialect === 'mysql' ? this.preparedTransaction(work, end) : this.queuedTransaction(work, end);
+    result.then(() => end.ended(true), () => end.ended(false));
+    return result;
+  }
+
+  /** SQLite's transactions, one after the other on its one connection. */
+  private queuedTransaction<T>(work: (tx: Sql) => Promise<T>, end: TransactionEnd): Promise<T> {
+    const run = () => this.dataSource.transaction((manager) => work(new Sql(manager, this.dialect, 'manager', end)));
     const result = this.sqliteQueue.then(run, run);
     this.sqliteQueue = result.catch(() => undefined);
     return result;
   }
 
   /** TypeORM's transaction (its commit and rollback events included) on a runner that prepares its statements. */
-  private async preparedTransaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+  private async preparedTransaction<T>(work: (tx: Sql) => Promise<T>, end: TransactionEnd): Promise<T> {
     const runner = preparedTransactionRunner(this.dataSource);
     try {
-      return await runner.manager.transaction((manager) => work(new Sql(manager, this.dialect)));
+      return await runner.manager.transaction((manager) => work(new Sql(manager, this.dialect, 'manager', end)));
     } finally {
       await runner.release();
     }

@@ -41,6 +41,16 @@ export interface HeldStatement extends Statement {
   answer?: { resolve(answer: unknown): void; reject(error: unknown): void };
 }
 
+/** How a transaction ended (Sql.committed): settled by Db.transaction once its COMMIT or ROLLBACK returned. */
+export class TransactionEnd {
+  private settle!: (committed: boolean) => void;
+  readonly committed = new Promise<boolean>((resolve) => (this.settle = resolve));
+
+  ended(committed: boolean): void {
+    this.settle(committed);
+  }
+}
+
 /** A generated id asked for when needed: a write held on MySQL knows it once its carrying statement returned. */
 export type PendingId = () => Promise<number>;
 
@@ -136,12 +146,23 @@ export class Sql {
   /**
    * `reads` decides where reads outside a transaction go: `manager` (the default), `replica` (TypeORM replication's
    * "slave" mode) or a direct function (the MySQL pool itself, skipping TypeORM's per-query runner on the hot path).
+   * A transaction's handle has its `end` (Db.transaction).
    */
   constructor(
     readonly manager: EntityManager,
     readonly dialect: Dialect,
     private readonly reads: 'manager' | 'replica' | ((sql: string, params: SqlValue[]) => Promise<unknown[]>) = 'manager',
+    private readonly end?: TransactionEnd,
   ) {}
+
+  /**
+   * Settles once this handle's transaction ended: true when it committed, false when it rolled back. For what must
+   * follow only a commit, such as forgetting what a write made stale in this instance's memory.
+   */
+  committed(): Promise<boolean> {
+    if (!this.end) throw new Error('Sql.committed() asked outside a transaction');
+    return this.end.committed;
+  }
 
   /** The entity's TypeORM repository on this handle's manager (the transaction's inside a write). */
   repository<T extends ObjectLiteral>(entity: EntityTarget<T>): Repository<T> {

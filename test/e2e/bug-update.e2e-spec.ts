@@ -577,6 +577,25 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       expect(sent).toHaveLength(3);
       expect(sent[1]).toMatch(/^START TRANSACTION;[\s\S]*FOR UPDATE;[\s\S]*c_revision[\s\S]*product_name[\s\S]*UNION ALL/);
     });
+
+    inProcessIt('an update after Add Comment and Add Attachment on a kept bug reads its state with the lock: those writes forgot it (spies on mysql2)', async () => {
+      if (t.db.dialect !== 'mysql') return;
+      const id = await fileBug(t);
+      let round = 0;
+      const put = () => update(t, id, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', comment: { body: `round ${round}` } });
+      const elsewhere = [
+        () => t.post(`/bug/${id}/comment`, { comment: 'between two updates' }, { key: ADMIN_API_KEY }),
+        () => t.post(`/bug/${id}/attachment`, { data: Buffer.from('x').toString('base64'), file_name: 'x.txt', summary: 'x', content_type: 'text/plain' }, { key: ADMIN_API_KEY }),
+      ];
+      for (const write of elsewhere) {
+        await put();
+        expect((await write()).body.error).toBeUndefined();
+        const sent = await roundTrips(put);
+        // The kept bug is gone: its stamp and state come with the lock, not the stamp alone and then the state.
+        expect(sent).toHaveLength(3);
+        expect(sent[1]).toMatch(/^START TRANSACTION;[\s\S]*FOR UPDATE;[\s\S]*c_revision[\s\S]*product_name[\s\S]*UNION ALL/);
+      }
+    });
   });
 
   describe('OpenAPI', () => {

@@ -47,6 +47,23 @@ describe('statements held back until the transaction\'s next one', () => {
     expect([await valueOf('held_commit_1'), await valueOf('held_commit_2')]).toEqual(['held', 'held']);
   });
 
+  it('a transaction\'s committed() settles true once it committed, false once it rolled back, even when its COMMIT carried the failing write', async () => {
+    await db.transaction((tx) => insertRows(tx.repository(Parameter), [probe('ended_taken')]));
+    let ok: Promise<boolean> | undefined;
+    await db.transaction(async (tx) => {
+      ok = tx.committed();
+      await insertRows(tx.repository(Parameter), [probe('ended_ok')]);
+    });
+    await expect(ok).resolves.toBe(true);
+    let failed: Promise<boolean> | undefined;
+    await expect(db.transaction(async (tx) => {
+      failed = tx.committed();
+      await tx.withHeldWrites(() => insertRows(tx.repository(Parameter), [probe('ended_taken', 'again')]));
+    })).rejects.toThrow(/duplicate|unique/i);
+    await expect(failed).resolves.toBe(false);
+    expect(() => db.read.committed()).toThrow(/outside a transaction/);
+  });
+
   it('a held write that fails fails the statement carrying it, and the transaction leaves nothing', async () => {
     await db.transaction((tx) => insertRows(tx.repository(Parameter), [probe('held_taken')]));
     await expect(db.transaction(async (tx) => {

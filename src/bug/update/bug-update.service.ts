@@ -27,7 +27,7 @@ import { RelationSteps } from './update-relations.js';
 import { WorkflowSteps } from './update-workflow.js';
 import { CommentSteps } from './update-comments.js';
 import { FlagSteps } from './update-flags.js';
-import { BugRepository } from '../bug.repository.js';
+import { BugEditsService } from '../bug-edits.service.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
 
 /** One element of the Update Bug response (updates.md "Update Bug: response"). */
@@ -81,7 +81,7 @@ export class BugUpdateService {
     private readonly workflowSteps: WorkflowSteps,
     private readonly commentSteps: CommentSteps,
     private readonly flagSteps: FlagSteps,
-    private readonly bugs: BugRepository,
+    private readonly edits: BugEditsService,
     private readonly updates: BugUpdateRepository,
     private readonly bugEvents: BugEventsService,
   ) {}
@@ -117,22 +117,15 @@ export class BugUpdateService {
     const namedUsers = await this.namedUsers(ctx.caller.settingsMark, request);
     const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
-    let committed!: (ok: boolean) => void;
-    const commit = new Promise<boolean>((resolve) => (committed = resolve));
     let kept: Promise<void> | undefined;
-    try {
-      const result = await this.db.transaction(async (tx) => {
-        const { answer, changed, written, stamps } = await this.updateLocked(tx, ctx, ids, request, { multi, at, namedUsers, workflow });
-        if (changed.length) kept = this.loader.keepWhenCommitted(changed, written, stamps, commit);
-        return answer;
-      });
-      committed(true);
-      // Kept before the answer leaves: a read of the bug that follows it costs no load.
-      await kept;
-      return result;
-    } finally {
-      committed(false);
-    }
+    const result = await this.db.transaction(async (tx) => {
+      const { answer, changed, written, stamps } = await this.updateLocked(tx, ctx, ids, request, { multi, at, namedUsers, workflow });
+      if (changed.length) kept = this.loader.keepWhenCommitted(changed, written, stamps, tx.committed());
+      return answer;
+    });
+    // Kept before the answer leaves: a read of the bug that follows it costs no load.
+    await kept;
+    return result;
   }
 
   /** The update's work under the bugs' locks: the answer, and the bugs as it leaves them, to keep if it commits. */
@@ -326,7 +319,7 @@ export class BugUpdateService {
 
   private async writeOthers(run: UpdateRun, ids: readonly number[]): Promise<void> {
     const { tx } = run;
-    await this.bugs.touch(tx, ids, run.at);
+    await this.edits.touch(tx, ids, run.at);
     const entries = [...run.others].flatMap(([bugId, list]) =>
       list.map((e) => ({ bugId, userId: run.caller.id, at: run.at, field: e.field, removed: e.removed, added: e.added })));
     await this.recorder.record(tx, entries);
