@@ -4,7 +4,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { PendingId, Sql } from '../database/sql.js';
 import type { BugAttachments } from '../bug/bug-attachments.js';
 import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments.js';
 import { bugMailState } from '../bug/bug-events.js';
@@ -59,7 +59,7 @@ interface BugChange {
   bugId: number;
   attachment: { id: number; isNew: boolean };
   entries: ActivityEntry[];
-  comment?: { id: number; text: string; isPrivate: boolean };
+  comment?: { id: number | PendingId; text: string; isPrivate: boolean };
   joinCc: UserRecord[];
 }
 
@@ -135,7 +135,8 @@ export class AttachmentService implements BugAttachments {
             changes: flags, existing: [], functionName: CREATE,
           }, users, change);
         }
-        const commentId = await this.comments.add(tx, {
+        // Its id only a webhook asks for: the row goes with the reads of the mail.
+        const commentId = await this.comments.addLater(tx, {
           bugId, userId: caller.id, text: input.comment ?? '', isPrivate: values.isPrivate, at,
           type: CommentType.ATTACHMENT_CREATED, extraData: String(id), attachmentId: id,
         });
@@ -204,7 +205,7 @@ export class AttachmentService implements BugAttachments {
         if (touched) await this.repository.update(tx, attachment.id, { ...this.onlyChanged(set, attachment), lastChangeTime: at });
         const comment = input.comment?.trim();
         if (comment) {
-          const commentId = await this.comments.add(tx, {
+          const commentId = await this.comments.addLater(tx, {
             bugId: attachment.bugId, userId: caller.id, text: comment, isPrivate, at,
             type: CommentType.ATTACHMENT_UPDATED, extraData: String(attachment.id), attachmentId: attachment.id,
           });
@@ -227,7 +228,7 @@ export class AttachmentService implements BugAttachments {
     for (const bugId of new Set(bugIds)) {
       const bug = details.get(bugId);
       if (!bug || !bug.visible) throw denied ? denied(bugId) : bug ? this.visibility.accessDenied(caller, bugId) : TrackerError.of(Errors.BUG_NOT_FOUND, { id: bugId });
-      if (!(await this.products.canEdit(caller, bug.row.productId, tx))) {
+      if (!(await this.products.catalogueAt(caller.settingsMark, tx).canEdit(caller, bug.row.productId))) {
         throw denied ? denied(bugId) : TrackerError.of(Errors.PRODUCT_EDIT_DENIED, { product: bug.product });
       }
     }
@@ -312,9 +313,14 @@ export class AttachmentService implements BugAttachments {
     for (const c of changed) byBug.set(c.bugId, [...(byBug.get(c.bugId) ?? []), c]);
     if (!byBug.size) return;
     const bugIds = [...byBug.keys()];
-    const details = await this.loader.details(bugIds, { sql: tx });
-    const { byBug: relations } = await this.loader.relations(bugIds, new Set(['cc', 'keywords']), { sql: tx });
-    // The cc rows, the history, the bugs' rows and the mail need no answer: they go with the mail's reads and the COMMIT.
+    // The bugs' rows first: their UPDATE, which goes with the mail's reads, locks them, so the groups those reads
+    // find stand until the COMMIT (a bug in no group then needs no visibility read for its mail).
+    await tx.withHeldWrites(() => this.bugs.touch(tx, bugIds, at));
+    const [details, { byBug: relations }] = await tx.gathering((sql) => Promise.all([
+      this.loader.details(bugIds, { sql }),
+      this.loader.relations(bugIds, new Set(['cc', 'keywords', 'groups']), { sql }),
+    ]));
+    // The cc rows, the history and the mail need no answer: they go with the COMMIT.
     await tx.withHeldWrites(async () => {
       for (const [bugId, changes] of byBug) {
         const bug = details.get(bugId)!;
@@ -326,7 +332,6 @@ export class AttachmentService implements BugAttachments {
           entries.push({ bugId, userId: caller.id, at, field: 'cc', removed: '', added: joining.map((u) => u.login).join(', ') });
         }
         await this.recorder.record(tx, entries);
-        await this.bugs.touch(tx, [bugId], at);
         const comment = changes.map((c) => c.comment).find((c) => c !== undefined);
         await this.bugEvents.publish(tx, {
           bugId, summary: bug.row.summary, product: bug.product, component: bug.component, productId: bug.row.productId, componentId: bug.row.componentId,
@@ -340,7 +345,7 @@ export class AttachmentService implements BugAttachments {
           },
           at,
           settingsMark: caller.settingsMark,
-          canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
+          canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx, relations.get(bugId)?.groups.length === 0),
         });
       }
     });

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { bugMailState } from './bug-events.js';
@@ -11,12 +11,13 @@ import { BugEditsService } from './bug-edits.service.js';
 import { ChangeSet, formatWorkTime } from './rules/changes.js';
 import { parseTimeValue, roundHours } from './update/update-request.js';
 import type { ActivityEntry } from './bug.types.js';
+import { BUG_COMMENTS, type BugComments } from './bug-comments.js';
 
-/** A comment just written on a bug outside Update Bug (Create Comment), in the writer's transaction. */
+/** A comment to add to a bug outside Update Bug (Create Comment), in the writer's transaction. */
 export interface AddedComment {
   bugId: number;
-  commentId: number;
-  /** The text as stored (for the mail). */
+  userId: number;
+  /** The text as stored: normalised and checked (normaliseCommentText). */
   text: string;
   isPrivate: boolean;
   /** Hours worked, already checked by workTimeOf (0 for none). */
@@ -40,6 +41,7 @@ export class BugCommentChangeService {
     private readonly bugs: BugRepository,
     private readonly edits: BugEditsService,
     private readonly bugEvents: BugEventsService,
+    @Inject(BUG_COMMENTS) private readonly comments: BugComments,
   ) {}
 
   /**
@@ -51,26 +53,38 @@ export class BugCommentChangeService {
     return roundHours(parseTimeValue('work_time', value, true).hours);
   }
 
-  async commentAdded(tx: Sql, caller: Caller, comment: AddedComment): Promise<void> {
+  /**
+   * Adds the comment to the bug and answers its id. The bug's row is locked first, with START, as Update Bug locks
+   * it: remaining_time is lowered from the value under the lock, and the mail reads the bug as this change leaves it.
+   * The comment row, the bug's row and history then go with the reads of the mail (under the lock, so a bug in no
+   * group needs no visibility read for its mail), and the mail with the COMMIT; only work time, whose history row
+   * names the comment, needs the comment's id before that.
+   */
+  async addComment(tx: Sql, caller: Caller, comment: AddedComment): Promise<number> {
     const { bugId, at, workTime } = comment;
     const [row] = await this.bugs.rows(tx, [bugId], { forUpdate: true });
+    const newComment = { bugId, userId: comment.userId, text: comment.text, isPrivate: comment.isPrivate, at, workTime };
+    const id = workTime !== 0 ? await this.comments.add(tx, newComment) : await this.comments.addLater(tx, newComment);
     const changes = new ChangeSet();
     const history: ActivityEntry[] = [];
     let remainingTime: number | undefined;
-    if (workTime !== 0) {
-      history.push({ bugId, userId: caller.id, at, field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: comment.commentId });
+    if (typeof id === 'number') {
+      history.push({ bugId, userId: caller.id, at, field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
       remainingTime = Math.max(roundHours(row.remainingTime - workTime), 0);
       changes.record('remaining_time', row.remainingTime, remainingTime);
     }
     const visible = changes.entries();
     history.push(...visible.map((e) => ({ bugId, userId: caller.id, at, field: e.field, removed: e.removed, added: e.added })));
-    // The bug's row, its history and its mail need no answer: they go with the reads of the mail and the COMMIT.
     await tx.withHeldWrites(async () => {
       await this.edits.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
       await this.recorder.record(tx, history);
 
-      const detail = (await this.loader.details([bugId], { sql: tx })).get(bugId)!;
-      const { byBug } = await this.loader.relations([bugId], new Set(['cc', 'keywords']), { sql: tx });
+      const [details, { byBug }] = await tx.gathering((sql) => Promise.all([
+        this.loader.details([bugId], { sql }),
+        this.loader.relations([bugId], new Set(['cc', 'keywords', 'groups']), { sql }),
+      ]));
+      const detail = details.get(bugId)!;
+      const relations = byBug.get(bugId);
       await this.bugEvents.publish(tx, {
         bugId,
         summary: detail.row.summary,
@@ -80,21 +94,22 @@ export class BugCommentChangeService {
         componentId: detail.row.componentId,
         changerId: caller.id,
         action: 'comment',
-        state: bugMailState(detail.row, detail.classification, byBug.get(bugId)?.keywords ?? []),
+        state: bugMailState(detail.row, detail.classification, relations?.keywords ?? []),
         changes: visible.map((e) => ({ field: e.field, removed: e.removed, added: e.added })),
-        comment: { id: comment.commentId, text: comment.text, isPrivate: comment.isPrivate },
+        comment: { id, text: comment.text, isPrivate: comment.isPrivate },
         participants: {
           reporterId: detail.row.reporterId,
           assigneeId: detail.row.assignedToId,
           qaContactId: detail.row.qaContactId,
-          ccIds: byBug.get(bugId)?.cc.map((u) => u.id) ?? [],
+          ccIds: relations?.cc.map((u) => u.id) ?? [],
           formerIds: [],
         },
         at,
         settingsMark: caller.settingsMark,
-        canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx),
+        canSee: (userIds) => this.visibility.usersWhoCanSee(bugId, userIds, caller, tx, relations?.groups.length === 0),
       });
     });
+    return typeof id === 'number' ? id : id();
   }
 
   /**

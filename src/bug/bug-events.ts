@@ -59,7 +59,7 @@ export interface BugChangeEvent {
    */
   changes: ReadonlyArray<{ field: string; removed: string; added: string; attachmentId?: number | null }>;
   /** The attachments this change added (isNew) or changed (action `attachment`), each with the comment it added. */
-  attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number }>;
+  attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number | PendingId }>;
   /**
    * The comment added by this change, if any: its text goes into the mail, webhooks read it by id as their owner.
    * A pending id (BugComments.addLater) is asked for only by a listener that needs it (commentIdOf).
@@ -91,7 +91,7 @@ export interface BugChangeListener {
 export const BUG_MAILER = Symbol('BugMailer');
 export const BUG_WEBHOOKS = Symbol('BugWebhooks');
 
-/** The id of an event's comment; a pending one is asked for here, by the listener that needs it. */
-export function commentIdOf(comment: NonNullable<BugChangeEvent['comment']>): Promise<number> {
-  return typeof comment.id === 'function' ? comment.id() : Promise.resolve(comment.id);
+/** The id of an event's comment (or an attachment's); a pending one is asked for here, by the listener that needs it. */
+export function commentIdOf(id: number | PendingId): Promise<number> {
+  return typeof id === 'function' ? id() : Promise.resolve(id);
 }

@@ -9,7 +9,6 @@ import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
 import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
 import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
 import { normaliseCommentText } from '../bug/bug-comments.js';
-import { CommentService } from './comment.service.js';
 import type { CommentCreateInput } from './dto/comment.dto.js';
 
 const FUNCTION = 'Bug.add_comment';
@@ -19,14 +18,14 @@ const FUNCTION = 'Bug.add_comment';
  * a missing bug or an empty or whitespace-only comment; 100/101/102 for the bug; 109 when the caller may not edit
  * its product; 113 for a private comment by a caller outside the insider group; 52/54/55 for the hours of a time
  * tracker (others' work_time is ignored, as the seed says); 114 for a text over 65,535 characters. One transaction
- * writes the comment (CommentService, the one writer) and the bug's side (history, remaining_time, last_change_time,
- * bug mail: BugCommentChangeService). As in Bugzilla 5.0, the comment is its own record: no audit_log row.
+ * writes the comment (CommentService, the one writer, through the bug module's BUG_COMMENTS port) and the bug's
+ * side (history, remaining_time, last_change_time, bug mail), both by BugCommentChangeService, which locks the bug's
+ * row first. As in Bugzilla 5.0, the comment is its own record: no audit_log row.
  */
 @Injectable()
 export class CommentCreateService {
   constructor(
     private readonly db: Db,
-    private readonly comments: CommentService,
     private readonly visibility: BugVisibilityService,
     private readonly loader: BugLoaderService,
     private readonly products: ProductService,
@@ -40,7 +39,7 @@ export class CommentCreateService {
     if ((input.comment ?? '').trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'comment' });
     const [bugId] = await this.visibility.resolveVisible(caller, [bug], undefined, visibilityOfStamps(known));
     const detail = (await this.loader.details([bugId], { visibleTo: caller, known })).get(bugId)!;
-    if (!(await this.products.canEdit(caller, detail.row.productId))) {
+    if (!(await this.products.catalogueAt(caller.settingsMark).canEdit(caller, detail.row.productId))) {
       throw TrackerError.of(Errors.PRODUCT_EDIT_DENIED, { product: detail.product });
     }
     const isPrivate = input.is_private === true;
@@ -49,10 +48,6 @@ export class CommentCreateService {
     const text = normaliseCommentText(input.comment);
     const at = toDbDateTime(ctx.now);
 
-    return this.db.transaction(async (tx) => {
-      const commentId = await this.comments.add(tx, { bugId, userId: caller.id, text, isPrivate, at, workTime });
-      await this.bugChanges.commentAdded(tx, caller, { bugId, commentId, text, isPrivate, workTime, at });
-      return commentId;
-    });
+    return this.db.transaction((tx) => this.bugChanges.addComment(tx, caller, { bugId, userId: caller.id, text, isPrivate, workTime, at }));
   }
 }

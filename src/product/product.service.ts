@@ -336,9 +336,5 @@ export class ProductService {
     return mayEnter(caller, await this.productRepository.controlsOf(sql, [product.id]));
   }
 
-  /** May edit its bugs: the caller is in every `canedit` group of its controls. */
-  async canEdit(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
-    return mayEdit(caller, await this.productRepository.controlsOf(sql, [productId]));
-  }
 }
 

@@ -128,7 +128,7 @@ export class WebhookService implements BugChangeListener {
       && (w.productId === null || w.productId === event.productId)
       && (w.componentId === null || w.componentId === event.componentId));
     if (!matching.length) return;
-    const events = storedEvents(event, event.comment && (await commentIdOf(event.comment)));
+    const events = await storedEvents(event);
     const now = Date.now();
     await this.repository.addDeliveries(tx, matching.flatMap((webhook) => events.map((stored) => ({
       webhookId: webhook.id, bugId: event.bugId, deliveryId: randomUUID(), action: event.action, event: JSON.stringify(stored),
@@ -230,17 +230,17 @@ export class WebhookService implements BugChangeListener {
 const isAdmin = (caller: Caller) => caller.inGroup('admin');
 
 /** The deliveries an event makes per webhook: one, or one per attachment (each with the changes of its own). */
-function storedEvents(event: BugChangeEvent, commentId: number | undefined): StoredEvent[] {
+async function storedEvents(event: BugChangeEvent): Promise<StoredEvent[]> {
   const base = { changerId: event.changerId, at: event.at };
   const plain = (changes: BugChangeEvent['changes']) => changes.map(({ field, removed, added }) => ({ field, removed, added }));
-  if (!event.attachments?.length) return [{ ...base, commentId, changes: plain(event.changes) }];
-  return event.attachments.map(({ id, isNew, commentId }, index) => ({
+  if (!event.attachments?.length) return [{ ...base, commentId: event.comment && (await commentIdOf(event.comment.id)), changes: plain(event.changes) }];
+  return Promise.all(event.attachments.map(async ({ id, isNew, commentId }, index) => ({
     ...base,
-    commentId,
+    commentId: commentId === undefined ? undefined : await commentIdOf(commentId),
     attachment: { id, isNew },
     // Changes of the bug itself (requestees joining cc) travel with the first attachment's delivery.
     changes: plain(event.changes.filter((c) => c.attachmentId === id || ((c.attachmentId ?? null) === null && index === 0))),
-  }));
+  })));
 }
 
 function presentState(webhook: Webhook, state: WebhookState | undefined, queueDepth: number): Record<string, unknown> {

@@ -114,6 +114,12 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       const sent = await roundTrips(async () => expect((await create()).status).toBe(200));
       expect(sent.filter((text) => /api_keys/.test(text))).toEqual([expect.stringMatching(/c_revision[\s\S]*c_visible[\s\S]*api_keys/)]);
       expect(ownBugVisibilityReads(sent)).toEqual([]);
+      // The key; the bug (the last attachment moved it; who may edit its product is kept); START with the attachment's
+      // row (its id is needed); the contents (binary, prepared); the comment and the bug's row with the mail's reads;
+      // the rest with the COMMIT.
+      expect(sent).toHaveLength(6);
+      expect(sent.filter((text) => /group_control_map/.test(text))).toEqual([]);
+      expect(sent[4]).toMatch(/^INSERT INTO `comments`[\s\S]*UPDATE `bugs`[\s\S]*UNION ALL/);
     });
 
     describe('exclude_fields=data', () => {

@@ -252,6 +252,12 @@ describe('bug mail over SMTP (TRACKER_MAIL_URL=smtp://…)', () => {
       expect((await t.put(`/bug/${bugId}`, { comment: { body: 'Only for those who may see it.' } }, { key: changerKey })).status).toBe(200);
       await waitFor('the change mail to the assignee', () => mailsAbout(bugId, 'assignee@example.com').length === 2);
       expect((await queuedFor(bugId)).filter((r) => r.body.includes('Only for those who may see it.')).map((r) => r.toAddress)).toEqual(['assignee@example.com']);
+      // Create Comment and Create Attachment read the bug's groups with their mail's reads: the same rule holds.
+      expect((await t.post(`/bug/${bugId}/comment`, { comment: 'A comment for those who may see it.' }, { key: changerKey })).body.error).toBeUndefined();
+      const attachment = { data: Buffer.from('x').toString('base64'), file_name: 'x.txt', summary: 'An attachment for those who may see it', content_type: 'text/plain' };
+      expect((await t.post(`/bug/${bugId}/attachment`, attachment, { key: changerKey })).body.error).toBeUndefined();
+      await waitFor('the comment and attachment mails to the assignee', () => mailsAbout(bugId, 'assignee@example.com').length === 4);
+      expect((await queuedFor(bugId)).filter((r) => r.toAddress !== 'assignee@example.com')).toEqual([]);
       expect(mailsAbout(bugId, 'reporter@example.com')).toEqual([]);
     });
   });
