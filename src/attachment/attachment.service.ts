@@ -313,8 +313,9 @@ export class AttachmentService implements BugAttachments {
     for (const c of changed) byBug.set(c.bugId, [...(byBug.get(c.bugId) ?? []), c]);
     if (!byBug.size) return;
     const bugIds = [...byBug.keys()];
-    // The bugs' rows first: their UPDATE, which goes with the mail's reads, locks them, so the groups those reads
-    // find stand until the COMMIT (a bug in no group then needs no visibility read for its mail).
+    // The bugs' rows first: their UPDATE goes with the mail's reads and locks them. Those reads see the bugs' groups
+    // in the transaction's snapshot, as the visibility statement would (a bug in no group then needs none); when they
+    // are its first plain reads (a new attachment without flags), that snapshot is taken under the lock.
     await tx.withHeldWrites(() => this.bugs.touch(tx, bugIds, at));
     const [details, { byBug: relations }] = await tx.gathering((sql) => Promise.all([
       this.loader.details(bugIds, { sql }),

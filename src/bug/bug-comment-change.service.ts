@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import type { PendingId, Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { bugMailState } from './bug-events.js';
 import { BugEventsService } from './bug-events.service.js';
@@ -16,7 +16,6 @@ import { BUG_COMMENTS, type BugComments } from './bug-comments.js';
 /** A comment to add to a bug outside Update Bug (Create Comment), in the writer's transaction. */
 export interface AddedComment {
   bugId: number;
-  userId: number;
   /** The text as stored: normalised and checked (normaliseCommentText). */
   text: string;
   isPrivate: boolean;
@@ -54,21 +53,25 @@ export class BugCommentChangeService {
   }
 
   /**
-   * Adds the comment to the bug and answers its id. The bug's row is locked first, with START, as Update Bug locks
-   * it: remaining_time is lowered from the value under the lock, and the mail reads the bug as this change leaves it.
-   * The comment row, the bug's row and history then go with the reads of the mail (under the lock, so a bug in no
-   * group needs no visibility read for its mail), and the mail with the COMMIT; only work time, whose history row
-   * names the comment, needs the comment's id before that.
+   * Adds the comment to the bug and answers its id. The bug's row is locked first, as Update Bug locks it, so the
+   * mail's reads (the transaction's first plain reads, which fix its snapshot) see the bug as this change leaves it,
+   * its groups among them: a bug in no group needs no visibility read for its mail. Without work time, the lock, the
+   * comment, the bug's row and history all go with those reads, and the mail with the COMMIT: two round trips. Work
+   * time needs the row's remaining_time under the lock, and the comment's id for its history row, first.
    */
   async addComment(tx: Sql, caller: Caller, comment: AddedComment): Promise<number> {
     const { bugId, at, workTime } = comment;
-    const [row] = await this.bugs.rows(tx, [bugId], { forUpdate: true });
-    const newComment = { bugId, userId: comment.userId, text: comment.text, isPrivate: comment.isPrivate, at, workTime };
-    const id = workTime !== 0 ? await this.comments.add(tx, newComment) : await this.comments.addLater(tx, newComment);
+    const newComment = { bugId, userId: caller.id, text: comment.text, isPrivate: comment.isPrivate, at, workTime };
     const changes = new ChangeSet();
     const history: ActivityEntry[] = [];
     let remainingTime: number | undefined;
-    if (typeof id === 'number') {
+    let id: number | PendingId;
+    if (workTime === 0) {
+      await this.bugs.lock(tx, [bugId]);
+      id = await this.comments.addLater(tx, newComment);
+    } else {
+      const [row] = await this.bugs.rows(tx, [bugId], { forUpdate: true });
+      id = await this.comments.add(tx, newComment);
       history.push({ bugId, userId: caller.id, at, field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
       remainingTime = Math.max(roundHours(row.remainingTime - workTime), 0);
       changes.record('remaining_time', row.remainingTime, remainingTime);

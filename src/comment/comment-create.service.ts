@@ -48,6 +48,6 @@ export class CommentCreateService {
     const text = normaliseCommentText(input.comment);
     const at = toDbDateTime(ctx.now);
 
-    return this.db.transaction((tx) => this.bugChanges.addComment(tx, caller, { bugId, userId: caller.id, text, isPrivate, workTime, at }));
+    return this.db.transaction((tx) => this.bugChanges.addComment(tx, caller, { bugId, text, isPrivate, workTime, at }));
   }
 }

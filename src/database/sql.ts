@@ -214,7 +214,7 @@ export class Sql {
    */
   gathering<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     const hold = holdOf(this.manager.queryRunner);
-    return work(hold ? new GatheringSql(this.manager, this.dialect, hold) : this);
+    return work(hold ? new GatheringSql(this.manager, this.dialect, hold, this.end) : this);
   }
 
   /**
@@ -225,7 +225,7 @@ export class Sql {
    */
   readingWithNext<T>(work: (sql: Sql) => T): T {
     const hold = holdOf(this.manager.queryRunner);
-    return work(hold ? new HeldReadSql(this.manager, this.dialect, hold) : this);
+    return work(hold ? new HeldReadSql(this.manager, this.dialect, hold, this.end) : this);
   }
 
   /** The tables this transaction has written so far (none outside a transaction). */
@@ -263,8 +263,8 @@ export class Sql {
 class GatheringSql extends Sql {
   private queue: Array<Statement & { resolve: (rows: unknown[]) => void; reject: (error: unknown) => void }> = [];
 
-  constructor(manager: EntityManager, dialect: Dialect, private readonly hold: StatementHold) {
-    super(manager, dialect);
+  constructor(manager: EntityManager, dialect: Dialect, private readonly hold: StatementHold, end: TransactionEnd | undefined) {
+    super(manager, dialect, 'manager', end);
   }
 
   override all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
@@ -285,8 +285,8 @@ class GatheringSql extends Sql {
 
 /** Sql.readingWithNext's handle: `all` holds its statement, answered when the statement carrying it returns. */
 class HeldReadSql extends Sql {
-  constructor(manager: EntityManager, dialect: Dialect, private readonly hold: StatementHold) {
-    super(manager, dialect);
+  constructor(manager: EntityManager, dialect: Dialect, private readonly hold: StatementHold, end: TransactionEnd | undefined) {
+    super(manager, dialect, 'manager', end);
   }
 
   override all<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {

@@ -335,6 +335,5 @@ export class ProductService {
     if (!product.isActive) return false;
     return mayEnter(caller, await this.productRepository.controlsOf(sql, [product.id]));
   }
-
 }
 

@@ -119,7 +119,7 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       // the rest with the COMMIT.
       expect(sent).toHaveLength(6);
       expect(sent.filter((text) => /group_control_map/.test(text))).toEqual([]);
-      expect(sent[4]).toMatch(/^INSERT INTO `comments`[\s\S]*UPDATE `bugs`[\s\S]*UNION ALL/);
+      expect(sent[4]).toMatch(/^INSERT INTO `comments`[\s\S]*UPDATE `bugs`[\s\S]*UNION ALL[\s\S]*`bug_groups`/);
     });
 
     describe('exclude_fields=data', () => {

@@ -589,6 +589,8 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       ];
       for (const write of elsewhere) {
         await put();
+        // Kept by the update: the next one sends only the stamps with its lock.
+        expect((await roundTrips(put))[1]).not.toMatch(/product_name/);
         expect((await write()).body.error).toBeUndefined();
         const sent = await roundTrips(put);
         // The kept bug is gone: its stamp and state come with the lock, not the stamp alone and then the state.
