@@ -7,9 +7,9 @@ import { BugRepository } from './bug.repository.js';
 /**
  * The writes that move a bug's stamp from outside Update Bug's own row write: what another thing of the bug changed
  * (a comment added, an attachment created or changed, a bug's dependency filed, comment tags), and flag requestees
- * joining its cc list (observed on 5.0.6). Each forgets the bug this instance kept once the write commits, so that
- * the bug's next update reads its state with its lock rather than hope for a kept one in vain (BugLoaderService
- * .lockedStates). The history of those changes goes through the ChangeRecorderService, as every change of a bug does.
+ * joining its cc list (observed on 5.0.6). Each forgets the bug this instance kept (BugLoaderService
+ * .forgetWhenCommitted), so that the bug's next update reads its state with its lock rather than hope for a kept one
+ * in vain (BugLoaderService.lockedStates). The history of those changes goes through the ChangeRecorderService, as every change of a bug does.
  */
 @Injectable()
 export class BugEditsService {

@@ -166,13 +166,19 @@ export class BugLoaderService {
   }
 
   /**
-   * Forgets the bugs once `tx` commits: it moved their stamps, and kept as they were they would only make their next
-   * write hope in vain (lockedStates). Kept ones stay valid while it has not committed, and if it does not.
+   * Forgets the bugs `tx` moved: kept as they were, they would only make their next write hope in vain
+   * (lockedStates). At once, so that a write of them starting meanwhile does not hope, and again once `tx` commits,
+   * in case a read kept the version before it in between.
    */
   forgetWhenCommitted(tx: Sql, ids: readonly number[]): void {
+    this.forgetNowAndOnCommit(ids, tx.committed());
+  }
+
+  private forgetNowAndOnCommit(ids: readonly number[], committed: Promise<boolean>): void {
     if (!ids.length) return;
-    void tx.committed().then((committed) => {
-      if (committed) for (const id of ids) this.cache.forget(id);
+    for (const id of ids) this.cache.forget(id);
+    void committed.then((ok) => {
+      if (ok) for (const id of ids) this.cache.forget(id);
     });
   }
 
@@ -184,15 +190,15 @@ export class BugLoaderService {
   /**
    * Keeps the bugs as a write left them, once `committed` says its transaction did: each with the stamp `stamps`
    * read in the transaction after its writes (Sql.readingWithNext), if that stamp's settings mark is the one the
-   * state's names were read under. The other bugs it `changed` are kept no longer, from now on, so that their next
-   * write does not hope for them (lockedStates); a write of the bugs to keep waits until they are. The answer settles
+   * state's names were read under. The other bugs it `changed` are forgotten (forgetWhenCommitted); a write of the
+   * bugs to keep waits until they are. The answer settles
    * once they are kept; with TRACKER_CACHE_BUGS_CHECK, it fails if one differs from what the database holds.
    */
   keepWhenCommitted(changed: readonly number[], written: readonly WrittenBug[], stamps: Promise<Map<number, BugStamp>>, committed: Promise<boolean>): Promise<void> {
     // Awaited only once the transaction committed: a failed one rejects it, and nobody asks.
     stamps.catch(() => undefined);
     const keeping = new Set(written.map((bug) => bug.id));
-    for (const id of changed) if (!keeping.has(id)) this.cache.forget(id);
+    this.forgetNowAndOnCommit(changed.filter((id) => !keeping.has(id)), committed);
     const kept = this.keepCommitted(written, stamps, committed);
     const settled = kept.then(() => undefined, () => undefined);
     for (const id of keeping) this.committing.set(id, settled);

@@ -156,12 +156,12 @@ export class Sql {
   ) {}
 
   /**
-   * Settles once this handle's transaction ended: true when it committed, false when it rolled back. For what must
-   * follow only a commit, such as forgetting what a write made stale in this instance's memory.
+   * Settles once this handle's transaction ended: true when it committed, false when it rolled back (outside a
+   * transaction, true: each write committed as it ran). For what must follow only a commit: waking an outbox's
+   * worker (CommitSignals), forgetting what a write made stale in this instance's memory.
    */
   committed(): Promise<boolean> {
-    if (!this.end) throw new Error('Sql.committed() asked outside a transaction');
-    return this.end.committed;
+    return this.end?.committed ?? Promise.resolve(true);
   }
 
   /** The entity's TypeORM repository on this handle's manager (the transaction's inside a write). */

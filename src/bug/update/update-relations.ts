@@ -1,4 +1,3 @@
-import { byText } from '../bug-loader.repository.js';
 import { Injectable } from '@nestjs/common';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { ProductService } from '../../product/product.service.js';
@@ -16,6 +15,7 @@ import { checkStoredDependencyLoops } from '../rules/dependency-loops.js';
 import { BugRepository } from '../bug.repository.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
 import { customFieldValues, NO_SELECTION } from '../custom-values.js';
+import { byText } from '../bug-loader.repository.js';
 
 const byNumber = (a: number, b: number) => a - b;
 
