@@ -91,14 +91,30 @@ function rateRule(env: NodeJS.ProcessEnv, name: string): RateRule | undefined {
 function databaseUrl(env: NodeJS.ProcessEnv, name: string, raw: string): string {
   if (/^sqlite:.+/.test(raw)) return raw;
   if (/^(mysql|mariadb):\/\/[^/]+(\/[^/?]+)?(\?.*)?$/.test(raw)) {
+    let url: URL | undefined;
     try {
-      new URL(raw);
-      return raw;
+      url = new URL(raw);
     } catch {
       /* fall through to the error */
     }
+    if (url) {
+      checkServerOptions(name, url.searchParams);
+      return raw;
+    }
   }
   throw new ConfigError(`${name} must be mysql://user:password@host:port/database, mariadb://… or sqlite:PATH (got '${raw}')`);
+}
+
+/**
+ * The one option a MySQL/MariaDB URL takes in its query: `socketPath`, the server's Unix socket (mysql2's name), for a
+ * server on the same host. Anything else would be dropped without a word by TypeORM's URL parsing, so it stops the
+ * start instead.
+ */
+function checkServerOptions(name: string, options: URLSearchParams): void {
+  for (const [key, value] of options) {
+    if (key !== 'socketPath') throw new ConfigError(`${name} takes no option '${key}' (the one option is socketPath=/path/to/mysqld.sock)`);
+    if (!value.startsWith('/')) throw new ConfigError(`${name}'s socketPath must be an absolute path (got '${value}')`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {

@@ -6,6 +6,7 @@ module.exports = [
   'cli', // runs the admin command line on the instance's database
   'concurrency', // two instances on one database, racing
   'crash-restart', // kills and restarts the service process
+  'database-socket', // starts an instance that reaches its database through the server's Unix socket
   'db-faults', // breaks the database under a running instance
   'held-statements', // runs transactions on the instance's database handle
   'kept-answers', // two instances, kept serialised answers and statement counts

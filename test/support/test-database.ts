@@ -14,6 +14,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
   /** Fault injection (MariaDB/MySQL): kills every server connection to this database; answers how many. */
   killConnections(): Promise<number>;
+  /** This database's URL reaching its server through the server's Unix socket instead (MariaDB/MySQL). */
+  socketUrl(): Promise<string>;
+  /** The client address of each server connection to this database: `localhost` for a Unix socket's (MariaDB/MySQL). */
+  connectionHosts(): Promise<string[]>;
 }
 
 export const testDialect = (): 'sqlite' | 'mysql' => (process.env.TEST_DIALECT === 'mysql' ? 'mysql' : 'sqlite');
@@ -27,6 +31,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       url: `sqlite:${path.join(dir, 'tracker.sqlite')}`,
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
       killConnections: () => Promise.reject(new Error('SQLite has no server connections to kill')),
+      socketUrl: () => Promise.reject(new Error('SQLite has no server socket')),
+      connectionHosts: () => Promise.reject(new Error('SQLite has no server connections')),
     };
   }
   const server = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306';
@@ -40,24 +46,36 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     dialect: 'mysql',
     url,
-    drop: async () => {
-      const connection = await mysql.createConnection(serverOnly(server));
-      await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await connection.end();
-    },
-    killConnections: async () => {
-      const connection = await mysql.createConnection(serverOnly(server));
-      try {
-        const [rows] = await connection.query('SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()', [name]);
-        const ids = (rows as Array<{ id: number }>).map((row) => Number(row.id));
-        // A connection may end by itself between the list and the kill (unknown thread id): that is no failure.
-        await Promise.all(ids.map((id) => connection.query(`KILL ${id}`).catch(() => undefined)));
-        return ids.length;
-      } finally {
-        await connection.end();
-      }
-    },
+    drop: () => onServer(async (connection) => void (await connection.query(`DROP DATABASE IF EXISTS \`${name}\``))),
+    killConnections: () => onServer(async (connection) => {
+      const [rows] = await connection.query('SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()', [name]);
+      const ids = (rows as Array<{ id: number }>).map((row) => Number(row.id));
+      // A connection may end by itself between the list and the kill (unknown thread id): that is no failure.
+      await Promise.all(ids.map((id) => connection.query(`KILL ${id}`).catch(() => undefined)));
+      return ids.length;
+    }),
+    socketUrl: () => onServer(async (connection) => {
+      const [rows] = await connection.query('SELECT @@socket AS socket');
+      const local = new URL(url);
+      local.hostname = 'localhost';
+      local.port = '';
+      local.searchParams.set('socketPath', (rows as Array<{ socket: string }>)[0].socket);
+      return local.toString();
+    }),
+    connectionHosts: () => onServer(async (connection) => {
+      const [rows] = await connection.query('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE DB = ?', [name]);
+      return (rows as Array<{ host: string }>).map((row) => row.host);
+    }),
   };
+
+  async function onServer<T>(work: (connection: mysql.Connection) => Promise<T>): Promise<T> {
+    const connection = await mysql.createConnection(serverOnly(server));
+    try {
+      return await work(connection);
+    } finally {
+      await connection.end();
+    }
+  }
 }
 
 function serverOnly(url: string): string {

@@ -1,0 +1,14 @@
+import { ConfigError, loadConfig } from './app-config.js';
+
+describe('DATABASE_URL', () => {
+  it('takes a MySQL/MariaDB server by its Unix socket (socketPath, as mysql2 names it)', () => {
+    const url = 'mysql://root@localhost/tracker?socketPath=/run/mysqld/mysqld.sock';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: 'mysql://root@db/tracker', DATABASE_REPLICA_URLS: `${url},mysql://root@replica/tracker` }).databaseReplicaUrls).toEqual([url, 'mysql://root@replica/tracker']);
+  });
+
+  it('refuses an option it would not apply, and a relative socket path, naming the variable', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root@db/tracker?ssl=true' })).toThrow(new ConfigError("DATABASE_URL takes no option 'ssl' (the one option is socketPath=/path/to/mysqld.sock)"));
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root@db/tracker', DATABASE_REPLICA_URLS: 'mysql://root@replica/tracker?socketPath=mysqld.sock' })).toThrow(new ConfigError("DATABASE_REPLICA_URLS's socketPath must be an absolute path (got 'mysqld.sock')"));
+  });
+});
