@@ -50,8 +50,8 @@ export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [
 
 /**
  * Where a MySQL/MariaDB URL points: the URL as TypeORM reads it, and the server's Unix socket when its query names
- * one (`?socketPath=`, checked by the configuration). On one host the socket spares each round trip the TCP stack:
- * the bench's writes ran 10–40% faster through it (bench/RESULTS.md, thirteenth entry).
+ * one (`?socketPath=`, checked by the configuration): for a server that listens on no TCP port (skip-networking),
+ * or whose accounts are bound to the socket.
  */
 export function serverLocation(databaseUrl: string): { url: string; socketPath?: string } {
   const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
