@@ -12,3 +12,14 @@ describe('DATABASE_URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root@db/tracker', DATABASE_REPLICA_URLS: 'mysql://root@replica/tracker?socketPath=mysqld.sock' })).toThrow(new ConfigError("DATABASE_REPLICA_URLS's socketPath must be an absolute path (got 'mysqld.sock')"));
   });
 });
+
+describe('errors about URLs that carry credentials', () => {
+  it.each([
+    ['DATABASE_URL', 'postgres://tracker:s3cr/et@db/tracker'],
+    ['TRACKER_MAIL_URL', 'smpt://mailer:s3cr/et@mail.example.com'],
+    ['REDIS_URL', 'http://:s3cr/et@redis:6379'],
+  ])('%s: name the URL without its password (the message reaches the log)', (name, url) => {
+    expect(() => loadConfig({ [name]: url })).toThrow(/\*\*\*@/);
+    expect(() => loadConfig({ [name]: url })).not.toThrow(/s3cr/);
+  });
+});

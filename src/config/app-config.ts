@@ -88,6 +88,11 @@ function rateRule(env: NodeJS.ProcessEnv, name: string): RateRule | undefined {
   return { perMinute, burst: integer(env, `${name}_BURST`, perMinute, 1, 1_000_000) };
 }
 
+/** A URL as an error message may show it: the password of its user part masked (the message reaches the log). */
+function withoutPassword(url: string): string {
+  return url.replace(/(\/\/[^/@:]*:).*@/, '$1***@');
+}
+
 function databaseUrl(env: NodeJS.ProcessEnv, name: string, raw: string): string {
   if (/^sqlite:.+/.test(raw)) return raw;
   if (/^(mysql|mariadb):\/\/[^/]+(\/[^/?]+)?(\?.*)?$/.test(raw)) {
@@ -102,7 +107,7 @@ function databaseUrl(env: NodeJS.ProcessEnv, name: string, raw: string): string 
       return raw;
     }
   }
-  throw new ConfigError(`${name} must be mysql://user:password@host:port/database, mariadb://… or sqlite:PATH (got '${raw}')`);
+  throw new ConfigError(`${name} must be mysql://user:password@host:port/database, mariadb://… or sqlite:PATH (got '${withoutPassword(raw)}')`);
 }
 
 /**
@@ -148,7 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   config.mailUrl = env.TRACKER_MAIL_URL?.trim() || undefined;
   if (config.mailUrl && config.mailUrl !== 'off' && !/^smtps?:\/\/\S+$/.test(config.mailUrl)) {
-    throw new ConfigError(`TRACKER_MAIL_URL must be smtp://…, smtps://… or off (got '${config.mailUrl}')`);
+    throw new ConfigError(`TRACKER_MAIL_URL must be smtp://…, smtps://… or off (got '${withoutPassword(config.mailUrl)}')`);
   }
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
   config.dataDir = path.resolve(env.TRACKER_DATA_DIR?.trim() || (sqlitePath && sqlitePath !== ':memory:' ? path.dirname(sqlitePath) : './data'));
@@ -173,6 +178,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 32, 0, 65_536) * 1024 * 1024,
     checkWrites: env.TRACKER_CACHE_BUGS_CHECK?.trim() === '1',
   };
-  if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${config.redisUrl}')`);
+  if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${withoutPassword(config.redisUrl)}')`);
   return config;
 }
