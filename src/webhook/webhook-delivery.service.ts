@@ -18,7 +18,8 @@ import { WebhookRepository } from './webhook.repository.js';
 import { WEBHOOK_CHANNEL, type StoredEvent } from './webhook.service.js';
 
 const FAILED_PASS_DELAY_MS = 15_000;
-const BATCH_SIZE = 20;
+/** Deliveries one instance sends at once. */
+const MAX_IN_FLIGHT = 20;
 const MAX_RETRY_DELAY_MS = 3600_000;
 /** Delivered and skipped deliveries stay readable (GET /rest/webhook/{id}/deliveries) this long, then go. */
 export const FINISHED_RETENTION_DAYS = 7;
@@ -42,7 +43,8 @@ export function signatureOf(secret: string, body: string): string {
  * The webhook worker: runs in every serving instance, claims due deliveries atomically (one instance per delivery),
  * renders each for its owner on its first attempt, POSTs it signed, and records the outcome on the delivery and the
  * webhook. Failures back off; after TRACKER_WEBHOOK_MAX_FAILURES consecutive ones the webhook is disabled and its
- * owner mailed. One bug's deliveries to one webhook go one at a time, in order (WebhookRepository.due).
+ * owner mailed. Up to MAX_IN_FLIGHT deliveries go at once; one bug's deliveries to one webhook one at a time, in order
+ * (WebhookRepository.due).
  */
 @Injectable()
 export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -50,6 +52,8 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
   private readonly loop: WorkerLoop;
   private readonly purges = new EveryInterval(PURGE_INTERVAL_MS);
   private stopSignalListener: (() => void) | undefined;
+  /** The deliveries being sent, each settled (never rejecting) once recorded. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly config: AppConfig,
@@ -66,7 +70,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
       { name: 'Webhook delivery', pollMs: config.webhooks.pollMs, failedPassDelayMs: FAILED_PASS_DELAY_MS, logger: this.logger },
       async () => {
         if (this.purges.due()) await this.purgeFinished(new Date(Date.now() - FINISHED_RETENTION_DAYS * 86400_000));
-        await this.deliverDue();
+        await this.startDue();
         // Sleep only until the next delivery in line is due (a retry), not a whole poll.
         return this.untilNextDue();
       },
@@ -88,10 +92,11 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
     this.loop.start(await this.untilNextDue());
   }
 
-  /** Waits for the delivery in flight; claimed deliveries not yet sent are tried again when their lease ends. */
+  /** Waits for the deliveries in flight; claimed deliveries not yet sent are tried again when their lease ends. */
   async onModuleDestroy(): Promise<void> {
     this.stopSignalListener?.();
     await this.loop.stop();
+    await Promise.all(this.inFlight);
   }
 
   /** Forgets delivered and skipped deliveries finished before `before`; answers how many. */
@@ -99,18 +104,39 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
     return this.db.transaction((tx) => this.repository.deleteFinishedBefore(tx, toDbDateTime(before)));
   }
 
-  /** Sends every due delivery, batch by batch; answers how many were tried. */
-  async deliverDue(): Promise<number> {
-    let tried = 0;
+  /**
+   * Claims due deliveries up to MAX_IN_FLIGHT sent at once, and starts them; answers how many it started. It does not
+   * wait for them: a receiver that lets each POST run to its timeout would otherwise hold back every other webhook,
+   * and a batch's last deliveries would outlive their lease (another instance would claim and send them again). Each
+   * finished delivery wakes the worker for the next ones. One bug's deliveries to one webhook still go in order: only
+   * the first in line is ever claimed (WebhookRepository.due), and it stays first until it is finished.
+   */
+  async startDue(): Promise<number> {
+    let started = 0;
     for (;;) {
-      const batch = await this.claimDue(BATCH_SIZE);
+      const room = MAX_IN_FLIGHT - this.inFlight.size;
+      if (room <= 0 || !this.loop.isRunning) return started;
+      const batch = await this.claimDue(room);
+      const webhooks = new Map<number, Promise<Webhook | null>>();
       for (const delivery of batch) {
-        if (!this.loop.isRunning) return tried;
-        await this.deliver(delivery);
-        tried++;
+        // Each webhook of the batch read once.
+        if (!webhooks.has(delivery.webhookId)) webhooks.set(delivery.webhookId, this.repository.byId(this.db.read, delivery.webhookId));
+        this.track(webhooks.get(delivery.webhookId)!.then((webhook) => this.deliver(delivery, webhook)));
       }
-      if (batch.length < BATCH_SIZE || !this.loop.isRunning) return tried;
+      started += batch.length;
+      if (batch.length < room) return started;
     }
+  }
+
+  /** Keeps `sending` in flight until it settles; then wakes the worker for what is due next. */
+  private track(sending: Promise<void>): void {
+    const settled: Promise<void> = sending
+      .catch((err: unknown) => this.logger.error(`Webhook delivery failed to finish (tried again when its lease ends): ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => {
+        this.inFlight.delete(settled);
+        this.loop.wake();
+      });
+    this.inFlight.add(settled);
   }
 
   /**
@@ -129,9 +155,9 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
     });
   }
 
-  private async deliver(delivery: WebhookDelivery): Promise<void> {
-    const webhook = await this.repository.byId(this.db.read, delivery.webhookId);
-    if (!webhook) return; // deleted since the claim (its deliveries with it)
+  /** Sends one claimed delivery of `webhook` (null: deleted since the claim, its deliveries with it). */
+  private async deliver(delivery: WebhookDelivery, webhook: Webhook | null): Promise<void> {
+    if (!webhook) return;
     let payload = delivery.payload;
     if (payload === null) {
       const rendered = await this.payloads.render(webhook, delivery, JSON.parse(delivery.event) as StoredEvent);

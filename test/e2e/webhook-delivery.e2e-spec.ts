@@ -113,6 +113,34 @@ describe('webhook deliveries', () => {
       }
     });
 
+    it('a receiver that holds its answer holds back no other webhook: deliveries go at once, each within its own timeout', async () => {
+      // Its own instance, with a timeout far longer than the test waits: only a delivery that does not queue behind
+      // the held one can arrive in time.
+      const patient = await startTestApp({ ...ENV, TRACKER_WEBHOOK_TIMEOUT_MS: '60000' });
+      const [slow, quick] = [new WebhookReceiver(), new WebhookReceiver()];
+      await Promise.all([slow.start(), quick.start()]);
+      slow.holding = true;
+      try {
+        const held = ok(await patient.post('/webhook', { name: 'held', url: slow.url, events: ['modify'] }, { key: ADMIN_API_KEY }));
+        const prompt = ok(await patient.post('/webhook', { name: 'prompt', url: quick.url, events: ['comment'] }, { key: ADMIN_API_KEY }));
+        const bugId = await fileBug(patient);
+        ok(await patient.put(`/bug/${bugId}`, { whiteboard: 'held back' }, { key: ADMIN_API_KEY }));
+        await eventually('the held delivery to be in flight', () => slow.of(held.id).length === 1);
+        ok(await patient.post(`/bug/${bugId}/comment`, { comment: 'goes past it' }, { key: ADMIN_API_KEY }));
+        await eventually('the prompt delivery, while the held one waits for its answer', () => quick.of(prompt.id).length === 1);
+        expect(slow.of(held.id)).toHaveLength(1);
+
+        slow.release();
+        await eventually('the held delivery to be recorded', async () =>
+          ok(await patient.get(`/webhook/${held.id}/deliveries`, { key: ADMIN_API_KEY })).deliveries[0].state === 'delivered');
+        expect(slow.of(held.id)).toHaveLength(1);
+      } finally {
+        // Answered first: the instance's shutdown waits for its deliveries in flight.
+        await Promise.all([slow.stop(), quick.stop()]);
+        await patient.close();
+      }
+    });
+
     it('retries a failing receiver with the same delivery, keeps one bug in order, then disables the webhook and says why', async () => {
       const hook = await createHook({ name: 'fragile', events: ['modify'] });
       const bugId = await fileBug(t);

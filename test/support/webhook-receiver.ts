@@ -10,11 +10,13 @@ export interface ReceivedHook {
 
 /**
  * A real local HTTP receiver for webhook deliveries: records every request, and answers `status` (200 unless a test
- * makes it fail).
+ * makes it fail) — or, while `holding`, not until `release()`.
  */
 export class WebhookReceiver {
   readonly received: ReceivedHook[] = [];
   status = 200;
+  holding = false;
+  private readonly held: Array<() => void> = [];
   private server: http.Server | undefined;
 
   get url(): string {
@@ -28,13 +30,22 @@ export class WebhookReceiver {
       req.on('data', (chunk: string) => (raw += chunk));
       req.on('end', () => {
         this.received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-        res.writeHead(this.status, { 'content-type': 'text/plain' }).end(this.status === 200 ? 'ok' : 'receiver says no');
+        const answer = () => res.writeHead(this.status, { 'content-type': 'text/plain' }).end(this.status === 200 ? 'ok' : 'receiver says no');
+        if (this.holding) this.held.push(answer);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
   }
 
+  /** Answers the requests held so far, and the next ones at once. */
+  release(): void {
+    this.holding = false;
+    for (const answer of this.held.splice(0)) answer();
+  }
+
   async stop(): Promise<void> {
+    this.release();
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
