@@ -1,7 +1,7 @@
 process.env.TZ = 'UTC';
 import 'reflect-metadata';
 import { Logger, type INestApplication } from '@nestjs/common';
-import { ConfigError, loadConfig } from './config/app-config.js';
+import { ConfigError, loadConfig, withoutPassword } from './config/app-config.js';
 import { createApp } from './app.factory.js';
 
 /** The service: configuration, the app, the listener and a graceful stop (loaded by main.ts). */
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   stopGracefullyOn(['SIGTERM', 'SIGINT'], app, config.shutdownGraceMs);
   await app.listen(config.port, config.host);
-  new Logger('Tracker').log(`Serving http://${config.host}:${config.port}/rest (database: ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})`);
+  new Logger('Tracker').log(`Serving http://${config.host}:${config.port}/rest (database: ${withoutPassword(config.databaseUrl)})`);
 }
 
 /**

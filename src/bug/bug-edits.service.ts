@@ -9,7 +9,8 @@ import { BugRepository } from './bug.repository.js';
  * (a comment added, an attachment created or changed, a bug's dependency filed, comment tags), and flag requestees
  * joining its cc list (observed on 5.0.6). Each forgets the bug this instance kept (BugLoaderService
  * .forgetWhenCommitted), so that the bug's next update reads its state with its lock rather than hope for a kept one
- * in vain (BugLoaderService.lockedStates). The history of those changes goes through the ChangeRecorderService, as every change of a bug does.
+ * in vain (BugLoaderService.lockedStates). The history of those changes goes through the ChangeRecorderService, as
+ * every change of a bug does.
  */
 @Injectable()
 export class BugEditsService {

@@ -191,8 +191,8 @@ export class BugLoaderService {
    * Keeps the bugs as a write left them, once `committed` says its transaction did: each with the stamp `stamps`
    * read in the transaction after its writes (Sql.readingWithNext), if that stamp's settings mark is the one the
    * state's names were read under. The other bugs it `changed` are forgotten (forgetWhenCommitted); a write of the
-   * bugs to keep waits until they are. The answer settles
-   * once they are kept; with TRACKER_CACHE_BUGS_CHECK, it fails if one differs from what the database holds.
+   * bugs to keep waits until they are. The answer settles once they are kept; with TRACKER_CACHE_BUGS_CHECK, it
+   * fails if one differs from what the database holds.
    */
   keepWhenCommitted(changed: readonly number[], written: readonly WrittenBug[], stamps: Promise<Map<number, BugStamp>>, committed: Promise<boolean>): Promise<void> {
     // Awaited only once the transaction committed: a failed one rejects it, and nobody asks.

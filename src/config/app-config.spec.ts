@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './app-config.js';
+import { ConfigError, loadConfig, withoutPassword } from './app-config.js';
 
 describe('DATABASE_URL', () => {
   it('takes a MySQL/MariaDB server by its Unix socket (socketPath, as mysql2 names it)', () => {
@@ -21,5 +21,13 @@ describe('errors about URLs that carry credentials', () => {
   ])('%s: name the URL without its password (the message reaches the log)', (name, url) => {
     expect(() => loadConfig({ [name]: url })).toThrow(/\*\*\*@/);
     expect(() => loadConfig({ [name]: url })).not.toThrow(/s3cr/);
+  });
+});
+
+describe('withoutPassword (errors and the start-up line)', () => {
+  it('masks the password and keeps the rest', () => {
+    expect(withoutPassword('mysql://tracker:s3cret@db:3306/tracker?socketPath=/run/mysqld.sock')).toBe('mysql://tracker:***@db:3306/tracker?socketPath=/run/mysqld.sock');
+    expect(withoutPassword('mysql://root@127.0.0.1:3306/tracker')).toBe('mysql://root@127.0.0.1:3306/tracker');
+    expect(withoutPassword('sqlite:./data/tracker.sqlite')).toBe('sqlite:./data/tracker.sqlite');
   });
 });

@@ -88,8 +88,8 @@ function rateRule(env: NodeJS.ProcessEnv, name: string): RateRule | undefined {
   return { perMinute, burst: integer(env, `${name}_BURST`, perMinute, 1, 1_000_000) };
 }
 
-/** A URL as an error message may show it: the password of its user part masked (the message reaches the log). */
-function withoutPassword(url: string): string {
+/** A URL as the log may show it (errors, the start-up line): the password of its user part masked. */
+export function withoutPassword(url: string): string {
   return url.replace(/(\/\/[^/@:]*:).*@/, '$1***@');
 }
 
