@@ -1,4 +1,4 @@
-import type { PendingId, Sql } from '../database/sql.js';
+import type { PendingId, RowId, Sql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 
 /** Longest comment text accepted (defaults.md "comment length"). */
@@ -16,7 +16,8 @@ export const CommentType = {
 } as const;
 
 export interface NewComment {
-  bugId: number;
+  /** A new bug's id may still be held in the database (Create Bug's description). */
+  bugId: RowId;
   userId: number;
   text: string;
   isPrivate: boolean;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { PendingId, Sql } from '../database/sql.js';
+import { knownId, pendingIdOf, type PendingId, type RowId, type Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { checkTextLimit, freeText } from '../common/text-limits.js';
@@ -131,12 +131,14 @@ export class BugCreateService {
     const { fields, custom } = this.fold(input, data, customFields);
     const bug = await this.validate(ctx.caller, fields, custom, customFields);
     const at = toDbDateTime(ctx.now);
-    return this.db.transaction(async (tx) => {
+    const id = await this.db.transaction(async (tx) => {
       const { id, commentId } = await this.insert(tx, ctx.caller, bug, at);
       // The outbox rows need no answer: they go with the mail's reads and the COMMIT.
       await tx.withHeldWrites(() => this.notify(tx, ctx.caller, { id, commentId }, bug, at));
       return id;
     });
+    // Answered with the COMMIT, when nothing in the transaction needed the number first.
+    return knownId(id);
   }
 
   /**
@@ -405,7 +407,12 @@ export class BugCreateService {
     return custom;
   }
 
-  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: number; commentId: PendingId }> {
+  /**
+   * Writes the bug. Its id stays in the database (RowId) while no step needs the number: the description, cc,
+   * keywords, groups and See Also name it there, and go with the bug's INSERT and the COMMIT in one round trip
+   * (issue 13). Flags and dependencies read the stored bug: they ask for it.
+   */
+  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: RowId; commentId: PendingId }> {
     const id = await this.bugs.insertBug(tx, {
       summary: bug.summary,
       status: bug.status,
@@ -458,8 +465,9 @@ export class BugCreateService {
    * The new bug's flags, once its row, groups and cc are stored: the rule Update Bug applies (a requestee must see
    * the bug and may grant the flag), and a requestee not on the cc list joins it.
    */
-  private async setFlags(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
-    const { joinCc } = await this.bugFlags.apply({ tx, bugId: id, caller, at, ccIds: bug.ccIds }, bug.flags, []);
+  private async setFlags(tx: Sql, caller: Caller, id: RowId, bug: NewBug, at: string): Promise<void> {
+    if (!bug.flags.length) return;
+    const { joinCc } = await this.bugFlags.apply({ tx, bugId: await knownId(id), caller, at, ccIds: bug.ccIds }, bug.flags, []);
     await this.bugs.addCc(tx, id, joinCc.map((u) => u.id));
     bug.ccIds.push(...joinCc.map((u) => u.id));
   }
@@ -468,23 +476,23 @@ export class BugCreateService {
    * Dependencies of the new bug. The new bug's own creation is not history, but each bug it blocks or depends on
    * changes: it gets a history row (`depends_on` / `blocks` added) and a new last_change_time (updates.md).
    */
-  private async linkDependencies(tx: Sql, caller: Caller, id: number, bug: NewBug, at: string): Promise<void> {
+  private async linkDependencies(tx: Sql, caller: Caller, newId: RowId, bug: NewBug, at: string): Promise<void> {
+    if (!bug.dependsOn.length && !bug.blocks.length) return;
+    const id = await knownId(newId);
     await checkStoredDependencyLoops(tx, this.bugs, id, bug.dependsOn, bug.blocks);
-    const rows = [
+    await this.bugs.addDependencies(tx, [
       ...bug.dependsOn.map((other) => ({ blockedId: id, dependsOnId: other })),
       ...bug.blocks.map((other) => ({ blockedId: other, dependsOnId: id })),
-    ];
-    if (!rows.length) return;
-    await this.bugs.addDependencies(tx, rows);
+    ]);
     const mirrored = mirroredDependencyChanges(id, { added: bug.dependsOn, removed: [] }, { added: bug.blocks, removed: [] });
     await this.recorder.record(tx, mirrored.map((e) => ({ ...e, userId: caller.id, at })));
     await this.edits.touch(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
-  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: number; commentId: PendingId }, bug: NewBug, at: string): Promise<void> {
+  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: RowId; commentId: PendingId }, bug: NewBug, at: string): Promise<void> {
     await this.bugEvents.publish(tx, {
-      bugId: id,
+      bugId: pendingIdOf(id),
       summary: bug.summary,
       product: bug.product.name,
       component: bug.component.name,
@@ -499,7 +507,7 @@ export class BugCreateService {
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,
       settingsMark: caller.settingsMark,
-      canSee: (userIds) => this.visibility.usersWhoCanSee(id, userIds, caller, tx, !bug.groupIds.length),
+      canSee: async (userIds) => this.visibility.usersWhoCanSee(await knownId(id), userIds, caller, tx, !bug.groupIds.length),
     });
   }
 }

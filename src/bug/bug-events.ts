@@ -42,7 +42,8 @@ export type BugAction = 'create' | 'modify' | 'comment' | 'attachment';
  */
 export interface BugChangeEvent {
   action: BugAction;
-  bugId: number;
+  /** A new bug's id may be pending (Create Bug keeps it in the database): a listener with work to do asks (knownBug). */
+  bugId: number | PendingId;
   summary: string;
   product: string;
   component: string;
@@ -62,7 +63,7 @@ export interface BugChangeEvent {
   attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number | PendingId }>;
   /**
    * The comment added by this change, if any: its text goes into the mail, webhooks read it by id as their owner.
-   * A pending id (BugComments.addLater) is asked for only by a listener that needs it (commentIdOf).
+   * A pending id (BugComments.addLater) is asked for only by a listener that needs it (idOf).
    */
   comment?: { id: number | PendingId; text: string; isPrivate: boolean };
   /** The people around the bug after the change, plus those the change removed (old assignee, removed cc …). */
@@ -91,7 +92,15 @@ export interface BugChangeListener {
 export const BUG_MAILER = Symbol('BugMailer');
 export const BUG_WEBHOOKS = Symbol('BugWebhooks');
 
-/** The id of an event's comment (or an attachment's); a pending one is asked for here, by the listener that needs it. */
-export function commentIdOf(id: number | PendingId): Promise<number> {
+/** An id an event names (its bug's, its comment's, an attachment's); a pending one is asked for here, by the listener that needs it. */
+export function idOf(id: number | PendingId): Promise<number> {
   return typeof id === 'function' ? id() : Promise.resolve(id);
+}
+
+/** An event whose bug's id is known: what a listener composes its rows from. */
+export type KnownBugChangeEvent = Omit<BugChangeEvent, 'bugId'> & { bugId: number };
+
+/** The event with its bug's id asked for: a listener does so once it knows it has rows to write. */
+export async function knownBug(event: BugChangeEvent): Promise<KnownBugChangeEvent> {
+  return typeof event.bugId === 'number' ? (event as KnownBugChangeEvent) : { ...event, bugId: await event.bugId() };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
-import { findRows, insertRows, lockRows, updateRows } from '../database/entity-rows.js';
+import { type RowId, type Sql } from '../database/sql.js';
+import { findRows, insertRowHeld, insertRows, lockRows, updateRows } from '../database/entity-rows.js';
 import type { BugRow } from './bug.types.js';
 import type { Direction } from './rules/dependency-loops.js';
 import { Bug } from './entities/bug.entity.js';
@@ -59,33 +59,34 @@ export class BugRepository {
   }
 
   /** Writes a new bug's row; returns its id. */
-  insertBug(tx: Sql, bug: NewBugRow): Promise<number> {
-    return insertRows(tx.repository(Bug), [bug]);
+  /** The new bug's id may still be held in the database (HeldRowId): its lists below take it as it is. */
+  insertBug(tx: Sql, bug: NewBugRow): Promise<RowId> {
+    return insertRowHeld(tx.repository(Bug), bug);
   }
 
   /** Adds aliases to a bug; a taken alias fails on the unique index (the caller maps it to 103). */
-  async addAliases(tx: Sql, bugId: number, aliases: readonly string[]): Promise<void> {
+  async addAliases(tx: Sql, bugId: RowId, aliases: readonly string[]): Promise<void> {
     await insertRows(tx.repository(BugAlias), aliases.map((alias) => ({ alias, bugId })));
   }
 
-  async addCc(tx: Sql, bugId: number, userIds: readonly number[]): Promise<void> {
+  async addCc(tx: Sql, bugId: RowId, userIds: readonly number[]): Promise<void> {
     await insertRows(tx.repository(BugCc), userIds.map((userId) => ({ bugId, userId })));
   }
 
-  async addKeywords(tx: Sql, bugId: number, keywordIds: readonly number[]): Promise<void> {
+  async addKeywords(tx: Sql, bugId: RowId, keywordIds: readonly number[]): Promise<void> {
     await insertRows(tx.repository(BugKeyword), keywordIds.map((keywordId) => ({ bugId, keywordId })));
   }
 
-  async addGroups(tx: Sql, bugId: number, groupIds: readonly number[]): Promise<void> {
+  async addGroups(tx: Sql, bugId: RowId, groupIds: readonly number[]): Promise<void> {
     await insertRows(tx.repository(BugGroup), groupIds.map((groupId) => ({ bugId, groupId })));
   }
 
-  async addSeeAlso(tx: Sql, bugId: number, urls: readonly string[]): Promise<void> {
+  async addSeeAlso(tx: Sql, bugId: RowId, urls: readonly string[]): Promise<void> {
     await insertRows(tx.repository(BugSeeAlso), urls.map((url) => ({ bugId, url })));
   }
 
   /** One row per value (a multi-select field has several). */
-  async addCustomValues(tx: Sql, bugId: number, values: ReadonlyArray<{ fieldId: number; values: readonly string[] }>): Promise<void> {
+  async addCustomValues(tx: Sql, bugId: RowId, values: ReadonlyArray<{ fieldId: number; values: readonly string[] }>): Promise<void> {
     await insertRows(tx.repository(BugCustomValue), values.flatMap((c) => c.values.map((value) => ({ bugId, fieldId: c.fieldId, value }))));
   }
 

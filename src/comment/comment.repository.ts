@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual } from 'typeorm';
 import { type PendingId, type Sql, type SqlValue } from '../database/sql.js';
-import { insertRowLater, insertRows } from '../database/entity-rows.js';
+import { insertRowLater, insertRows, type NewRow } from '../database/entity-rows.js';
 import { Comment } from './entities/comment.entity.js';
 import { CommentTag } from './entities/comment-tag.entity.js';
 import { CommentTagWeight } from './entities/comment-tag-weight.entity.js';
 
-/** A comment's stored columns, as Create and Update Bug write them. */
-export type NewCommentRow = Omit<Comment, 'id' | 'author'>;
+/** A comment's stored columns, as Create and Update Bug write them (a new bug's id may still be held: HeldRowId). */
+export type NewCommentRow = NewRow<Omit<Comment, 'id' | 'author'>>;
 
 /** A comment as Get Comments shows it: its columns and its per-bug number (the description is 0). */
 export interface CommentRow {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { installStatementHold, Sql, TransactionEnd, type Statement } from './sql.js';
+import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
@@ -66,12 +66,13 @@ type Send = (sql: string, parameters: unknown[]) => Promise<unknown>;
  * Makes `runner` send its statements through `prepared` as prepared statements, with TypeORM's logging, error type
  * and result shape. Statements MySQL cannot prepare, and those with an undefined value (the binary protocol has
  * none), go through `text` when given, else through the runner's own text path (whose promise wrapper captures a
- * stack trace per statement: a Create Bug's START and COMMIT cost 2% of it that way).
+ * stack trace per statement: a Create Bug's START and COMMIT cost 2% of it that way). So do statements binding a
+ * HeldRowId: it is SQL (a session variable), which only the text protocol takes in place of a value.
  */
 function sendPrepared(dataSource: DataSource, runner: QueryRunner, prepared: Send, text?: Send): void {
   const asText = (runner.query as (sql: string, parameters?: unknown[], structured?: boolean) => Promise<unknown>).bind(runner);
   runner.query = (async (sql: string, parameters: unknown[] = [], structured?: boolean) => {
-    const preparable = PREPARABLE.test(sql) && !parameters.some((value) => value === undefined);
+    const preparable = PREPARABLE.test(sql) && !parameters.some((value) => value === undefined || isSqlExpression(value));
     if (!preparable && !text) return asText(sql, parameters, structured);
     dataSource.logger.logQuery(sql, parameters, runner);
     let raw: unknown;

@@ -1,6 +1,6 @@
 import type { EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { holdStatement, runWrite, runWriteLater, type PendingId, type SqlValue } from './sql.js';
+import { holdStatement, isSqlExpression, runInsertHeld, runWrite, runWriteLater, type HeldRowId, type PendingId, type RowId, type SqlValue, type WriteValue } from './sql.js';
 
 /**
  * Statements on one entity's table written from its metadata — the columns, their escaped names, each value prepared
@@ -15,6 +15,9 @@ type ColumnMetadata = EntityMetadata['columns'][number];
 /** A condition on entity properties, all of which must hold: each equal to a value (null: IS NULL), or one of a list. */
 export type Where<T> = { [K in keyof T]?: T[K] | ReadonlyArray<T[K]> };
 
+/** A row to insert: its properties' values; an id column may take a row id still held in the database (HeldRowId). */
+export type NewRow<T> = { [K in keyof T]?: T[K] | (T[K] extends number ? HeldRowId : never) };
+
 /** Rows per INSERT statement: keeps the bound parameters under SQLite's limit. */
 const ROWS_PER_INSERT = 500;
 
@@ -26,22 +29,28 @@ const ROWS_PER_INSERT = 500;
  * made once per entity, column list and row count. Returns the driver's generated id (MySQL: the first row's;
  * SQLite: the last row's; 0 for no rows).
  */
-export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Promise<number> {
+export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<NewRow<T>>): Promise<number> {
   let id = 0;
   for (const statement of insertStatements(repository, rows)) id = (await runWrite(repository.manager, statement.sql, statement.params)).insertId;
   return id;
 }
 
 /** One row inserted as insertRows does, whose generated id is asked for later, if at all (runWriteLater). */
-export function insertRowLater<T extends ObjectLiteral>(repository: Repository<T>, row: Partial<T>): Promise<PendingId> {
+export function insertRowLater<T extends ObjectLiteral>(repository: Repository<T>, row: NewRow<T>): Promise<PendingId> {
   const [statement] = insertStatements(repository, [row]);
   return runWriteLater(repository.manager, statement.sql, statement.params);
 }
 
-function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<Partial<T>>): Array<{ sql: string; params: SqlValue[] }> {
+/** One row inserted as insertRows does, whose id the next statements name before it is known (runInsertHeld). */
+export function insertRowHeld<T extends ObjectLiteral>(repository: Repository<T>, row: NewRow<T>): Promise<RowId> {
+  const [statement] = insertStatements(repository, [row]);
+  return runInsertHeld(repository.manager, statement.sql, statement.params);
+}
+
+function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<NewRow<T>>): Array<{ sql: string; params: WriteValue[] }> {
   const { metadata, manager } = repository;
   const driver = manager.connection.driver;
-  const statements: Array<{ sql: string; params: SqlValue[] }> = [];
+  const statements: Array<{ sql: string; params: WriteValue[] }> = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + ROWS_PER_INSERT) as ReadonlyArray<Record<string, unknown>>;
     const columns = metadata.columns.filter((column) => column.isInsert && chunk.some((row) => row[column.propertyName] !== undefined));
@@ -49,10 +58,10 @@ function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, ro
     for (const row of chunk) {
       for (const column of columns) {
         const value = row[column.propertyName];
-        params.push(value === undefined ? (column.default ?? null) : driver.preparePersistentValue(value, column));
+        params.push(value === undefined ? (column.default ?? null) : isSqlExpression(value) ? value : driver.preparePersistentValue(value, column));
       }
     }
-    statements.push({ sql: insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name)), params: params as SqlValue[] });
+    statements.push({ sql: insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name)), params: params as WriteValue[] });
   }
   return statements;
 }

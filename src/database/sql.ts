@@ -4,6 +4,8 @@ import type { Dialect } from './dialect.js';
 import { noteWrittenTable, tableWrittenBy, writtenTables } from './written-tables.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
+/** A value a write binds: a held row id too (reads never name one: they may run on another connection). */
+export type WriteValue = SqlValue | HeldRowId;
 
 export { queryCounter };
 export type Row = Record<string, unknown>;
@@ -27,6 +29,8 @@ export interface StatementHold {
   readonly statements: HeldStatement[];
   /** How many `withHeldWrites` scopes are open: writes are held while any is. */
   writeScopes: number;
+  /** How many session variables runInsertHeld has named in this transaction. */
+  variables: number;
   /** Sends what is held and then `reads`, as one query: the reads' answers, in order (Sql.gathering). */
   readonly sendWithHeld: (reads: readonly Statement[]) => Promise<unknown[]>;
 }
@@ -54,10 +58,43 @@ export class TransactionEnd {
 /** A generated id asked for when needed: a write held on MySQL knows it once its carrying statement returned. */
 export type PendingId = () => Promise<number>;
 
+/**
+ * The generated id of an INSERT held in a MySQL transaction (runInsertHeld), which the database knows before the
+ * service does: the INSERT leaves it in a session variable, and bound as a value of a statement sent after it, this
+ * is that variable. The rows that name a new row so go in the same round trip as it (issue 13: a new bug's description
+ * and relations travel with its INSERT). `known` asks for the number, sending what is held first if it still is.
+ */
+export class HeldRowId {
+  constructor(private readonly variable: string, readonly known: PendingId) {}
+
+  /** How mysql2 binds it: the variable itself, raw (statements carrying one go as text, never prepared). */
+  toSqlString(): string {
+    return this.variable;
+  }
+}
+
+/** A row's id: known, or held in the database's session variable until its INSERT's answer is back (HeldRowId). */
+export type RowId = number | HeldRowId;
+
+/** The number of `id`, asking the database for a held one. */
+export function knownId(id: RowId): Promise<number> {
+  return typeof id === 'number' ? Promise.resolve(id) : id.known();
+}
+
+/** `id` as a pending id: what a reader that may not need it at all (an event's listener) takes. */
+export function pendingIdOf(id: RowId): number | PendingId {
+  return typeof id === 'number' ? id : id.known;
+}
+
+/** Whether a bound value is SQL of its own (a HeldRowId): such a statement cannot be prepared. */
+export function isSqlExpression(value: unknown): value is HeldRowId {
+  return value instanceof HeldRowId;
+}
+
 const HOLD = 'statementHold';
 
 export function installStatementHold(runner: QueryRunner, sendWithHeld: StatementHold['sendWithHeld']): StatementHold {
-  const hold: StatementHold = { statements: [], writeScopes: 0, sendWithHeld };
+  const hold: StatementHold = { statements: [], writeScopes: 0, variables: 0, sendWithHeld };
   (runner.data as { [HOLD]?: StatementHold })[HOLD] = hold;
   return hold;
 }
@@ -70,7 +107,7 @@ function holdOf(runner: QueryRunner | undefined): StatementHold | undefined {
  * Sends a statement whose answer nobody reads (a row lock): inside a MySQL transaction it goes with the transaction's
  * next statement, whose answer then also stands for its failure; elsewhere it runs at once.
  */
-export async function holdStatement(manager: EntityManager, sql: string, params: SqlValue[]): Promise<void> {
+export async function holdStatement(manager: EntityManager, sql: string, params: WriteValue[]): Promise<void> {
   const hold = holdOf(manager.queryRunner);
   if (!hold) {
     await manager.query(sql, params);
@@ -85,7 +122,7 @@ export async function holdStatement(manager: EntityManager, sql: string, params:
  * the write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts). A write held
  * by `Sql.withHeldWrites` answers id 0 and no rows: it has not run yet.
  */
-export async function runWrite(manager: EntityManager, sql: string, params: SqlValue[]): Promise<{ insertId: number; affected: number }> {
+export async function runWrite(manager: EntityManager, sql: string, params: WriteValue[]): Promise<{ insertId: number; affected: number }> {
   const runner = manager.queryRunner;
   let raw: WriteResult;
   let affected: number | undefined;
@@ -110,7 +147,7 @@ export async function runWrite(manager: EntityManager, sql: string, params: SqlV
  * transaction it is held whatever the scope — it goes with the transaction's next statement, the COMMIT at the
  * latest — and asking for the id before then sends what is held at once; elsewhere it runs now.
  */
-export async function runWriteLater(manager: EntityManager, sql: string, params: SqlValue[]): Promise<PendingId> {
+export async function runWriteLater(manager: EntityManager, sql: string, params: WriteValue[]): Promise<PendingId> {
   const runner = manager.queryRunner;
   const hold = holdOf(runner);
   if (!runner || !hold) {
@@ -125,6 +162,22 @@ export async function runWriteLater(manager: EntityManager, sql: string, params:
     if (hold.statements.includes(held)) await hold.sendWithHeld([]);
     return insertIdOf(await answered);
   };
+}
+
+/**
+ * Runs an INSERT of one row whose generated id the transaction's next statements name before the service knows it:
+ * inside a MySQL transaction the INSERT is held, with a statement keeping its id in a session variable of the
+ * connection, and the answer is a HeldRowId bound as that variable; elsewhere it runs now and answers the number.
+ * MySQL's LAST_INSERT_ID() would not do in the later statements themselves: each INSERT of a row with a generated id
+ * (a comment, a history row) replaces it.
+ */
+export async function runInsertHeld(manager: EntityManager, sql: string, params: WriteValue[]): Promise<RowId> {
+  const hold = holdOf(manager.queryRunner);
+  if (!hold) return (await runWrite(manager, sql, params)).insertId;
+  const answer = await runWriteLater(manager, sql, params);
+  const variable = `@tracker_new_row_${++hold.variables}`;
+  await holdStatement(manager, `SET ${variable} = LAST_INSERT_ID()`, []);
+  return new HeldRowId(variable, answer);
 }
 
 /** Holds `held` and answers what it answers once the statement carrying it returned. */
@@ -235,7 +288,7 @@ export class Sql {
   }
 
   /** Runs a write; returns the generated id of an INSERT and the number of affected rows (runWrite). */
-  run(sql: string, params: SqlValue[] = []): Promise<{ insertId: number; affected: number }> {
+  run(sql: string, params: WriteValue[] = []): Promise<{ insertId: number; affected: number }> {
     return runWrite(this.manager, sql, params);
   }
 

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../user/user.service.js';
-import type { BugChangeEvent } from '../bug/bug-events.js';
+import type { KnownBugChangeEvent } from '../bug/bug-events.js';
 import { changeTable, composeBugMail, fromAddress, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
 
 const user = (id: number, login: string, realName = ''): UserRecord => ({
@@ -12,7 +12,7 @@ const recipient = (over: Partial<RecipientView> = {}): RecipientView => ({
   user: user(3, 'assignee@example.com'), reasons: ['AssignedTo'], isInsider: false, isTimeTracker: false, ...over,
 });
 
-const change = (over: Partial<BugChangeEvent> = {}): BugChangeEvent => ({
+const change = (over: Partial<KnownBugChangeEvent> = {}): KnownBugChangeEvent => ({
   bugId: 42,
   summary: 'Crash on start',
   product: 'TestProduct',

@@ -5,7 +5,7 @@
  * Pure: everything it needs (users, parameters, what the recipient may see) is passed in.
  */
 import type { UserRecord } from '../user/user.service.js';
-import { TIME_TRACKING_FIELDS, type BugChangeEvent } from '../bug/bug-events.js';
+import { TIME_TRACKING_FIELDS, type KnownBugChangeEvent } from '../bug/bug-events.js';
 import type { MailReason } from './bug-mail.recipients.js';
 
 /** Keywords in the X-Bugzilla-Keywords header, case-blind; one collator (localeCompare with options builds one per call). */
@@ -173,7 +173,7 @@ export function fromAddress(mailfrom: string, urlbase: string): string {
 }
 
 /** Bugzilla threads a bug's mails per recipient: the new-bug mail's Message-ID is what later mails reply to. */
-function threadId(event: BugChangeEvent, recipient: UserRecord, urlbase: string): string {
+function threadId(event: KnownBugChangeEvent, recipient: UserRecord, urlbase: string): string {
   return `<bug-${event.bugId}-${recipient.id}@${urlbaseHost(urlbase) ?? 'tracker'}>`;
 }
 
@@ -193,7 +193,7 @@ function aboutHeaderNames(name: string): readonly [string, string] {
  * The mail one recipient gets for one event, or null when, after hiding what they may not see (private comment,
  * time-tracking fields), nothing is left to tell them. A new bug is always mailed.
  */
-export function composeBugMail(event: BugChangeEvent, recipient: RecipientView, context: ComposeContext): ComposedMail | null {
+export function composeBugMail(event: KnownBugChangeEvent, recipient: RecipientView, context: ComposeContext): ComposedMail | null {
   const changes = event.changes.filter((c) => recipient.isTimeTracker || !TIME_TRACKING_FIELDS.has(c.field));
   const comment = event.comment && (!event.comment.isPrivate || recipient.isInsider) ? event.comment : undefined;
   if (event.action !== 'create' && !changes.length && !comment) return null;

@@ -5,7 +5,7 @@ import { ParametersService, type Parameters } from '../params/parameters.service
 import { UserService, type UserRecord } from '../user/user.service.js';
 import { GroupService } from '../group/group.service.js';
 import { FieldService } from '../field/field.service.js';
-import { TIME_TRACKING_FIELDS, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
+import { knownBug, TIME_TRACKING_FIELDS, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
 import { bugMailRecipients, involvedUserIds, type MailRecipient } from './bug-mail.recipients.js';
 import { composeBugMail, type ComposedMail, type RecipientView } from './bug-mail.composer.js';
 import { MailService } from './mail.service.js';
@@ -38,6 +38,7 @@ export class BugMailService implements BugChangeListener {
     const seeing = await event.canSee(candidates.map((r) => r.user.id));
     const recipients = candidates.filter((r) => seeing.has(r.user.id));
     if (!recipients.length) return [];
+    const known = await knownBug(event);
     const [views, customFieldLabels] = await Promise.all([
       this.recipientViews(tx, event, recipients, parameters),
       this.customFieldLabels(tx, event),
@@ -57,7 +58,7 @@ export class BugMailService implements BugChangeListener {
       emailsuffix: parameters.get('emailsuffix'),
       customFieldLabels,
     };
-    return views.map((view) => composeBugMail(event, view, context)).filter((mail): mail is ComposedMail => mail !== null);
+    return views.map((view) => composeBugMail(known, view, context)).filter((mail): mail is ComposedMail => mail !== null);
   }
 
   /**
@@ -81,7 +82,10 @@ export class BugMailService implements BugChangeListener {
     const context = {
       changer: changer.get(event.changerId), urlbase: parameters.get('urlbase'), mailfrom: parameters.get('mailfrom'), emailsuffix: parameters.get('emailsuffix'),
     };
-    return asked.filter((a) => seeing.has(a.user.id)).map((a) => composeFlagRequestMail(event, a.request, a.user, context));
+    const seen = asked.filter((a) => seeing.has(a.user.id));
+    if (!seen.length) return [];
+    const known = await knownBug(event);
+    return seen.map((a) => composeFlagRequestMail(known, a.request, a.user, context));
   }
 
   /**

@@ -4,7 +4,7 @@
  * entry, whose `name?(login)` notation (updates.md) is the one place that names the requestee, for bugs and
  * attachments alike, so every writer of flags (Create/Update Bug, Create/Update Attachment) is covered.
  */
-import type { BugChangeEvent } from '../bug/bug-events.js';
+import type { BugChangeEvent, KnownBugChangeEvent } from '../bug/bug-events.js';
 import type { UserRecord } from '../user/user.service.js';
 import { bugUrl, fromAddress, MAX_SUBJECT_LENGTH, userLabel, type ComposedMail } from './bug-mail.composer.js';
 
@@ -31,7 +31,7 @@ export function flagRequestsOf(event: Pick<BugChangeEvent, 'changes'>): FlagRequ
 }
 
 export function composeFlagRequestMail(
-  event: Pick<BugChangeEvent, 'bugId' | 'summary' | 'product' | 'component'>,
+  event: Pick<KnownBugChangeEvent, 'bugId' | 'summary' | 'product' | 'component'>,
   request: FlagRequest,
   requestee: UserRecord,
   context: { changer: UserRecord | undefined; urlbase: string; mailfrom: string; emailsuffix: string },

@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config.js';
 import { CommitSignals } from '../database/commit-signals.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { commentIdOf, type BugAction, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
+import { idOf, knownBug, type BugAction, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
 import { ProductService } from '../product/product.service.js';
 import { UserService } from '../user/user.service.js';
 import type { WebhookInput } from './dto/webhook.dto.js';
@@ -128,10 +128,11 @@ export class WebhookService implements BugChangeListener {
       && (w.productId === null || w.productId === event.productId)
       && (w.componentId === null || w.componentId === event.componentId));
     if (!matching.length) return;
+    const { bugId } = await knownBug(event);
     const events = await storedEvents(event);
     const now = Date.now();
     await this.repository.addDeliveries(tx, matching.flatMap((webhook) => events.map((stored) => ({
-      webhookId: webhook.id, bugId: event.bugId, deliveryId: randomUUID(), action: event.action, event: JSON.stringify(stored),
+      webhookId: webhook.id, bugId, deliveryId: randomUUID(), action: event.action, event: JSON.stringify(stored),
       payload: null, state: 'pending' as const, attempts: 0, nextAttemptAt: now, createdAt: event.at,
       lastAttemptAt: null, lastStatus: null, lastError: null, finishedAt: null,
     }))));
@@ -233,10 +234,10 @@ const isAdmin = (caller: Caller) => caller.inGroup('admin');
 async function storedEvents(event: BugChangeEvent): Promise<StoredEvent[]> {
   const base = { changerId: event.changerId, at: event.at };
   const plain = (changes: BugChangeEvent['changes']) => changes.map(({ field, removed, added }) => ({ field, removed, added }));
-  if (!event.attachments?.length) return [{ ...base, commentId: event.comment && (await commentIdOf(event.comment.id)), changes: plain(event.changes) }];
+  if (!event.attachments?.length) return [{ ...base, commentId: event.comment && (await idOf(event.comment.id)), changes: plain(event.changes) }];
   return Promise.all(event.attachments.map(async ({ id, isNew, commentId }, index) => ({
     ...base,
-    commentId: commentId === undefined ? undefined : await commentIdOf(commentId),
+    commentId: commentId === undefined ? undefined : await idOf(commentId),
     attachment: { id, isNew },
     // Changes of the bug itself (requestees joining cc) travel with the first attachment's delivery.
     changes: plain(event.changes.filter((c) => c.attachmentId === id || ((c.attachmentId ?? null) === null && index === 0))),

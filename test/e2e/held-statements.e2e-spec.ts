@@ -6,6 +6,9 @@ import { Parameter } from '../../src/params/entities/parameter.entity.js';
 import { BugLoaderService } from '../../src/bug/bug-loader.service.js';
 import { BugRepository } from '../../src/bug/bug.repository.js';
 import { fileBug } from './bug-fixtures.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugCc } from '../../src/bug/entities/bug-cc.entity.js';
+import { knownId, type RowId } from '../../src/database/sql.js';
 
 /**
  * A MySQL transaction holds back the statements whose answers nobody reads (its START, row locks, the writes of
@@ -168,6 +171,56 @@ describe('statements held back until the transaction\'s next one', () => {
       // On SQLite nothing is held: the insert failed where it was made, before any id could be promised.
       if (pending) await expect(pending()).rejects.toThrow();
       expect(await aliasRows(id)).toEqual([]);
+    });
+  });
+
+  describe('a row whose id later writes name before it is known (runInsertHeld)', () => {
+    const newBugRow = async () => {
+      const { id: _id, ...row } = await t.db.read.repository(Bug).findOneByOrFail({ id: await fileBug(t) });
+      return row;
+    };
+    const ccOf = async (bugId: number) => (await t.db.read.repository(BugCc).findBy({ bugId })).map((r) => r.userId);
+    const aliasesOf = async (bugId: number) => (await t.db.read.repository(BugAlias).findBy({ bugId })).map((r) => r.alias);
+
+    it('the rows naming it, held or sent at once, land on the new row; its number comes with the COMMIT', async () => {
+      const row = await newBugRow();
+      let held: RowId | undefined;
+      await db.transaction(async (tx) => {
+        held = await bugs.insertBug(tx, row);
+        // On MySQL: not a number yet, whatever goes first.
+        if (tx.dialect === 'mysql') expect(typeof held).toBe('object');
+        await tx.withHeldWrites(() => bugs.addCc(tx, held!, [1]));
+        await bugs.addAliases(tx, held, ['held-row-alias']);
+      });
+      const id = await knownId(held!);
+      expect(id).toBeGreaterThan(0);
+      expect([await ccOf(id), await aliasesOf(id)]).toEqual([[1], ['held-row-alias']]);
+    });
+
+    it('asked for inside the transaction, it is sent at once; a write naming it afterwards (not held) still goes, as text', async () => {
+      const row = await newBugRow();
+      const [asked, final] = await db.transaction(async (tx) => {
+        const held = await bugs.insertBug(tx, row);
+        const number = await knownId(held);
+        await bugs.addCc(tx, held, [1]);
+        return [number, held];
+      });
+      expect(await knownId(final)).toBe(asked);
+      expect(await ccOf(asked)).toEqual([1]);
+    });
+
+    it('a rollback leaves no row, and the id is never given', async () => {
+      const row = await newBugRow();
+      const before = await t.db.read.repository(Bug).count();
+      let held: RowId | undefined;
+      await expect(db.transaction(async (tx) => {
+        held = await bugs.insertBug(tx, row);
+        await tx.withHeldWrites(() => bugs.addCc(tx, held!, [1]));
+        throw new Error('changed my mind');
+      })).rejects.toThrow('changed my mind');
+      // On SQLite nothing is held: the row was written and rolled back, its number known.
+      if (typeof held === 'object') await expect(knownId(held)).rejects.toThrow();
+      expect(await t.db.read.repository(Bug).count()).toBe(before);
     });
   });
 });

@@ -8,7 +8,7 @@ import { ADMIN_API_KEY, countQueries, startTestApp, type TestApp } from '../supp
 import { BugMailService } from '../../src/mail/bug-mail.service.js';
 import { MAIL_POLL_INTERVAL_MS, MailDeliveryService } from '../../src/mail/mail-delivery.service.js';
 import { MailQueueService } from '../../src/mail/mail-queue.service.js';
-import type { BugChangeEvent } from '../../src/bug/bug-events.js';
+import type { BugChangeEvent, KnownBugChangeEvent } from '../../src/bug/bug-events.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
 import { QueuedMail } from '../../src/mail/entities/queued-mail.entity.js';
 import { User } from '../../src/user/entities/user.entity.js';
@@ -84,7 +84,7 @@ function expectHeader(raw: string, header: string): void {
 
 type Participants = BugChangeEvent['participants'];
 let nextBugId = 1000;
-function changeEvent(changerId: number, participants: Partial<Participants>, over: Partial<BugChangeEvent> = {}): BugChangeEvent {
+function changeEvent(changerId: number, participants: Partial<Participants>, over: Partial<KnownBugChangeEvent> = {}): KnownBugChangeEvent {
   return {
     bugId: nextBugId++,
     summary: 'The widget falls over',
