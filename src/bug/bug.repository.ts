@@ -58,8 +58,10 @@ export class BugRepository {
     return found;
   }
 
-  /** Writes a new bug's row; returns its id. */
-  /** The new bug's id may still be held in the database (HeldRowId): its lists below take it as it is. */
+  /**
+   * Writes a new bug's row; returns its id, which may still be held in the database (HeldRowId): the lists below
+   * take it as it is.
+   */
   insertBug(tx: Sql, bug: NewBugRow): Promise<RowId> {
     return insertRowHeld(tx.repository(Bug), bug);
   }
