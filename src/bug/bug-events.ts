@@ -102,5 +102,5 @@ export type KnownBugChangeEvent = Omit<BugChangeEvent, 'bugId'> & { bugId: numbe
 
 /** The event with its bug's id asked for: a listener does so once it knows it has rows to write. */
 export async function knownBug(event: BugChangeEvent): Promise<KnownBugChangeEvent> {
-  return typeof event.bugId === 'number' ? (event as KnownBugChangeEvent) : { ...event, bugId: await event.bugId() };
+  return { ...event, bugId: await idOf(event.bugId) };
 }

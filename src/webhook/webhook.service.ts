@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config.js';
 import { CommitSignals } from '../database/commit-signals.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { idOf, knownBug, type BugAction, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
+import { idOf, type BugAction, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
 import { ProductService } from '../product/product.service.js';
 import { UserService } from '../user/user.service.js';
 import type { WebhookInput } from './dto/webhook.dto.js';
@@ -128,7 +128,7 @@ export class WebhookService implements BugChangeListener {
       && (w.productId === null || w.productId === event.productId)
       && (w.componentId === null || w.componentId === event.componentId));
     if (!matching.length) return;
-    const { bugId } = await knownBug(event);
+    const bugId = await idOf(event.bugId);
     const events = await storedEvents(event);
     const now = Date.now();
     await this.repository.addDeliveries(tx, matching.flatMap((webhook) => events.map((stored) => ({
