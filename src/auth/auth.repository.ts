@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, MoreThan } from 'typeorm';
-import { type Row, type Sql } from '../database/sql.js';
+import { type Row, type Sql, type Statement } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { companionJoin, companionRows } from '../database/companion.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
@@ -67,6 +67,27 @@ export class AuthRepository {
     return { key, companionRows: companionRows(rows) };
   }
 
+  /**
+   * A statement that fails unless the key (by digest) is unrevoked and still names `userId` under settings mark
+   * `mark`: the commit condition of a write that presumed its caller (PresumedCaller). MySQL only (failUnless).
+   */
+  presumedKeyCheck(q: Sql['quote'], keyHash: string, userId: number, mark: number): Statement {
+    return failUnless(
+      `SELECT 1 FROM ${q('api_keys')} k WHERE ${q('k.key_hash')} = ? AND ${q('k.revoked')} = 0 AND ${q('k.user_id')} = ?
+         AND COALESCE(${settingsMarkSql(q)}, 0) = ?`,
+      [keyHash, userId, mark],
+    );
+  }
+
+  /** As presumedKeyCheck, for login token `tokenId` (by digest) used from `ip`. */
+  presumedTokenCheck(q: Sql['quote'], tokenHash: string, tokenId: number, userId: number, ip: string, mark: number): Statement {
+    return failUnless(
+      `SELECT 1 FROM ${q('login_tokens')} t WHERE ${q('t.token_hash')} = ? AND ${q('t.id')} = ? AND ${q('t.user_id')} = ?
+         AND (${q('t.ip_addr')} IS NULL OR ${q('t.ip_addr')} IN ('', ?)) AND COALESCE(${settingsMarkSql(q)}, 0) = ?`,
+      [tokenHash, tokenId, userId, ip, mark],
+    );
+  }
+
   async insertToken(tx: Sql, token: Pick<LoginToken, 'userId' | 'tokenHash' | 'ipAddr' | 'lastUsed'>): Promise<void> {
     await insertRows(tx.repository(LoginToken), [token]);
   }
@@ -123,4 +144,14 @@ export class AuthRepository {
   async deleteFailures(tx: Sql, userId: number, ipAddr: string): Promise<void> {
     await tx.repository(LoginFailure).delete({ userId, ipAddr });
   }
+}
+
+/**
+ * A statement failing unless `exists` finds a row: the largest BIGINT UNSIGNED plus one is an error in MySQL and
+ * MariaDB whatever the SQL mode (1690, ER_DATA_OUT_OF_RANGE), plus zero is a value. No temporary table, no derived
+ * one: it costs the database the EXISTS alone. SQLite computes such a sum in floating point, so there is no such
+ * statement there.
+ */
+function failUnless(exists: string, params: Statement['params']): Statement {
+  return { sql: `SELECT ~0 + (NOT EXISTS (${exists})) AS \`caller_unchanged\``, params };
 }

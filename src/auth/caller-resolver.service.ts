@@ -3,10 +3,10 @@ import { Db } from '../database/db.service.js';
 import { Caller } from '../common/caller.js';
 import { MarkedCache } from '../common/marked-cache.js';
 import { AuditService } from '../audit/audit.service.js';
-import type { CallerResolver, CompanionAsk } from '../common/guards/caller-resolver.js';
+import type { CallerResolver, CompanionAsk, PresumedCaller } from '../common/guards/caller-resolver.js';
 import type { CompanionFound, CompanionPlan } from '../common/http/companion-read.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
-import type { Row } from '../database/sql.js';
+import type { Row, Sql, Statement } from '../database/sql.js';
 import type { Credentials } from '../common/http/request-params.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { storedTimeMs, toDbDateTime } from '../common/time/datetime.js';
@@ -37,6 +37,24 @@ function lastUseRefreshBound(): string {
 let refreshBound = { second: -1, text: '' };
 
 /**
+ * The caller a credential named last on this instance, and until when (ms) the credential's last use needs no refresh
+ * as it was then: a write presumes the caller only within that time, since its condition refreshes nothing.
+ */
+interface KnownCaller {
+  caller: Caller;
+  lastUseFreshUntil: number;
+}
+
+/** A request's API key or login token (a login token wins, as in Bugzilla), with its digest and lastCallers' key. */
+function secretOf(credentials: Credentials): { token?: string; digest?: string; known: string } {
+  const token = credentials.token?.trim();
+  const secret = token ?? credentials.apiKey;
+  if (secret === undefined) return { known: ANONYMOUS };
+  const digest = digestSecret(secret);
+  return { token, digest, known: `${token !== undefined ? 'token' : 'key'}:${digest}` };
+}
+
+/**
  * Resolves the caller of a request from its credentials (misc.md, "Authentication"): login + password first,
  * then a login token, then an API key. Invalid credentials are errors, never a silent anonymous caller.
  */
@@ -47,7 +65,7 @@ export class CallerResolverService implements CallerResolver {
    * settings mark: the guess a companion read is planned for. A guess is used only when the statement confirms its
    * user and mark (and, for a token, that token).
    */
-  private readonly lastCallers = new MarkedCache<string, Caller>();
+  private readonly lastCallers = new MarkedCache<string, KnownCaller>();
 
   constructor(
     private readonly db: Db,
@@ -71,40 +89,61 @@ export class CallerResolverService implements CallerResolver {
       const user = await this.checkPassword(credentials.login, credentials.password, parameters, ip);
       return { caller: await this.callerFor(user, parameters, { kind: 'password' }) };
     }
-    // A login token wins over an API key, as in Bugzilla; each credential's digest is computed once.
-    const token = credentials.token?.trim();
-    const secret = token ?? credentials.apiKey;
-    const digest = secret === undefined ? undefined : digestSecret(secret);
-    const guessKey = digest === undefined ? ANONYMOUS : `${token !== undefined ? 'token' : 'key'}:${digest}`;
-    const guess = this.lastCallers.latest(guessKey);
+    const { token, digest, known: knownKey } = secretOf(credentials);
+    const known = this.lastCallers.latest(knownKey);
+    const guess = known?.caller;
     const plan = guess && companion && planOf(companion, guess);
-    const { caller, companionRows } = digest === undefined
+    const { caller, companionRows, lastUseFreshUntil } = digest === undefined
       ? await this.anonymousCaller(guess, plan?.statement)
       : token !== undefined
         ? await this.tokenCaller(token, digest, ip, guess, plan?.statement)
         : await this.apiKeyCaller(digest, guess, plan?.statement);
     // A confirmed guess is kept as it is: re-entering it on every request (to refresh its place in the cache's
     // order) cost ~2% of a kept read; a busy credential pushed out by 10,000 newer ones costs one unplanned read.
-    if (caller !== guess) this.lastCallers.set(guessKey, caller.settingsMark!, caller);
+    if (caller !== guess) this.lastCallers.set(knownKey, caller.settingsMark!, { caller, lastUseFreshUntil });
+    else known!.lastUseFreshUntil = lastUseFreshUntil;
     return { caller, companion: plan && caller === guess ? { read: companion.read, value: plan.read(companionRows) } : undefined };
   }
 
-  private async apiKeyCaller(digest: string, guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
-    const { userId, settingsMark, companionRows } = await this.checkApiKey(digest, companion);
+  /**
+   * The caller the request's API key or login token named last here, presumed for a write that carries the
+   * credential's check as its commit condition (PresumedCaller). Not on SQLite (the check is MySQL's), and not once
+   * the credential's last use is due for a refresh: that request resolves its caller the whole way, which refreshes it.
+   */
+  presume(credentials: Credentials, ip: string): PresumedCaller | undefined {
+    if (this.db.dialect !== 'mysql' || (credentials.login !== undefined && credentials.password !== undefined)) return undefined;
+    const { token, digest, known: knownKey } = secretOf(credentials);
+    const known = digest === undefined ? undefined : this.lastCallers.latest(knownKey);
+    if (!known || Date.now() >= known.lastUseFreshUntil) return undefined;
+    const { caller } = known;
+    const q = this.db.read.quote;
+    let statement: Statement;
+    if (token === undefined) {
+      statement = this.credentials.presumedKeyCheck(q, digest!, caller.id, caller.settingsMark!);
+    } else {
+      const tokenId = caller.credential.tokenId!;
+      if (tokenUserId(token) !== caller.id) return undefined;
+      statement = this.credentials.presumedTokenCheck(q, digest!, tokenId, caller.id, ip, caller.settingsMark!);
+    }
+    return { caller, condition: { statement, met: false }, resolve: async () => (await this.resolve(credentials, ip)).caller };
+  }
+
+  private async apiKeyCaller(digest: string, guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<ResolvedCaller> {
+    const { userId, settingsMark, companionRows, lastUseFreshUntil } = await this.checkApiKey(digest, companion);
     const caller = await this.callerOf(userId, settingsMark, { kind: 'api_key' }, () => TrackerError.of(Errors.API_KEY_NOT_VALID), guess);
-    return { caller, companionRows };
+    return { caller, companionRows, lastUseFreshUntil };
   }
 
-  private async tokenCaller(token: string, digest: string, ip: string, guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
-    const { userId, tokenId, settingsMark, companionRows } = await this.checkToken(token, digest, ip, companion);
+  private async tokenCaller(token: string, digest: string, ip: string, guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<ResolvedCaller> {
+    const { userId, tokenId, settingsMark, companionRows, lastUseFreshUntil } = await this.checkToken(token, digest, ip, companion);
     const caller = await this.callerOf(userId, settingsMark, { kind: 'token', tokenId }, () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN), guess);
-    return { caller, companionRows };
+    return { caller, companionRows, lastUseFreshUntil };
   }
 
-  private async anonymousCaller(guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<{ caller: Caller; companionRows: Row[] }> {
+  private async anonymousCaller(guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<ResolvedCaller> {
     const { mark, companionRows } = await this.audit.settingsMark(companion);
     const caller = guess?.settingsMark === mark ? guess : Caller.anonymous(await this.parametersService.at(mark), mark);
-    return { caller, companionRows };
+    return { caller, companionRows, lastUseFreshUntil: 0 };
   }
 
   async callerFor(user: UserRecord, parameters: Parameters, credential: Caller['credential']): Promise<Caller> {
@@ -158,36 +197,60 @@ export class CallerResolverService implements CallerResolver {
    * A live login token's user (the token trimmed, and its digest), with the settings mark and a companion read's
    * rows; refreshes its last use (at most once a minute).
    */
-  private async checkToken(token: string, digest: string, ip: string, companion: CompanionStatement | undefined): Promise<{ userId: number; tokenId: number; settingsMark: number; companionRows: Row[] }> {
+  private async checkToken(token: string, digest: string, ip: string, companion: CompanionStatement | undefined): Promise<CheckedCredential & { tokenId: number }> {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
-    const match = /^(\d+)-(.+)$/.exec(token);
-    if (!match) throw invalid();
+    const userId = tokenUserId(token);
+    if (userId === undefined) throw invalid();
     const { token: row, companionRows } = await this.credentials.tokenByDigest(this.db.read, digest, companion);
-    if (!row || row.userId !== Number(match[1])) throw invalid();
+    if (!row || row.userId !== userId) throw invalid();
     if (row.ipAddr && row.ipAddr !== ip) throw invalid();
     if (Date.now() - storedTimeMs(row.lastUsed) > TOKEN_LIFETIME_MS) {
       await this.db.transaction((tx) => this.credentials.deleteToken(tx, row.id));
       throw invalid();
     }
-    if (row.lastUsed < lastUseRefreshBound()) {
-      await this.db.transaction((tx) => this.credentials.touchToken(tx, row.id, toDbDateTime(new Date())));
-    }
-    return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark, companionRows };
+    const lastUseFreshUntil = await this.refreshLastUse(row.lastUsed, (tx, now) => this.credentials.touchToken(tx, row.id, now));
+    return { userId: row.userId, tokenId: row.id, settingsMark: row.settingsMark, companionRows, lastUseFreshUntil };
   }
 
   /**
    * The user id of a valid, unrevoked key (by its digest), with the settings mark and a companion read's rows;
    * refreshes its last use (at most once a minute).
    */
-  private async checkApiKey(digest: string, companion: CompanionStatement | undefined): Promise<{ userId: number; settingsMark: number; companionRows: Row[] }> {
+  private async checkApiKey(digest: string, companion: CompanionStatement | undefined): Promise<CheckedCredential> {
     const { key: row, companionRows } = await this.credentials.apiKeyByDigest(this.db.read, digest, companion);
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
-    if (row.lastUsed === null || row.lastUsed < lastUseRefreshBound()) {
-      await this.db.transaction((tx) => this.credentials.touchApiKey(tx, row.id, toDbDateTime(new Date())));
-    }
-    return { userId: row.userId, settingsMark: row.settingsMark, companionRows };
+    const lastUseFreshUntil = await this.refreshLastUse(row.lastUsed, (tx, now) => this.credentials.touchApiKey(tx, row.id, now));
+    return { userId: row.userId, settingsMark: row.settingsMark, companionRows, lastUseFreshUntil };
   }
+
+  /** Refreshes a credential's last use when due (`touch`); answers until when it needs no refresh. */
+  private async refreshLastUse(lastUsed: string | null, touch: (tx: Sql, now: string) => Promise<void>): Promise<number> {
+    if (lastUsed !== null && lastUsed >= lastUseRefreshBound()) return storedTimeMs(lastUsed) + LAST_USED_RESOLUTION_MS;
+    const now = new Date();
+    await this.db.transaction((tx) => touch(tx, toDbDateTime(now)));
+    return now.getTime() + LAST_USED_RESOLUTION_MS;
+  }
+}
+
+/** A credential's statement, checked. */
+interface CheckedCredential {
+  userId: number;
+  settingsMark: number;
+  companionRows: Row[];
+  lastUseFreshUntil: number;
+}
+
+interface ResolvedCaller {
+  caller: Caller;
+  companionRows: Row[];
+  lastUseFreshUntil: number;
+}
+
+/** The user id a login token starts with (`<user id>-<secret>`), or undefined when it is not of that form. */
+function tokenUserId(token: string): number | undefined {
+  const match = /^(\d+)-(.+)$/.exec(token);
+  return match ? Number(match[1]) : undefined;
 }
 
 /**

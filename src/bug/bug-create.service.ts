@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { knownId, pendingIdOf, type PendingId, type RowId, type Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
+import type { PresumedCaller } from '../common/guards/caller-resolver.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { checkTextLimit, freeText } from '../common/text-limits.js';
 import { parseDeadline, toDbDateTime } from '../common/time/datetime.js';
@@ -49,6 +50,8 @@ const DEFAULTED_SELECTS = [
 export interface CreateContext {
   caller: Caller;
   now: Date;
+  /** Set when the caller is presumed: the bug commits only under its condition (PresumesCaller). */
+  presumed?: PresumedCaller;
 }
 
 /** Everything validated, ready to write. */
@@ -136,7 +139,7 @@ export class BugCreateService {
       // The outbox rows need no answer: they go with the mail's reads and the COMMIT.
       await tx.withHeldWrites(() => this.notify(tx, ctx.caller, { id, commentId }, bug, at));
       return id;
-    });
+    }, ctx.presumed?.condition);
     // Answered with the COMMIT, when nothing in the transaction needed the number first.
     return knownId(id);
   }

@@ -9,6 +9,7 @@ import { BugStampsCompanion } from './bug-stamps.companion.js';
 import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
 import { BugVisibilityCompanion } from './bug-visibility.companion.js';
 import { AnswersFromKept } from '../common/http/kept-answer.js';
+import { PresumesCaller } from '../common/http/presumed-caller.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BugGetAnswer } from './bug-get.answer.js';
@@ -40,6 +41,7 @@ export class BugController {
 
   @Post('bug')
   @RequireLogin()
+  @PresumesCaller()
   @ApiOperation({ summary: 'Create Bug; answers {id}.' })
   @ApiBody({ type: BugCreateInput })
   async create(@Input(BugCreateInput, 'Bug.create') input: BugCreateInput, @Ctx() ctx: RequestContext) {

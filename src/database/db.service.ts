@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type Statement } from './sql.js';
+import type { SqlText } from './named-statements.js';
+import { holdStatement, installStatementHold, isSqlExpression, Sql, TransactionEnd, type SqlValue, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
+import { executeBatch, PREPARABLE } from './named-statements.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
 type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
-type MysqlConnection = MysqlPool & { query(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
+type MysqlConnection = MysqlPool & {
+  query(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void;
+} & SqlText;
 
 function executeOnce(pool: MysqlPool, sql: string, params: unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
@@ -57,8 +61,6 @@ function readManager(dataSource: DataSource): EntityManager {
   return dataSource.createEntityManager(runner);
 }
 
-/** The statements MySQL can take as prepared ones (the rest — START TRANSACTION, COMMIT, SAVEPOINT … — go as text). */
-const PREPARABLE = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 type Send = (sql: string, parameters: unknown[]) => Promise<unknown>;
 
@@ -99,17 +101,33 @@ function shaped(raw: unknown, structured: boolean | undefined): unknown {
 /**
  * A transaction's runner on MySQL whose statements go to its connection as prepared statements (the connection keeps
  * each one parsed, maxPreparedStatements bounding them): a write's INSERTs and UPDATEs are not parsed anew each time.
+ * So do the statements it holds back, where `executesHeld` (MariaDB): as EXECUTEs of named ones (NamedStatements).
  */
-function preparedTransactionRunner(dataSource: DataSource): QueryRunner {
+function preparedTransactionRunner(dataSource: DataSource, executesHeld: boolean): QueryRunner {
   const runner = dataSource.createQueryRunner();
   const connection = async () => (await runner.connect()) as MysqlConnection;
-  const text: Send = async (sql, parameters) => {
-    const open = await connection();
-    return new Promise((resolve, reject) => open.query(sql, parameters, (err, rows) => (err ? reject(err) : resolve(rows))));
-  };
+  const query = (open: MysqlConnection, sql: string, parameters: readonly unknown[]) =>
+    new Promise<unknown>((resolve, reject) => open.query(sql, [...parameters], (err, rows) => (err ? reject(err) : resolve(rows))));
+  const text: Send = async (sql, parameters) => query(await connection(), sql, parameters);
   sendPrepared(dataSource, runner, async (sql, parameters) => executeOnce(await connection(), sql, parameters), text);
-  sendHeldStatements(runner, text);
+  sendHeldStatements(runner, async (statements) => {
+    const open = await connection();
+    if (!executesHeld) return answersOf(statements.length, await query(open, statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => [...s.params])));
+    const batch = executeBatch(open, statements);
+    try {
+      const answers = answersOf(batch.sql.length, await query(open, batch.sql.join(';\n'), []));
+      return batch.positions.map((position) => answers[position]);
+    } catch (err) {
+      batch.failed();
+      throw err;
+    }
+  });
   return runner;
+}
+
+/** mysql2 answers one statement with its answer, several with the list of their answers. */
+function answersOf(count: number, answer: unknown): unknown[] {
+  return count === 1 ? [answer] : (answer as unknown[]);
 }
 
 const START = /^\s*START TRANSACTION\s*$/i;
@@ -123,7 +141,7 @@ const ROLLBACK = /^\s*ROLLBACK\b/i;
  * statement's, and a held write waiting for its answer (runWriteLater) is told it too. A ROLLBACK drops what is held:
  * it would undo it anyway, and a held write that failed would keep the ROLLBACK in the same query from running.
  */
-function sendHeldStatements(runner: QueryRunner, text: Send): void {
+function sendHeldStatements(runner: QueryRunner, sendAll: (statements: readonly Statement[]) => Promise<unknown[]>): void {
   const logQuery = (statement: Statement): void => {
     runner.connection.logger.logQuery(statement.sql, [...statement.params], runner);
   };
@@ -134,9 +152,7 @@ function sendHeldStatements(runner: QueryRunner, text: Send): void {
     statements.forEach(logQuery);
     let answers: unknown[];
     try {
-      const answer = await text(all.map((s) => s.sql).join(';\n'), all.flatMap((s) => [...s.params]));
-      // mysql2 answers one statement with its answer, several with the list of their answers.
-      answers = all.length === 1 ? [answer] : (answer as unknown[]);
+      answers = await sendAll(all);
     } catch (err) {
       for (const statement of carried) statement.answer?.reject(err);
       const named = statements[0] ?? all[all.length - 1];
@@ -164,6 +180,25 @@ function sendHeldStatements(runner: QueryRunner, text: Send): void {
   }) as QueryRunner['query'];
 }
 
+/**
+ * A statement that fails unless the transaction may commit, sent first in it: a write that presumed its caller
+ * (PresumedCaller) carries its credential's check so, in the same round trip as its first writes, often its only one
+ * (issue 13). On MySQL it is held with START and goes with the transaction's next statement — the COMMIT at the
+ * latest, where MySQL stops at its failure before the COMMIT runs. `met` tells the caller's side that a transaction
+ * carrying it committed.
+ */
+export interface CommitCondition {
+  readonly statement: Statement;
+  met: boolean;
+}
+
+function conditionFirst<T>(condition: CommitCondition, work: (tx: Sql) => Promise<T>): (tx: Sql) => Promise<T> {
+  return async (tx) => {
+    await holdStatement(tx.manager, condition.statement.sql, [...condition.statement.params] as SqlValue[]);
+    return work(tx);
+  };
+}
+
 /** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */
 function observePool(dataSource: DataSource): void {
   const pool = mysqlPool(dataSource) as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } } | undefined;
@@ -186,6 +221,8 @@ export class Db {
   // SQLite has one connection (better-sqlite3): its transactions must not interleave, so they queue here.
   // This is the only process-local state of the service, and SQLite is single-process by nature.
   private sqliteQueue: Promise<unknown> = Promise.resolve();
+  /** What the MySQL server is, asked once (MariaDB's EXECUTE takes values: NamedStatements). */
+  private server?: Promise<{ isMariaDb: boolean }>;
 
   constructor(readonly dataSource: DataSource) {
     this.dialect = dialectOf(dataSource);
@@ -199,12 +236,18 @@ export class Db {
     return row!.now;
   }
 
-  /** Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. */
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. With a `condition`,
+   * its statement is the transaction's first and `met` is set once the transaction committed (CommitCondition).
+   */
+  async transaction<T>(work: (tx: Sql) => Promise<T>, condition?: CommitCondition): Promise<T> {
     const end = new TransactionEnd();
-    const result = this.dialect === 'mysql' ? this.preparedTransaction(work, end) : this.queuedTransaction(work, end);
+    const conditioned = condition ? conditionFirst(condition, work) : work;
+    const result = this.dialect === 'mysql' ? this.preparedTransaction(conditioned, end) : this.queuedTransaction(conditioned, end);
     result.then(() => end.ended(true), () => end.ended(false));
-    return result;
+    const answer = await result;
+    if (condition) condition.met = true;
+    return answer;
   }
 
   /** SQLite's transactions, one after the other on its one connection. */
@@ -217,7 +260,14 @@ export class Db {
 
   /** TypeORM's transaction (its commit and rollback events included) on a runner that prepares its statements. */
   private async preparedTransaction<T>(work: (tx: Sql) => Promise<T>, end: TransactionEnd): Promise<T> {
-    const runner = preparedTransactionRunner(this.dataSource);
+    this.server ??= this.read.one<{ version: string }>('SELECT VERSION() AS version').then(
+      (row) => ({ isMariaDb: /mariadb/i.test(row!.version) }),
+      (error: unknown) => {
+        this.server = undefined;
+        throw error;
+      },
+    );
+    const runner = preparedTransactionRunner(this.dataSource, (await this.server).isMariaDb);
     try {
       return await runner.manager.transaction((manager) => work(new Sql(manager, this.dialect, 'manager', end)));
     } finally {

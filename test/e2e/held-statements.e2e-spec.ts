@@ -1,3 +1,4 @@
+import { Like } from 'typeorm';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { Db } from '../../src/database/db.service.js';
 import { insertRowLater, insertRows, lockRows } from '../../src/database/entity-rows.js';
@@ -222,5 +223,20 @@ describe('statements held back until the transaction\'s next one', () => {
       if (typeof held === 'object') await expect(knownId(held)).rejects.toThrow();
       expect(await t.db.read.repository(Bug).count()).toBe(before);
     });
+  });
+  it('held statements beyond the names a connection keeps run as sent, in one transaction and the next (NamedStatements)', async () => {
+    // On MariaDB each goes as an EXECUTE of a statement its connection prepared by name; past 64 names, names are
+    // prepared anew for other statements, within one query too. An INSERT of k rows is a statement of its own.
+    const insertAll = (round: string) => db.transaction((tx) => tx.withHeldWrites(async () => {
+      for (let k = 1; k <= 80; k++) {
+        await insertRows(tx.repository(Parameter), Array.from({ length: k }, (_, i) => probe(`named_${round}_${k}_${i}`, `${k}`)));
+      }
+    }));
+    for (const round of ['first', 'second']) {
+      await insertAll(round);
+      const rows = await db.read.repository(Parameter).findBy({ name: Like(`named_${round}_%`) });
+      expect(rows).toHaveLength((80 * 81) / 2);
+      expect(rows.every((row) => row.name.startsWith(`named_${round}_${row.value}_`))).toBe(true);
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { Caller } from '../caller.js';
 import type { FieldSelection } from '../fields/field-selection.js';
 import type { RequestParams } from './request-params.js';
 import type { CompanionFound } from './companion-read.js';
+import type { PresumedCaller } from '../guards/caller-resolver.js';
 
 /** What is known about one request once the request hook has run (request-hook.ts), before any guard. */
 export interface RequestContext {
@@ -14,6 +15,8 @@ export interface RequestContext {
   ip: string;
   /** The route's companion read, when it was read with the credential (see CompanionRead). */
   companion?: CompanionFound;
+  /** Set when `caller` is presumed (PresumesCaller): the route's write must commit under its condition. */
+  presumed?: PresumedCaller;
 }
 
 const CONTEXT = Symbol('tracker.request-context');

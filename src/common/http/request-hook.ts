@@ -8,11 +8,12 @@ import { accessRefusal } from '../guards/access.guard.js';
 import { requestTime, type Clock } from '../time/clock.js';
 import { validateCallback } from './output-format.js';
 import { RequestParams } from './request-params.js';
-import { setCredentialsRefusal, setRequestContext } from './request-context.js';
+import { setCredentialsRefusal, setRequestContext, type RequestContext } from './request-context.js';
 import { COMPANION_READ, type CompanionRead, type CompanionReadType } from './companion-read.js';
 import { KEPT_ANSWER, type KeptAnswer, type KeptAnswerType } from './kept-answer.js';
 import { sendError, toTrackerError } from './exception.filter.js';
 import { sendsRawJson } from './raw-json.js';
+import { PRESUMES_CALLER } from './presumed-caller.js';
 
 /**
  * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
@@ -34,7 +35,8 @@ export function installRequestHook(fastify: FastifyInstance, dependencies: Reque
     const companionType = config?.[COMPANION_READ] as CompanionReadType | undefined;
     const answerType = config?.[KEPT_ANSWER] as KeptAnswerType | undefined;
     const keptAnswer = answerType && { answerer: dependencies.instanceOf(answerType), rule };
-    route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType), keptAnswer)];
+    const presumes = config?.[PRESUMES_CALLER] === true ? rule : undefined;
+    route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType), keptAnswer, presumes)];
   });
 }
 
@@ -51,6 +53,7 @@ function requestReader(
   { resolver, clock, limiter }: RequestHookDependencies,
   companion: CompanionRead<unknown> | undefined,
   keptAnswer: { answerer: KeptAnswer; rule: AccessRule } | undefined,
+  presumes: AccessRule | undefined,
 ) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const isRead = request.method === 'GET' || request.method === 'HEAD';
@@ -64,6 +67,22 @@ function requestReader(
       if (decision && !decision.allowed) throw TrackerError.of(Errors.RATE_LIMITED, { kind, seconds: decision.retryAfterSeconds });
     }
     validateCallback(params.string('callback'));
+    const begin = (resolved: Pick<RequestContext, 'caller' | 'companion' | 'presumed'>): RequestContext => {
+      const selection = FieldSelection.of(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
+      const context = { params, ...resolved, selection, now: requestTime(clock), ip: request.ip };
+      setRequestContext(request, context);
+      return context;
+    };
+    // A presumed caller the route would refuse is not presumed: the refusal must be the credential's current one.
+    const presumed = presumes && resolver.presume(credentials, request.ip);
+    if (presumed && !accessRefusal(presumed.caller, presumes)) {
+      try {
+        begin({ caller: presumed.caller, presumed });
+        return undefined;
+      } catch {
+        // A malformed field list: the credential is checked first, as on every request, and the list fails after it.
+      }
+    }
     const ask = companion && { read: companion, request: { path: request.params as Record<string, string>, params } };
     let resolved: Awaited<ReturnType<CallerResolver['resolve']>>;
     try {
@@ -72,9 +91,7 @@ function requestReader(
       setCredentialsRefusal(request, error);
       return undefined;
     }
-    const selection = FieldSelection.of(params.fieldList('include_fields'), params.fieldList('exclude_fields'));
-    const context = { params, ...resolved, selection, now: requestTime(clock), ip: request.ip };
-    setRequestContext(request, context);
+    const context = begin(resolved);
     // A route with a companion read is answered here only once that read was confirmed for the caller.
     if (!keptAnswer || (ask && !resolved.companion) || accessRefusal(resolved.caller, keptAnswer.rule)) return undefined;
     try {

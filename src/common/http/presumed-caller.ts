@@ -1,0 +1,57 @@
+import { applyDecorators, Injectable, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { accessRuleOf } from '../guards/access.decorators.js';
+import { accessRefusal } from '../guards/access.guard.js';
+import type { PresumedCaller } from '../guards/caller-resolver.js';
+import { requestContext, setRequestContext } from './request-context.js';
+import { RouteOption } from './route-option.js';
+
+/** The Fastify route config key of a route that presumes its caller (see PresumesCaller). */
+export const PRESUMES_CALLER = 'trackerPresumesCaller';
+
+/**
+ * `@PresumesCaller()` on a write handler: a request with an API key or login token whose caller this instance knows
+ * is handled for that caller at once, without the credential's own round trip (the request hook presumes it,
+ * PresumedCaller), and the handler passes `ctx.presumed.condition` to the one transaction it writes in. The handler
+ * must write nothing outside that transaction: a request that did not commit under the condition is run again when
+ * the credential names another caller now (PresumedCallerInterceptor).
+ */
+export const PresumesCaller = () => applyDecorators(RouteOption({ [PRESUMES_CALLER]: true }), UseInterceptors(PresumedCallerInterceptor));
+
+/**
+ * Settles a presumed caller after the handler. A commit under the condition proves the caller, whatever followed;
+ * otherwise — the handler failed, its transaction failed the condition, or it wrote nothing — the credential is
+ * checked the whole way: for the presumed caller the outcome stands, for another one (or none: its refusal is the
+ * answer) the handler runs again, as the access guard would have let it. Nothing was committed, so nothing is
+ * done twice.
+ */
+@Injectable()
+export class PresumedCallerInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const presumed = requestContext(request).presumed;
+    return presumed ? from(this.settled(request, next, presumed)) : next.handle();
+  }
+
+  private async settled(request: FastifyRequest, next: CallHandler, presumed: PresumedCaller): Promise<unknown> {
+    let outcome: { answer: unknown } | { error: unknown };
+    try {
+      outcome = { answer: await lastValueFrom(next.handle()) };
+    } catch (error) {
+      outcome = { error };
+    }
+    if (presumed.condition.met) return given(outcome);
+    const caller = await presumed.resolve();
+    if (caller === presumed.caller) return given(outcome);
+    const refused = accessRefusal(caller, accessRuleOf(request.routeOptions.config));
+    if (refused) throw refused;
+    setRequestContext(request, { ...requestContext(request), caller, presumed: undefined });
+    return lastValueFrom(next.handle());
+  }
+}
+
+function given(outcome: { answer: unknown } | { error: unknown }): unknown {
+  if ('error' in outcome) throw outcome.error;
+  return outcome.answer;
+}

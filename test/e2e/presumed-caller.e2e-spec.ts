@@ -1,0 +1,110 @@
+import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
+import { inProcessIt, loginNamed } from '../support/in-process.js';
+import { roundTrips } from '../support/round-trips.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
+import { DEFAULT_BUG } from './bug-fixtures.js';
+
+/**
+ * A write that presumes its caller (PresumesCaller: Create Bug) takes the caller the credential named last on the
+ * instance and carries the credential's check in its transaction (MySQL; SQLite resolves every caller first). These
+ * tests change the credential behind the instance's back and show that nothing commits for a caller the credential
+ * no longer names, and that the request is answered as the credential stands now.
+ */
+describe('a presumed caller commits only while its credential still names it (MySQL)', () => {
+  let t: TestApp;
+  let other: TestApp;
+  const bugCount = () => t.db.read.repository(Bug).count();
+  const create = (key: string, fields: Record<string, unknown> = {}, app = t) => app.post('/bug', { ...DEFAULT_BUG, ...fields }, { key });
+  const mysqlOnly = () => t.db.dialect === 'mysql';
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    if (!t.isRemote) other = await startTestApp({}, { sharing: t });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t.close();
+  });
+
+  /** A user with a key this instance has seen on a Create Bug, so that the next one presumes its caller. */
+  async function warmUser(name: string) {
+    const user = await t.createUser(loginNamed(name));
+    expect((await create(user.apiKey)).status).toBe(200);
+    return user;
+  }
+
+  inProcessIt('a warm create sends the key\'s check in its transaction, not before it (spies on mysql2)', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('warm');
+    const sent = await roundTrips(() => create(user.apiKey));
+    // The first round trip is the transaction's (a mail to the assignee goes with the COMMIT in a second one).
+    expect(sent[0]).toMatch(/^START TRANSACTION;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `api_keys`[^;]*;\s*INSERT INTO `bugs`/);
+    expect(sent.filter((text) => /api_keys/.test(text))).toHaveLength(1);
+    expect(sent.at(-1)).toMatch(/COMMIT$/);
+  });
+
+  inProcessIt('a key revoked in the database behind the instance (no settings mark moves) is refused, and nothing is written', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('revoked');
+    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    const before = await bugCount();
+    const sent = await roundTrips(async () => expect((await create(user.apiKey)).body).toMatchObject({ error: true, code: 306 }));
+    // The presumed transaction failed its condition and rolled back; the key was then checked the whole way.
+    expect(sent.join('\n')).toMatch(/ROLLBACK/);
+    expect(await bugCount()).toBe(before);
+    // The credential's error wins over the request's own, as when the caller is resolved first.
+    expect((await create(user.apiKey, { product: 'NoSuchProduct' })).body).toMatchObject({ error: true, code: 306 });
+    expect(await bugCount()).toBe(before);
+  });
+
+  inProcessIt('a key revoked through another instance is refused here at once, and nothing is written', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('revoked-elsewhere');
+    const [key] = (await other.get('/api_key', { key: user.apiKey })).body.api_keys as Array<{ id: number }>;
+    expect((await other.put(`/api_key/${key.id}`, { revoked: true }, { key: user.apiKey })).status).toBe(200);
+    const before = await bugCount();
+    expect((await create(user.apiKey)).body).toMatchObject({ error: true, code: 306 });
+    expect(await bugCount()).toBe(before);
+  });
+
+  inProcessIt('an account disabled through another instance (the settings mark moves) is refused here, and nothing is written', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('disabled');
+    expect((await other.put(`/user/${user.id}`, { login_denied_text: 'Gone fishing.' }, { key: ADMIN_API_KEY })).status).toBe(200);
+    const before = await bugCount();
+    expect((await create(user.apiKey)).body).toMatchObject({ error: true, code: 301 });
+    expect(await bugCount()).toBe(before);
+  });
+
+  inProcessIt('a caller whose settings moved on is run again as the credential names them now: the bug is filed once', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('moved-on');
+    await other.setParameters({ maintainer: `maintainer-${Date.now()}@example.com` });
+    const before = await bugCount();
+    let id = 0;
+    const sent = await roundTrips(async () => {
+      const res = await create(user.apiKey, { summary: 'filed once' });
+      expect(res.status).toBe(200);
+      id = res.body.id;
+    });
+    expect(sent.join('\n')).toMatch(/ROLLBACK/);
+    expect(await bugCount()).toBe(before + 1);
+    expect((await t.get(`/bug/${id}`, { key: user.apiKey })).body.bugs[0]).toMatchObject({ summary: 'filed once', creator: user.login });
+  });
+
+  inProcessIt('a login token deleted by logging out elsewhere is refused here, and nothing is written', async () => {
+    if (!mysqlOnly()) return;
+    const login = loginNamed('token-holder');
+    await t.createUser(login, { password: 'a-long-password-1' });
+    const { token } = (await t.get('/login', { query: { login, password: 'a-long-password-1' } })).body as { token: string };
+    const withToken = () => t.post('/bug', DEFAULT_BUG, { query: { token } });
+    expect((await withToken()).status).toBe(200);
+    const sent = await roundTrips(async () => expect((await withToken()).status).toBe(200));
+    expect(sent[0]).toMatch(/^START TRANSACTION;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `login_tokens`/);
+    expect((await other.get('/logout', { query: { token } })).status).toBe(200);
+    const before = await bugCount();
+    expect((await withToken()).body).toMatchObject({ error: true, code: 32000 });
+    expect(await bugCount()).toBe(before);
+  });
+});
