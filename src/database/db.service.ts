@@ -183,7 +183,7 @@ function sendHeldStatements(runner: QueryRunner, sendAll: (statements: readonly 
 /**
  * A statement that fails unless the transaction may commit, sent first in it: a write that presumed its caller
  * (PresumedCaller) carries its credential's check so, in the same round trip as its first writes, often its only one
- * (issue 13). On MySQL it is held with START and goes with the transaction's next statement — the COMMIT at the
+ * (issue 13). MySQL only: it is held with START and goes with the transaction's next statement — the COMMIT at the
  * latest, where MySQL stops at its failure before the COMMIT runs. `met` tells the caller's side that a transaction
  * carrying it committed.
  */
@@ -241,6 +241,8 @@ export class Db {
    * its statement is the transaction's first and `met` is set once the transaction committed (CommitCondition).
    */
   async transaction<T>(work: (tx: Sql) => Promise<T>, condition?: CommitCondition): Promise<T> {
+    // SQLite would compute such a statement without failing: a condition there would hold whatever it says.
+    if (condition && this.dialect !== 'mysql') throw new Error('a commit condition is a MySQL statement (CommitCondition)');
     const end = new TransactionEnd();
     const conditioned = condition ? conditionFirst(condition, work) : work;
     const result = this.dialect === 'mysql' ? this.preparedTransaction(conditioned, end) : this.queuedTransaction(conditioned, end);

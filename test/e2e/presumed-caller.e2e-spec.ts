@@ -4,6 +4,7 @@ import { roundTrips } from '../support/round-trips.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
 import { DEFAULT_BUG } from './bug-fixtures.js';
+import { Db } from '../../src/database/db.service.js';
 
 /**
  * A write that presumes its caller (PresumesCaller: Create Bug) takes the caller the credential named last on the
@@ -106,5 +107,14 @@ describe('a presumed caller commits only while its credential still names it (My
     const before = await bugCount();
     expect((await withToken()).body).toMatchObject({ error: true, code: 32000 });
     expect(await bugCount()).toBe(before);
+  });
+  inProcessIt('on SQLite nothing presumes: a commit condition is refused there, since nothing could make it fail', async () => {
+    if (mysqlOnly()) return;
+    // Refused before anything runs: the statement is not even looked at.
+    const condition = { statement: { sql: '', params: [] }, met: false };
+    await expect(t.app.get(Db).transaction(async () => 1, condition)).rejects.toThrow(/MySQL/);
+    const user = await t.createUser(loginNamed('sqlite-caller'));
+    expect((await create(user.apiKey)).status).toBe(200);
+    expect((await create(user.apiKey)).status).toBe(200);
   });
 });
