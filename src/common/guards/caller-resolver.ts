@@ -18,7 +18,7 @@ export interface CallerResolver {
 
 /**
  * A write's caller taken on trust: the one its API key or login token named last on this instance, under the settings
- * mark read then (issue 13: the credential's own round trip was a sixth of a Create Bug's cost). The write's transaction
+ * mark read then (issue 13: the credential's statement was a round trip of its own before the write's). The transaction
  * carries the credential's check as its commit condition (Db.transaction), so nothing commits unless the credential
  * still names exactly that caller; a request that did not commit so is checked the whole way and, for another
  * caller, run again (PresumesCaller).
