@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import type { SqlText } from './named-statements.js';
 import { holdStatement, installStatementHold, isSqlExpression, Sql, TransactionEnd, type SqlValue, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
-import { executeBatch, PREPARABLE } from './named-statements.js';
+import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
 type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
@@ -60,7 +59,6 @@ function readManager(dataSource: DataSource): EntityManager {
   sendPrepared(dataSource, runner, (sql, parameters) => execute(pool, sql, parameters));
   return dataSource.createEntityManager(runner);
 }
-
 
 type Send = (sql: string, parameters: unknown[]) => Promise<unknown>;
 
@@ -218,8 +216,8 @@ function observePool(dataSource: DataSource): void {
 export class Db {
   readonly dialect: Dialect;
   readonly read: Sql;
-  // SQLite has one connection (better-sqlite3): its transactions must not interleave, so they queue here.
-  // This is the only process-local state of the service, and SQLite is single-process by nature.
+  // SQLite has one connection (better-sqlite3): its transactions must not interleave, so they queue here. The only
+  // process-local state that orders work, and SQLite is single-process by nature (the server kind below is a fact).
   private sqliteQueue: Promise<unknown> = Promise.resolve();
   /** What the MySQL server is, asked once (MariaDB's EXECUTE takes values: NamedStatements). */
   private server?: Promise<{ isMariaDb: boolean }>;

@@ -58,6 +58,12 @@ describe('executeBatch', () => {
     expect(executeBatch(connection, statements).sql).toEqual(['START TRANSACTION', "EXECUTE tracker_held_1 USING 'x', 1", 'COMMIT']);
   });
 
+  it('writes the values into a statement with values that cannot be prepared: the query binds none', () => {
+    const batch = executeBatch({ ...text }, [{ sql: 'SET @mark = ?', params: ['x'] }, { sql: 'COMMIT', params: [] }]);
+    expect(batch.sql).toEqual(["SET @mark = 'x'", 'COMMIT']);
+    expect(batch.positions).toEqual([0, 1]);
+  });
+
   it('prepares again, on the next query, what a failed query was to prepare; each connection has its own names', () => {
     const connection = { ...text };
     const statements = [{ sql: 'UPDATE t SET a = ?', params: [1] }];

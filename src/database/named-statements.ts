@@ -64,7 +64,7 @@ const namedStatements = new WeakMap<object, NamedStatements>();
 
 /**
  * `statements` as the statements of one query on `connection`: each with values as an EXECUTE of its named statement
- * (its PREPARE first when needed), the others (START, COMMIT, a session variable's SET) as they are. `positions` are
+ * (its PREPARE first when needed), the others (START, COMMIT, a session variable's SET) as text with their values. `positions` are
  * the indexes of their answers among the query's; `failed` is for a query that failed.
  */
 export function executeBatch(connection: SqlText, statements: ReadonlyArray<{ sql: string; params: readonly unknown[] }>): { sql: string[]; positions: number[]; failed(): void } {
@@ -75,7 +75,8 @@ export function executeBatch(connection: SqlText, statements: ReadonlyArray<{ sq
   const prepared = new Set<string>();
   for (const statement of statements) {
     if (!statement.params.length || !PREPARABLE.test(statement.sql)) {
-      positions.push(sql.push(statement.sql) - 1);
+      // The query goes without bound values: a statement that cannot be prepared carries its own.
+      positions.push(sql.push(statement.params.length ? connection.format(statement.sql, statement.params) : statement.sql) - 1);
       continue;
     }
     const { name, prepare } = named.nameOf(connection, statement.sql);
