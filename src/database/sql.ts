@@ -180,6 +180,9 @@ export async function runInsertHeld(manager: EntityManager, sql: string, params:
   return new HeldRowId(variable, answer);
 }
 
+/** Savepoints are named by a process-wide count: a name is never reused while a transaction may hold it. */
+let savepoints = 0;
+
 /** Holds `held` and answers what it answers once the statement carrying it returned. */
 function holdAnswered(hold: StatementHold, held: HeldStatement): Promise<unknown> {
   const answered = new Promise<unknown>((resolve, reject) => {
@@ -256,6 +259,22 @@ export class Sql {
       return await work();
     } finally {
       hold.writeScopes--;
+    }
+  }
+
+  /**
+   * Runs `work` as a step the transaction can undo alone: if it throws, what it wrote is rolled back to where it began
+   * (a savepoint; on MySQL held, as the transaction's other statements are) and the error goes on. For a transaction
+   * that carries several requests (BugUpdateBatches): one request's refusal must not undo the others' work.
+   */
+  async undoableStep<T>(work: () => Promise<T>): Promise<T> {
+    const savepoint = `tracker_step_${++savepoints}`;
+    await holdStatement(this.manager, `SAVEPOINT ${savepoint}`, []);
+    try {
+      return await work();
+    } catch (err) {
+      await holdStatement(this.manager, `ROLLBACK TO SAVEPOINT ${savepoint}`, []);
+      throw err;
     }
   }
 

@@ -1,5 +1,11 @@
-import { ADMIN_API_KEY, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
-import { fileBug } from './bug-fixtures.js';
+import { jest } from '@jest/globals';
+import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
+import { inProcessIt, loginNamed } from '../support/in-process.js';
+import { roundTrips } from '../support/round-trips.js';
+import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { BugUpdateService } from '../../src/bug/update/bug-update.service.js';
+import { expectError, fileBug } from './bug-fixtures.js';
+import { commentsOf, historyOf, updated } from './bug-update-fixtures.js';
 import { ok } from '../support/catalogue-fixtures.js';
 
 /** A response that is neither a success nor a coded error is a failure of the service. */
@@ -121,3 +127,134 @@ describe('concurrency: 50 concurrent updates of one bug', () => {
     expect(statuses.length).toBeLessThanOrEqual(accepted.filter((c) => c.kind === 'status').length);
   }, 120_000);
 });
+
+describe('concurrency: updates of one bug that arrive together share a transaction', () => {
+  let t: TestApp;
+  let other: { login: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+    other = await t.createUser(loginNamed('sharer'));
+  });
+  afterAll(() => t.close());
+
+  const admin = { key: ADMIN_API_KEY };
+  const put = (id: number, body: Record<string, unknown>) => t.put(`/bug/${id}`, body, admin);
+
+  /**
+   * Sends `first`, then the `rest` together, while the test holds the bug — on MySQL its row lock, on SQLite the one
+   * connection's transaction: `first` waits for it in its transaction, and the rest queue behind it on the instance,
+   * so that they go in one shared transaction once the test lets go. Answers the responses, and on MySQL the
+   * statements the requests sent.
+   */
+  async function sendTogether(id: number, first: Record<string, unknown>, rest: Array<Record<string, unknown>>): Promise<{ responses: ApiResponse[]; shared: number[]; sent?: string[] }> {
+    // How many requests each transaction of Update Bug carried.
+    // updateTogether is private: seen here as what it is at run time.
+    const service = t.app.get<BugUpdateService, { updateTogether(parts: unknown[]): Promise<unknown> }>(BugUpdateService);
+    const original = service.updateTogether.bind(service);
+    const shared: number[] = [];
+    const together = jest.spyOn(service, 'updateTogether').mockImplementation((parts) => {
+      shared.push(parts.length);
+      return original(parts);
+    });
+    const send = async (): Promise<ApiResponse[]> => {
+      const release = await holdBug(id);
+      const head = put(id, first);
+      await pause(150);
+      const tail = rest.map((body) => put(id, body));
+      await pause(400);
+      await release();
+      return Promise.all([head, ...tail]);
+    };
+    try {
+      if (t.db.dialect !== 'mysql') return { responses: await send(), shared };
+      let responses: ApiResponse[] = [];
+      const sent = await roundTrips(async () => {
+        responses = await send();
+      });
+      return { responses, shared, sent };
+    } finally {
+      together.mockRestore();
+    }
+  }
+
+  /** Holds the bug in a transaction of the test's own until the answer is called. */
+  async function holdBug(id: number): Promise<() => Promise<void>> {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const done = t.db.transaction(async (tx) => {
+      const read = tx.repository(Bug).createQueryBuilder('b').where('b.id = :id', { id });
+      await (t.db.dialect === 'mysql' ? read.setLock('pessimistic_write') : read).getOne();
+      holding();
+      await released;
+    });
+    await held;
+    return async () => {
+      release();
+      await done;
+    };
+  }
+
+  /** The transactions that wrote comments (the test's own, which only locks, is not one). */
+  const commits = (sent: readonly string[]) => sent.filter((text) => /INSERT INTO `comments`[\s\S]*COMMIT$/.test(text));
+
+  inProcessIt('each update comes to what it would alone, in the order they were applied', async () => {
+    const id = await fileBug(t, { summary: 'shared' });
+    const bodies = Array.from({ length: 8 }, (_, i) => ({ whiteboard: `w${i}`, comment: { body: `c${i}` } }));
+    const { responses, shared, sent } = await sendTogether(id, bodies[0], bodies.slice(1));
+    for (const res of responses) expect(res.status).toBe(200);
+    expect(shared).toEqual([1, 7]);
+    if (sent) {
+      // The first alone, the seven that waited behind it in one transaction, each step of it undoable alone.
+      expect(commits(sent)).toHaveLength(2);
+      expect(sent.join('\n')).toMatch(/SAVEPOINT tracker_step_\d+/);
+    }
+
+    const history = await historyOf(t, id);
+    const whiteboards = history.flatMap((entry) => entry.changes.filter((c: { field_name: string }) => c.field_name === 'whiteboard'));
+    expect(whiteboards).toHaveLength(8);
+    // One unbroken chain, each answer's change one link of it.
+    expect(whiteboards[0].removed).toBe('');
+    for (let i = 1; i < whiteboards.length; i++) expect(whiteboards[i].removed).toBe(whiteboards[i - 1].added);
+    for (const [i, res] of responses.entries()) {
+      const change = updated(res).changes.whiteboard;
+      expect(change.added).toBe(`w${i}`);
+      expect(whiteboards).toContainEqual(expect.objectContaining({ removed: change.removed, added: change.added }));
+    }
+    // Comments in the order the changes were applied.
+    const comments = (await commentsOf(t, id)).slice(1).map((c) => c.text);
+    expect(comments).toEqual(whiteboards.map((w: { added: string }) => `c${w.added.slice(1)}`));
+    const bug = (await t.get(`/bug/${id}`, admin)).body.bugs[0];
+    expect(bug.whiteboard).toBe(whiteboards.at(-1).added);
+    // What the instance keeps of the bug is what the database holds (TRACKER_CACHE_BUGS_CHECK checks it in tests).
+    expect(bug.last_change_time).toBe(updated(responses.find((res) => updated(res).changes.whiteboard.added === whiteboards.at(-1).added)!).last_change_time);
+  });
+
+  inProcessIt('an update refused among them is undone alone: nothing of it stays, the others commit', async () => {
+    const id = await fileBug(t, { summary: 'shared, one refused' });
+    const refused = { cc: { add: [other.login] }, comment: { body: 'refused' }, alias: { add: ['12345'] } };
+    const good = (i: number) => ({ whiteboard: `v${i}`, cc: { add: [ADMIN_LOGIN] }, comment: { body: `kept ${i}` } });
+    const { responses, shared, sent } = await sendTogether(id, good(0), [good(1), good(2), refused, good(3), good(4)]);
+    expect(shared).toEqual([1, 5]);
+    // The alias is checked after the cc list is written (Bugzilla's order): its refusal undoes that write.
+    expectError(responses[3], 103, 400);
+    for (const res of responses.filter((_, i) => i !== 3)) expect(res.status).toBe(200);
+    if (sent) {
+      expect(commits(sent)).toHaveLength(2);
+      expect(sent.join('\n')).toMatch(/ROLLBACK TO SAVEPOINT tracker_step_\d+/);
+    }
+    const bug = (await t.get(`/bug/${id}`, admin)).body.bugs[0];
+    expect(bug.cc).toEqual([ADMIN_LOGIN]);
+    expect(bug.alias).toEqual([]);
+    const texts = (await commentsOf(t, id)).map((c) => c.text);
+    expect(texts).not.toContain('refused');
+    for (let i = 0; i <= 4; i++) expect(texts).toContain(`kept ${i}`);
+    const ccHistory = (await historyOf(t, id)).flatMap((entry) => entry.changes.filter((c: { field_name: string }) => c.field_name === 'cc'));
+    expect(ccHistory).toEqual([expect.objectContaining({ removed: '', added: ADMIN_LOGIN })]);
+  });
+});
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -29,6 +29,7 @@ import { CommentSteps } from './update-comments.js';
 import { FlagSteps } from './update-flags.js';
 import { BugEditsService } from '../bug-edits.service.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
+import { UpdateBatches, type PartOutcome } from './update-batches.js';
 
 /** One element of the Update Bug response (updates.md "Update Bug: response"). */
 export interface UpdatedBug {
@@ -45,6 +46,67 @@ export type UpdateContext = Pick<RequestContext, 'caller' | 'now' | 'companion'>
 export interface UpdateBody {
   input: BugUpdateInput;
   custom: ReadonlyMap<string, unknown>;
+}
+
+/** The most requests one shared transaction carries (UpdateBatches). */
+const MOST_SHARING = 32;
+
+/** One Update Bug request as it reaches its transaction: checked, its body parsed, its settings reads done. */
+interface UpdatePart extends Pick<UpdateRun, 'multi' | 'at' | 'namedUsers' | 'workflow' | 'request'> {
+  ctx: UpdateContext;
+  ids: readonly number[];
+}
+
+/** What one request did under the locks: its answer, each bug it changed with the state it changed it from. */
+interface AppliedPart {
+  answer: { bugs: UpdatedBug[] };
+  works: Array<{ w: BugWork; basis: LockedBug }>;
+  bumped: number[];
+}
+
+/**
+ * Whether a request may share its transaction with other updates of its bug (UpdateBatches): it names one bug and
+ * touches no other — dependencies, See Also and duplicates write the bugs on their other side, whose locks a shared
+ * transaction does not take first.
+ */
+function sharesTransaction({ ids, request }: UpdatePart): boolean {
+  return ids.length === 1 && !request.blocks && !request.dependsOn && !request.seeAlso && request.statusChange.dupeOf === undefined;
+}
+
+/** The relations the requests need loaded (the rest are never queried). */
+function needsOf(...requests: UpdateRequest[]): StateNeeds {
+  const needs: StateNeeds = {};
+  for (const r of requests) {
+    needs.dependencies ||= !!r.blocks || !!r.dependsOn;
+    needs.seeAlso ||= !!r.seeAlso;
+    needs.flags ||= !!r.flags || r.product !== undefined || r.component !== undefined;
+    needs.custom ||= r.custom.size > 0;
+  }
+  return needs;
+}
+
+/**
+ * The bug `written` describes, as the next request of a shared transaction starts from it; its stamp stays the one
+ * read under the lock (stateAfter asks it only for the settings mark its names were read under).
+ */
+function lockedAfter(written: WrittenBug, before: LockedBug): LockedBug {
+  return {
+    bug: { ...written.detail, visible: before.bug.visible, ...written.relations },
+    stamp: before.stamp,
+    relations: written.wanted,
+    customFields: written.customFields,
+    movedElsewhere: written.movedElsewhere,
+  };
+}
+
+function outcomeOf<T>(work: Promise<T>): Promise<PartOutcome<T>> {
+  return work.then((answer) => ({ answer }), (error: unknown) => ({ error }));
+}
+
+/** A failure after which the transaction may have committed: the connection went while its COMMIT was on the way. */
+function connectionLost(err: unknown): boolean {
+  const driver = (err as { driverError?: { fatal?: boolean } })?.driverError ?? (err as { fatal?: boolean });
+  return driver?.fatal === true;
 }
 
 /** Runs of one request when MySQL picks it as a deadlock victim. */
@@ -86,6 +148,8 @@ export class BugUpdateService {
     private readonly bugEvents: BugEventsService,
   ) {}
 
+  private readonly batches = new UpdateBatches<UpdatePart, { bugs: UpdatedBug[] }>((parts) => this.updateTogether(parts), MOST_SHARING);
+
   /**
    * Updates the bugs named by `idsOrAliases` (the path's first) with the request's body. `readBody` reads it, and is
    * called once the bugs are checked: Bugzilla answers 100/101/102 before any error of the body. A transaction that
@@ -117,10 +181,20 @@ export class BugUpdateService {
     const namedUsers = await this.namedUsers(ctx.caller.settingsMark, request);
     const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
+    const part: UpdatePart = { ctx, ids, request, multi, at, namedUsers, workflow };
+    return sharesTransaction(part) ? this.batches.run(ids[0], part) : this.updateAlone(part);
+  }
+
+  /** One request in its own transaction. */
+  private async updateAlone(part: UpdatePart): Promise<{ bugs: UpdatedBug[] }> {
     let kept: Promise<void> | undefined;
     const result = await this.db.transaction(async (tx) => {
-      const { answer, changed, written, stamps } = await this.updateLocked(tx, ctx, ids, request, { multi, at, namedUsers, workflow });
-      if (changed.length) kept = this.loader.keepWhenCommitted(changed, written, stamps, tx.committed());
+      await this.states.lock(tx, part.ids);
+      const locked = await this.states.load(tx, part.ids, needsOf(part.request));
+      const { answer, works, bumped } = await this.apply(tx, part, locked);
+      const written = followsWrites(tx.writtenTables()) ? works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined) : [];
+      const changed = [...new Set([...works.map(({ w }) => w.id), ...bumped])];
+      if (changed.length) kept = this.keepWhenCommitted(tx, changed, written);
       return answer;
     });
     // Kept before the answer leaves: a read of the bug that follows it costs no load.
@@ -128,15 +202,66 @@ export class BugUpdateService {
     return result;
   }
 
-  /** The update's work under the bugs' locks: the answer, and the bugs as it leaves them, to keep if it commits. */
-  private async updateLocked(
-    tx: Sql,
-    ctx: UpdateContext,
-    ids: readonly number[],
-    request: UpdateRequest,
-    { multi, at, namedUsers, workflow }: Pick<UpdateRun, 'multi' | 'at' | 'namedUsers' | 'workflow'>,
-  ): Promise<{ answer: { bugs: UpdatedBug[] }; changed: number[]; written: WrittenBug[]; stamps: Promise<Map<number, BugStamp>> }> {
-    await this.states.lock(tx, ids);
+  /**
+   * Requests that update the same one bug, in one transaction (UpdateBatches), each on the bug as the ones before it
+   * left it, and each undone alone if it is refused (Sql.undoableStep), so that each comes to what it would have alone.
+   * If the transaction itself fails, nothing of it committed, and each request runs again in its own (a deadlock
+   * victim's then fails alone, and `update` runs it again) — unless the connection was lost, when it may have
+   * committed: then they all fail with that error, as a lone request would.
+   */
+  private async updateTogether(parts: UpdatePart[]): Promise<Array<PartOutcome<{ bugs: UpdatedBug[] }>>> {
+    if (parts.length === 1) return [await outcomeOf(this.updateAlone(parts[0]))];
+    // In the order the requests came in: the bug's last_change_time is the last one's.
+    const ordered = parts.map((part, i) => ({ part, i })).sort((a, b) => a.part.at.localeCompare(b.part.at) || a.i - b.i);
+    const outcomes = new Array<PartOutcome<{ bugs: UpdatedBug[] }>>(parts.length);
+    let kept: Promise<void> | undefined;
+    try {
+      await this.db.transaction(async (tx) => {
+        const id = parts[0].ids[0];
+        const needs = needsOf(...parts.map((part) => part.request));
+        await this.states.lock(tx, [id]);
+        let basis: LockedBug | undefined = (await this.states.load(tx, [id], needs)).get(id);
+        // The bug as the last request that changed it left it, when its changes could be followed (stateAfter).
+        let written: WrittenBug | undefined;
+        let changed = false;
+        for (const { part, i } of ordered) {
+          try {
+            if (!basis) throw TrackerError.of(Errors.BUG_NOT_FOUND, { id });
+            const current = basis;
+            const { answer, works } = await tx.undoableStep(() => this.apply(tx, part, new Map([[id, current]])));
+            outcomes[i] = { answer };
+            if (!works.length) continue;
+            changed = true;
+            written = followsWrites(tx.writtenTables()) ? stateAfter(works[0].w, current) : undefined;
+            basis = written ? lockedAfter(written, current) : await this.states.reloadLocked(tx, current, needs);
+          } catch (error) {
+            if (!(error instanceof TrackerError)) throw error;
+            outcomes[i] = { error };
+          }
+        }
+        if (changed) kept = this.keepWhenCommitted(tx, [id], written && followsWrites(tx.writtenTables()) ? [written] : []);
+      });
+    } catch (error) {
+      if (connectionLost(error)) throw error;
+      return Promise.all(parts.map((part) => outcomeOf(this.updateAlone(part))));
+    }
+    await kept;
+    return outcomes;
+  }
+
+  /** Keeps the bugs as the transaction left them once it commits, with the stamps read with its COMMIT. */
+  private keepWhenCommitted(tx: Sql, changed: readonly number[], written: WrittenBug[]): Promise<void> {
+    // The stamps after the writes go with the COMMIT: a kept bug must carry the version its state is.
+    const stamps = written.length ? this.loader.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
+    return this.loader.keepWhenCommitted(changed, written, stamps, tx.committed());
+  }
+
+  /**
+   * One request's work under its bugs' locks, on their states as `locked`: the answer, and each changed bug with the
+   * state it was changed from.
+   */
+  private async apply(tx: Sql, part: UpdatePart, locked: ReadonlyMap<number, LockedBug>): Promise<AppliedPart> {
+    const { ctx, ids, request, multi, at, namedUsers, workflow } = part;
     // Settings not kept yet are read on this transaction's connection: through the pool, this update would wait,
     // holding the bugs' locks, for a connection that concurrent updates of the same bugs hold while they wait for
     // those locks (MariaDB then ends them all with a lock wait timeout).
@@ -145,12 +270,11 @@ export class BugUpdateService {
       tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow, products, fields,
       namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),
     };
-    const needs = this.needs(run);
-    const locked = await this.states.load(tx, ids, needs);
+    const needs = needsOf(request);
     const productsOfBugs = await products.findByIds([...locked.values()].map((s) => s.bug.row.productId));
 
     const results: UpdatedBug[] = [];
-    const works: Array<{ w: BugWork; basis: LockedBug }> = [];
+    const works: AppliedPart['works'] = [];
     for (const id of ids) {
       // A bug changed as a side effect of an earlier bug of this request is read again.
       const basis = locked.get(id)!;
@@ -163,26 +287,10 @@ export class BugUpdateService {
     // A bug of the request that a later bug touched changed at this time too.
     const now = toApiDateTime(at)!;
     for (const result of results) if (run.bumped.has(result.id)) result.last_change_time = now;
-    const written = followsWrites(tx.writtenTables()) ? works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined) : [];
-    // The stamps after the writes go with the COMMIT: a kept bug must carry the version its state is.
-    const stamps = written.length ? this.loader.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
-    const changed = [...new Set([...works.map(({ w }) => w.id), ...run.bumped])];
-    return { answer: { bugs: results }, changed, written, stamps };
+    return { answer: { bugs: results }, works, bumped: [...run.bumped] };
   }
 
   // ---- Request-wide loading ---------------------------------------------------------------------------------
-
-  /** The relations this request needs loaded (the rest are never queried). */
-  private needs(run: UpdateRun): StateNeeds {
-    const r = run.request;
-    const productMoves = r.product !== undefined || r.component !== undefined;
-    return {
-      dependencies: !!r.blocks || !!r.dependsOn,
-      seeAlso: !!r.seeAlso,
-      flags: !!r.flags || productMoves,
-      custom: r.custom.size > 0,
-    };
-  }
 
   /** Status, resolution, dupe_of, or a product change (which may confirm an UNCONFIRMED bug) need the workflow. */
   private touchesWorkflow(r: UpdateRequest): boolean {
