@@ -265,7 +265,7 @@ export class Sql {
   /**
    * Runs `work` as a step the transaction can undo alone: if it throws, what it wrote is rolled back to where it began
    * (a savepoint; on MySQL held, as the transaction's other statements are) and the error goes on. For a transaction
-   * that carries several requests (BugUpdateBatches): one request's refusal must not undo the others' work.
+   * that carries several requests (UpdateBatches): one request's refusal must not undo the others' work.
    */
   async undoableStep<T>(work: () => Promise<T>): Promise<T> {
     const savepoint = `tracker_step_${++savepoints}`;

@@ -233,7 +233,7 @@ export class BugUpdateService {
             if (!works.length) continue;
             changed = true;
             written = followsWrites(tx.writtenTables()) ? stateAfter(works[0].w, current) : undefined;
-            basis = written ? lockedAfter(written, current) : await this.states.reloadLocked(tx, current, needs);
+            basis = written ? lockedAfter(written, current) : await this.states.reload(tx, current, needs);
           } catch (error) {
             if (!(error instanceof TrackerError)) throw error;
             outcomes[i] = { error };
@@ -278,7 +278,7 @@ export class BugUpdateService {
     for (const id of ids) {
       // A bug changed as a side effect of an earlier bug of this request is read again.
       const basis = locked.get(id)!;
-      const state = run.bumped.has(id) ? await this.states.reload(tx, id, needs) : basis.bug;
+      const state = run.bumped.has(id) ? (await this.states.reload(tx, basis, needs)).bug : basis.bug;
       const w = await this.updateOne(run, state, productsOfBugs.get(state.row.productId)!);
       if (w.changed) works.push({ w, basis });
       results.push(this.answerOf(w));

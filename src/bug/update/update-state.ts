@@ -37,18 +37,15 @@ export class UpdateStateLoader {
     return this.loader.lockedStates(tx, ids, wantedFor(needs));
   }
 
-  /** The bug as this transaction has left it so far, with what `before` says of its lock (its stamp, its relations). */
-  async reloadLocked(tx: Sql, before: LockedBug, needs: StateNeeds): Promise<LockedBug> {
+  /**
+   * The bug as this transaction has left it so far (a bug an earlier bug of the request changed, or an earlier request
+   * of a shared transaction), with what `before` says of its lock (its stamp).
+   */
+  async reload(tx: Sql, before: LockedBug, needs: StateNeeds): Promise<LockedBug> {
     const wanted = wantedFor(needs);
     const id = before.bug.row.id;
     const { details, byBug, customFields } = await tx.gathering((sql) => this.loader.readStates(sql, [id], wanted));
     return { ...before, bug: { ...details.get(id)!, ...byBug.get(id)! }, relations: wanted, customFields };
-  }
-
-  /** The bug as this transaction has left it so far (a bug an earlier bug of the request changed). */
-  async reload(tx: Sql, id: number, needs: StateNeeds): Promise<BugState> {
-    const { details, byBug } = await tx.gathering((sql) => this.loader.readStates(sql, [id], wantedFor(needs)));
-    return { ...details.get(id)!, ...byBug.get(id)! };
   }
 }
 
