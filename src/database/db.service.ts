@@ -4,6 +4,7 @@ import { dialectOf, type Dialect } from './dialect.js';
 import { holdStatement, installStatementHold, isSqlExpression, Sql, TransactionEnd, type SqlValue, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
+import { combineHeldWrites } from './held-writes.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 
 type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
@@ -144,7 +145,7 @@ function sendHeldStatements(runner: QueryRunner, sendAll: (statements: readonly 
     runner.connection.logger.logQuery(statement.sql, [...statement.params], runner);
   };
   const sendWithHeld = async (statements: readonly Statement[]): Promise<unknown[]> => {
-    const carried = hold.statements.splice(0);
+    const carried = combineHeldWrites(hold.statements.splice(0));
     const all = [...carried, ...statements];
     if (!all.length) return [];
     statements.forEach(logQuery);

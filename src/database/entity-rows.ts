@@ -1,6 +1,7 @@
 import type { EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
 import { holdStatement, isSqlExpression, runInsertHeld, runWrite, runWriteLater, type HeldRowId, type PendingId, type RowId, type SqlValue, type WriteValue } from './sql.js';
+import { insertSql, updateSql, type Assignment, type WriteShape } from './held-writes.js';
 
 /**
  * Statements on one entity's table written from its metadata — the columns, their escaped names, each value prepared
@@ -31,7 +32,7 @@ const ROWS_PER_INSERT = 500;
  */
 export async function insertRows<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<NewRow<T>>): Promise<number> {
   let id = 0;
-  for (const statement of insertStatements(repository, rows)) id = (await runWrite(repository.manager, statement.sql, statement.params)).insertId;
+  for (const statement of insertStatements(repository, rows)) id = (await runWrite(repository.manager, statement.sql, statement.params, statement.shape)).insertId;
   return id;
 }
 
@@ -47,10 +48,10 @@ export function insertRowHeld<T extends ObjectLiteral>(repository: Repository<T>
   return runInsertHeld(repository.manager, statement.sql, statement.params);
 }
 
-function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<NewRow<T>>): Array<{ sql: string; params: WriteValue[] }> {
+function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, rows: ReadonlyArray<NewRow<T>>): Array<{ sql: string; params: WriteValue[]; shape: WriteShape }> {
   const { metadata, manager } = repository;
   const driver = manager.connection.driver;
-  const statements: Array<{ sql: string; params: WriteValue[] }> = [];
+  const statements: Array<{ sql: string; params: WriteValue[]; shape: WriteShape }> = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + ROWS_PER_INSERT) as ReadonlyArray<Record<string, unknown>>;
     const columns = metadata.columns.filter((column) => column.isInsert && chunk.some((row) => row[column.propertyName] !== undefined));
@@ -61,7 +62,8 @@ function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, ro
         params.push(value === undefined ? (column.default ?? null) : isSqlExpression(value) ? value : driver.preparePersistentValue(value, column));
       }
     }
-    statements.push({ sql: insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name)), params: params as WriteValue[] });
+    const { sql, head, row } = insertStatement(metadata, columns, chunk.length, (name) => driver.escape(name));
+    statements.push({ sql, params: params as WriteValue[], shape: { kind: 'insert', table: metadata.tableName, head, row, rows: chunk.length } });
   }
   return statements;
 }
@@ -108,12 +110,15 @@ export async function updateRows<T extends ObjectLiteral>(repository: Repository
   const set = Object.entries(values).filter(([, value]) => value !== undefined).map(([property, value]) => [columnOf(repository, property), value] as const);
   if (!condition || !set.length) return 0;
   const driver = repository.manager.connection.driver;
-  const assignments = set.map(([column]) => `${driver.escape(column.databaseName)} = ?`);
+  const assignments: Assignment[] = set.map(([column]) => ({ column: driver.escape(column.databaseName) }));
   const version = repository.metadata.versionColumn;
-  if (version && !set.some(([column]) => column === version)) assignments.push(`${driver.escape(version.databaseName)} = ${driver.escape(version.databaseName)} + 1`);
-  const statement = `UPDATE ${driver.escape(repository.metadata.tableName)} SET ${assignments.join(', ')} WHERE ${condition.sql}`;
+  if (version && !set.some(([column]) => column === version)) {
+    const name = driver.escape(version.databaseName);
+    assignments.push({ column: name, expression: `${name} + 1` });
+  }
+  const shape: WriteShape = { kind: 'update', table: repository.metadata.tableName, target: driver.escape(repository.metadata.tableName), assignments, where: condition.sql };
   const params = [...set.map(([column, value]) => driver.preparePersistentValue(value, column) as SqlValue), ...condition.params];
-  return (await runWrite(repository.manager, statement, params)).affected;
+  return (await runWrite(repository.manager, updateSql(shape), params, shape)).affected;
 }
 
 /** Deletes the rows matching `where`; answers how many there were. */
@@ -153,20 +158,29 @@ function whereClause<T extends ObjectLiteral>(repository: Repository<T>, where: 
   return { sql: terms.join(' AND '), params };
 }
 
-const INSERT_STATEMENTS = new WeakMap<EntityMetadata, Map<string, string>>();
-
-function insertStatement(metadata: EntityMetadata, columns: readonly ColumnMetadata[], rowCount: number, escape: (name: string) => string): string {
-  let known = INSERT_STATEMENTS.get(metadata);
-  if (!known) INSERT_STATEMENTS.set(metadata, (known = new Map<string, string>()));
-  const key = `${rowCount}:${columns.map((column) => column.databaseName).join(',')}`;
-  let statement = known.get(key);
-  if (statement === undefined) {
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    statement = `INSERT INTO ${escape(metadata.tableName)} (${columns.map((column) => escape(column.databaseName)).join(', ')}) ` +
-      `VALUES ${Array.from({ length: rowCount }, () => row).join(', ')}`;
-    // Chunks of up to 500 rows of a handful of shapes: only the common sizes are worth keeping.
-    if (rowCount <= 16) known.set(key, statement);
-  }
-  return statement;
+/** An INSERT's text up to VALUES, one row's placeholders, and the statements of the common row counts. */
+interface InsertText {
+  head: string;
+  row: string;
+  byRows: Map<number, string>;
 }
 
+const INSERT_STATEMENTS = new WeakMap<EntityMetadata, Map<string, InsertText>>();
+
+function insertStatement(metadata: EntityMetadata, columns: readonly ColumnMetadata[], rowCount: number, escape: (name: string) => string): { sql: string; head: string; row: string } {
+  let known = INSERT_STATEMENTS.get(metadata);
+  if (!known) INSERT_STATEMENTS.set(metadata, (known = new Map<string, InsertText>()));
+  const key = columns.map((column) => column.databaseName).join(',');
+  let text = known.get(key);
+  if (!text) {
+    const head = `INSERT INTO ${escape(metadata.tableName)} (${columns.map((column) => escape(column.databaseName)).join(', ')}) VALUES `;
+    known.set(key, (text = { head, row: `(${columns.map(() => '?').join(', ')})`, byRows: new Map() }));
+  }
+  let sql = text.byRows.get(rowCount);
+  if (sql === undefined) {
+    sql = insertSql(text.head, text.row, rowCount);
+    // Chunks of up to 500 rows of a handful of shapes: only the common sizes are worth keeping.
+    if (rowCount <= 16) text.byRows.set(rowCount, sql);
+  }
+  return { sql, head: text.head, row: text.row };
+}

@@ -2,6 +2,7 @@ import type { EntityManager, EntityTarget, ObjectLiteral, QueryRunner, Repositor
 import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
 import { noteWrittenTable, tableWrittenBy, writtenTables } from './written-tables.js';
+import type { WriteShape } from './held-writes.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
 /** A value a write binds: a held row id too (reads never name one: they may run on another connection). */
@@ -40,8 +41,12 @@ export interface Statement {
   params: readonly unknown[];
 }
 
-/** A held statement; one held by runWriteLater is told its answer once the statement carrying it returned. */
+/**
+ * A held statement; one held by runWriteLater is told its answer once the statement carrying it returned. A write
+ * carries its shape when it can be combined with another (combineHeldWrites).
+ */
 export interface HeldStatement extends Statement {
+  shape?: WriteShape;
   answer?: { resolve(answer: unknown): void; reject(error: unknown): void };
 }
 
@@ -105,16 +110,19 @@ function holdOf(runner: QueryRunner | undefined): StatementHold | undefined {
 
 /**
  * Sends a statement whose answer nobody reads (a row lock): inside a MySQL transaction it goes with the transaction's
- * next statement, whose answer then also stands for its failure; elsewhere it runs at once.
+ * next statement, whose answer then also stands for its failure, and the held statement is answered; elsewhere it
+ * runs at once.
  */
-export async function holdStatement(manager: EntityManager, sql: string, params: WriteValue[]): Promise<void> {
+export async function holdStatement(manager: EntityManager, sql: string, params: WriteValue[], shape?: WriteShape): Promise<HeldStatement | undefined> {
   const hold = holdOf(manager.queryRunner);
   if (!hold) {
     await manager.query(sql, params);
-    return;
+    return undefined;
   }
   manager.connection.logger.logQuery(sql, params, manager.queryRunner);
-  hold.statements.push({ sql, params });
+  const held: HeldStatement = { sql, params, shape };
+  hold.statements.push(held);
+  return held;
 }
 
 /**
@@ -122,7 +130,7 @@ export async function holdStatement(manager: EntityManager, sql: string, params:
  * the write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts). A write held
  * by `Sql.withHeldWrites` answers id 0 and no rows: it has not run yet.
  */
-export async function runWrite(manager: EntityManager, sql: string, params: WriteValue[]): Promise<{ insertId: number; affected: number }> {
+export async function runWrite(manager: EntityManager, sql: string, params: WriteValue[], shape?: WriteShape): Promise<{ insertId: number; affected: number }> {
   const runner = manager.queryRunner;
   let raw: WriteResult;
   let affected: number | undefined;
@@ -130,7 +138,7 @@ export async function runWrite(manager: EntityManager, sql: string, params: Writ
     noteWrittenTable(runner, tableWrittenBy(sql));
     const hold = holdOf(runner);
     if (hold?.writeScopes) {
-      await holdStatement(manager, sql, params);
+      await holdStatement(manager, sql, params, shape);
       return { insertId: 0, affected: 0 };
     }
     const result = await runner.query(sql, params, true);
@@ -263,17 +271,26 @@ export class Sql {
   }
 
   /**
-   * Runs `work` as a step the transaction can undo alone: if it throws, what it wrote is rolled back to where it began
-   * (a savepoint; on MySQL held, as the transaction's other statements are) and the error goes on. For a transaction
-   * that carries several requests (UpdateBatches): one request's refusal must not undo the others' work.
+   * Runs `work` as a step the transaction can undo alone: if it throws, what it wrote is undone and the error goes on.
+   * For a transaction that carries several requests (UpdateBatches): one request's refusal must not undo the others'
+   * work. The step begins with a savepoint, held on MySQL as the transaction's other statements are; while it is still
+   * held, so is everything the step wrote, and nothing of it needs the database: a step that ends well drops the
+   * savepoint, and one that fails drops it with its writes. Only a step whose statements left (a read sent them) sends
+   * ROLLBACK TO SAVEPOINT. Savepoint-free, the steps' held writes can be combined (combineHeldWrites).
    */
   async undoableStep<T>(work: () => Promise<T>): Promise<T> {
-    const savepoint = `tracker_step_${++savepoints}`;
-    await holdStatement(this.manager, `SAVEPOINT ${savepoint}`, []);
+    const savepoint = `SAVEPOINT tracker_step_${++savepoints}`;
+    const held = await holdStatement(this.manager, savepoint, []);
+    const statements = holdOf(this.manager.queryRunner)?.statements ?? [];
     try {
-      return await work();
+      const result = await work();
+      const at = held ? statements.indexOf(held) : -1;
+      if (at >= 0) statements.splice(at, 1);
+      return result;
     } catch (err) {
-      await holdStatement(this.manager, `ROLLBACK TO SAVEPOINT ${savepoint}`, []);
+      const at = held ? statements.indexOf(held) : -1;
+      if (at >= 0) for (const dropped of statements.splice(at)) dropped.answer?.reject(err);
+      else await holdStatement(this.manager, `ROLLBACK TO ${savepoint}`, []);
       throw err;
     }
   }
