@@ -139,7 +139,7 @@ export class BugCreateService {
       // The outbox rows need no answer: they go with the mail's reads and the COMMIT.
       await tx.withHeldWrites(() => this.notify(tx, ctx.caller, { id, commentId }, bug, at));
       return id;
-    }, ctx.presumed?.condition);
+    }, ctx.presumed ? [ctx.presumed.condition] : []);
     // Answered with the COMMIT, when nothing in the transaction needed the number first.
     return knownId(id);
   }

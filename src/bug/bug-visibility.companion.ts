@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../common/caller.js';
 import type { CompanionPlan, CompanionRead, CompanionRequest } from '../common/http/companion-read.js';
-import { BugVisibilityService, parseBugReference, type KnownVisibility } from './bug-visibility.service.js';
+import { BugVisibilityService, plainBugIds, type KnownVisibility } from './bug-visibility.service.js';
 
 /**
  * The bug ids a bug route names (the path's first, plus `ids`), when every reference is an id: the bugs a companion
  * read can look up with the caller. References by alias are resolved by the route itself.
  */
 export function bugIdsNamed(request: CompanionRequest): number[] | undefined {
-  const references = request.params.listWithPath('ids', [request.path.id_or_alias]).map(parseBugReference);
-  const ids = references.flatMap((reference) => ('id' in reference ? [reference.id] : []));
-  return ids.length === references.length ? ids : undefined;
+  return plainBugIds(request.params.listWithPath('ids', [request.path.id_or_alias]));
 }
 
 /**

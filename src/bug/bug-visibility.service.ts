@@ -40,6 +40,13 @@ const MAX_PLANNED_IDS = 500;
  */
 export type BugReference = { input: string; id: number } | { input: string; alias: string } | { input: string; empty: true };
 
+/** The bug ids `references` name, when each is a plain id (none an alias, none empty). */
+export function plainBugIds(references: readonly unknown[]): number[] | undefined {
+  const parsed = references.map(parseBugReference);
+  const ids = parsed.flatMap((reference) => ('id' in reference ? [reference.id] : []));
+  return ids.length === parsed.length ? ids : undefined;
+}
+
 export function parseBugReference(value: unknown): BugReference {
   const input = value === null || value === undefined ? '' : String(value);
   const text = input.trim();
@@ -103,6 +110,19 @@ export class BugVisibilityService implements BugVisibility {
 
   async visibleIds(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Set<number>> {
     return new Set(await this.repository.visibleIds(sql, caller, [...new Set(ids)]));
+  }
+
+  /**
+   * resolveVisible for bugs read under their row locks in `tx`, `groupsOf` giving each one's groups as read there: the
+   * check of an update whose caller was presumed (PresumesCaller), which no companion read made before its
+   * transaction. A bug in no group is visible to everyone (the rule above this class): only the others' visibility
+   * is read.
+   */
+  async resolveVisibleLocked(caller: Caller, idsOrAliases: readonly string[], groupsOf: ReadonlyMap<number, readonly unknown[]>, tx: Sql): Promise<number[]> {
+    const grouped = [...groupsOf].filter(([, groups]) => groups.length > 0).map(([id]) => id);
+    const read = grouped.length ? await this.visibilityOf(caller, grouped, tx) : new Map<number, boolean>();
+    const visible = new Map([...groupsOf].map(([id, groups]) => [id, groups.length === 0 || read.get(id) === true]));
+    return this.resolveVisible(caller, idsOrAliases, tx, { caller, ids: new Set(groupsOf.keys()), visible });
   }
 
   /** The visible bugs' ids, or the first reference's error; `known`: what the route's companion read already found. */

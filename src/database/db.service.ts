@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { holdStatement, installStatementHold, isSqlExpression, Sql, TransactionEnd, type SqlValue, type Statement } from './sql.js';
+import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type HeldStatement, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
 import { combineHeldWrites } from './held-writes.js';
@@ -102,14 +102,14 @@ function shaped(raw: unknown, structured: boolean | undefined): unknown {
  * each one parsed, maxPreparedStatements bounding them): a write's INSERTs and UPDATEs are not parsed anew each time.
  * So do the statements it holds back, where `executesHeld` (MariaDB): as EXECUTEs of named ones (NamedStatements).
  */
-function preparedTransactionRunner(dataSource: DataSource, executesHeld: boolean): QueryRunner {
+function preparedTransactionRunner(dataSource: DataSource, executesHeld: boolean, conditions: readonly CommitCondition[]): QueryRunner {
   const runner = dataSource.createQueryRunner();
   const connection = async () => (await runner.connect()) as MysqlConnection;
   const query = (open: MysqlConnection, sql: string, parameters: readonly unknown[]) =>
     new Promise<unknown>((resolve, reject) => open.query(sql, [...parameters], (err, rows) => (err ? reject(err) : resolve(rows))));
   const text: Send = async (sql, parameters) => query(await connection(), sql, parameters);
   sendPrepared(dataSource, runner, async (sql, parameters) => executeOnce(await connection(), sql, parameters), text);
-  sendHeldStatements(runner, async (statements) => {
+  sendHeldStatements(runner, conditions, async (statements) => {
     const open = await connection();
     if (!executesHeld) return answersOf(statements.length, await query(open, statements.map((s) => s.sql).join(';\n'), statements.flatMap((s) => [...s.params])));
     const batch = executeBatch(open, statements);
@@ -139,13 +139,18 @@ const ROLLBACK = /^\s*ROLLBACK\b/i;
  * the same way, several at once. MySQL runs them in order and stops at the first error, which is then this
  * statement's, and a held write waiting for its answer (runWriteLater) is told it too. A ROLLBACK drops what is held:
  * it would undo it anyway, and a held write that failed would keep the ROLLBACK in the same query from running.
+ * The transaction's commit conditions go at the end of its first query, after what it held until then (its row
+ * locks): a condition is a plain read, and MySQL takes the transaction's snapshot at its first plain read, which must
+ * come after the locks are granted, or the reads under them would not see what the writes they waited for committed.
  */
-function sendHeldStatements(runner: QueryRunner, sendAll: (statements: readonly Statement[]) => Promise<unknown[]>): void {
+function sendHeldStatements(runner: QueryRunner, conditions: readonly CommitCondition[], sendAll: (statements: readonly Statement[]) => Promise<unknown[]>): void {
   const logQuery = (statement: Statement): void => {
     runner.connection.logger.logQuery(statement.sql, [...statement.params], runner);
   };
+  const unsentConditions = conditions.map((condition) => condition.statement);
   const sendWithHeld = async (statements: readonly Statement[]): Promise<unknown[]> => {
-    const carried = combineHeldWrites(hold.statements.splice(0));
+    unsentConditions.forEach(logQuery);
+    const carried: HeldStatement[] = [...combineHeldWrites(hold.statements.splice(0)), ...unsentConditions.splice(0)];
     const all = [...carried, ...statements];
     if (!all.length) return [];
     statements.forEach(logQuery);
@@ -180,23 +185,17 @@ function sendHeldStatements(runner: QueryRunner, sendAll: (statements: readonly 
 }
 
 /**
- * A statement that fails unless the transaction may commit, sent first in it: a write that presumed its caller
- * (PresumedCaller) carries its credential's check so, in the same round trip as its first writes, often its only one
- * (issue 13). MySQL only: it is held with START and goes with the transaction's next statement — the COMMIT at the
- * latest, where MySQL stops at its failure before the COMMIT runs. `met` tells the caller's side that a transaction
- * carrying it committed.
+ * A statement that fails unless the transaction may commit, sent in its first round trip: a write that presumed its
+ * caller (PresumedCaller) carries its credential's check so, in the same round trip as its row locks or its first
+ * writes, often its only one (issue 13). MySQL only: it goes at the end of the transaction's first query (after its
+ * locks: sendHeldStatements) — with the COMMIT at the latest, where MySQL stops at its failure before the COMMIT
+ * runs. `met` tells the caller's side that a transaction carrying it committed.
  */
 export interface CommitCondition {
   readonly statement: Statement;
   met: boolean;
 }
 
-function conditionFirst<T>(condition: CommitCondition, work: (tx: Sql) => Promise<T>): (tx: Sql) => Promise<T> {
-  return async (tx) => {
-    await holdStatement(tx.manager, condition.statement.sql, [...condition.statement.params] as SqlValue[]);
-    return work(tx);
-  };
-}
 
 /** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */
 function observePool(dataSource: DataSource): void {
@@ -236,18 +235,18 @@ export class Db {
   }
 
   /**
-   * Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. With a `condition`,
-   * its statement is the transaction's first and `met` is set once the transaction committed (CommitCondition).
+   * Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. With `conditions`,
+   * their statements are the transaction's first and each one's `met` is set once the transaction committed
+   * (CommitCondition): one for each presumed caller whose request the transaction carries.
    */
-  async transaction<T>(work: (tx: Sql) => Promise<T>, condition?: CommitCondition): Promise<T> {
+  async transaction<T>(work: (tx: Sql) => Promise<T>, conditions: readonly CommitCondition[] = []): Promise<T> {
     // SQLite would compute such a statement without failing: a condition there would hold whatever it says.
-    if (condition && this.dialect !== 'mysql') throw new Error('a commit condition is a MySQL statement (CommitCondition)');
+    if (conditions.length && this.dialect !== 'mysql') throw new Error('a commit condition is a MySQL statement (CommitCondition)');
     const end = new TransactionEnd();
-    const conditioned = condition ? conditionFirst(condition, work) : work;
-    const result = this.dialect === 'mysql' ? this.preparedTransaction(conditioned, end) : this.queuedTransaction(conditioned, end);
+    const result = this.dialect === 'mysql' ? this.preparedTransaction(work, end, conditions) : this.queuedTransaction(work, end);
     result.then(() => end.ended(true), () => end.ended(false));
     const answer = await result;
-    if (condition) condition.met = true;
+    for (const condition of conditions) condition.met = true;
     return answer;
   }
 
@@ -260,7 +259,7 @@ export class Db {
   }
 
   /** TypeORM's transaction (its commit and rollback events included) on a runner that prepares its statements. */
-  private async preparedTransaction<T>(work: (tx: Sql) => Promise<T>, end: TransactionEnd): Promise<T> {
+  private async preparedTransaction<T>(work: (tx: Sql) => Promise<T>, end: TransactionEnd, conditions: readonly CommitCondition[]): Promise<T> {
     this.server ??= this.read.one<{ version: string }>('SELECT VERSION() AS version').then(
       (row) => ({ isMariaDb: /mariadb/i.test(row!.version) }),
       (error: unknown) => {
@@ -268,7 +267,7 @@ export class Db {
         throw error;
       },
     );
-    const runner = preparedTransactionRunner(this.dataSource, (await this.server).isMariaDb);
+    const runner = preparedTransactionRunner(this.dataSource, (await this.server).isMariaDb, conditions);
     try {
       return await runner.manager.transaction((manager) => work(new Sql(manager, this.dialect, 'manager', end)));
     } finally {

@@ -123,6 +123,21 @@ describe('bug visibility', () => {
     expect((await t.get(`/bug/${secret}/history`, { key: member.apiKey })).status).toBe(200);
   });
 
+  it('Update Bug of a caller it presumes (MySQL: the credential checked in its transaction) checks the bug under its lock: 102 before any error of the body, nothing written', async () => {
+    // Both keys named their callers here: their next writes presume them.
+    expect(await sees(outsider, open)).toBe(true);
+    expect(await sees(member, secret)).toBe(true);
+    expectError(await update(t, secret, { whiteboard: 'outsider' }, outsider.apiKey), 102, 401);
+    // A body that fails its checks: the bug's 102 comes first, as when the caller is resolved first (Bugzilla's order).
+    const badBody = { whiteboard: 'outsider', groups: [red] };
+    expectError(await update(t, secret, badBody, outsider.apiKey), 102, 401);
+    expectError(await update(t, open, badBody, outsider.apiKey), 53, 400);
+    // A member sees the group bug (its visibility read in the transaction) and changes it.
+    expect(updated(await update(t, secret, { whiteboard: 'member' }, member.apiKey)).changes.whiteboard).toEqual({ removed: '', added: 'member' });
+    expect((await t.get(`/bug/${secret}`, { key: member.apiKey })).body.bugs[0].whiteboard).toBe('member');
+    expect((await t.get(`/bug/${open}`, { key: member.apiKey })).body.bugs[0].whiteboard).toBe('');
+  });
+
   it('Create Bug cannot depend on or block a bug the caller cannot see (102)', async () => {
     expectError(await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary: 's', depends_on: [secret] }, { key: outsider.apiKey }), 102, 401);
   });

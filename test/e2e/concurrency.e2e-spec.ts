@@ -3,6 +3,7 @@ import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type ApiResponse, type TestAp
 import { inProcessIt, loginNamed } from '../support/in-process.js';
 import { roundTrips } from '../support/round-trips.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
 import { BugUpdateService } from '../../src/bug/update/bug-update.service.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 import { commentsOf, historyOf, updated } from './bug-update-fixtures.js';
@@ -138,15 +139,17 @@ describe('concurrency: updates of one bug that arrive together share a transacti
   afterAll(() => t.close());
 
   const admin = { key: ADMIN_API_KEY };
-  const put = (id: number, body: Record<string, unknown>) => t.put(`/bug/${id}`, body, admin);
+  const put = (id: number, body: Record<string, unknown>, key = ADMIN_API_KEY) => t.put(`/bug/${id}`, body, { key });
 
   /**
    * Sends `first`, then the `rest` together, while the test holds the bug — on MySQL its row lock, on SQLite the one
    * connection's transaction: `first` waits for it in its transaction, and the rest queue behind it on the instance,
    * so that they go in one shared transaction once the test lets go. Answers the responses, and on MySQL the
-   * statements the requests sent.
+   * statements the requests sent. `keys[i]` is the API key of `rest[i]` (the administrator's by default).
    */
-  async function sendTogether(id: number, first: Record<string, unknown>, rest: Array<Record<string, unknown>>): Promise<{ responses: ApiResponse[]; shared: number[]; sent?: string[] }> {
+  async function sendTogether(
+    id: number, first: Record<string, unknown>, rest: Array<Record<string, unknown>>, keys: string[] = [],
+  ): Promise<{ responses: ApiResponse[]; shared: number[]; sent?: string[] }> {
     // How many requests each transaction of Update Bug carried.
     // updateTogether is private: seen here as what it is at run time.
     const service = t.app.get<BugUpdateService, { updateTogether(parts: unknown[]): Promise<unknown> }>(BugUpdateService);
@@ -160,7 +163,7 @@ describe('concurrency: updates of one bug that arrive together share a transacti
       const release = await holdBug(id);
       const head = put(id, first);
       await pause(150);
-      const tail = rest.map((body) => put(id, body));
+      const tail = rest.map((body, i) => put(id, body, keys[i]));
       await pause(400);
       await release();
       return Promise.all([head, ...tail]);
@@ -261,6 +264,30 @@ describe('concurrency: updates of one bug that arrive together share a transacti
       expect(sent.join('\n')).toContain(`ROLLBACK TO SAVEPOINT ${step![1]}`);
     }
     await expectNothingOfTheRefused(id);
+  });
+
+  inProcessIt('a request whose presumed caller\'s key was revoked fails alone: the others commit, it is refused (306)', async () => {
+    const id = await fileBug(t, { summary: 'shared, one key revoked' });
+    const revoked = await t.createUser(loginNamed('revoked-sharer'));
+    // Both keys named their callers here (a read) under the settings mark the new user moved: their next writes
+    // presume them. The key is then revoked behind the instance's back (no settings mark moves).
+    expect((await t.get(`/bug/${id}`, { key: revoked.apiKey })).status).toBe(200);
+    expect((await t.get(`/bug/${id}`, admin)).status).toBe(200);
+    await t.db.read.repository(ApiKey).update({ userId: revoked.id }, { revoked: true });
+    const good = (i: number) => ({ whiteboard: `r${i}`, comment: { body: `kept ${i}` } });
+    const bodies = [good(1), { comment: { body: 'revoked' } }, good(2)];
+    const { responses, shared } = await sendTogether(id, good(0), bodies, [ADMIN_API_KEY, revoked.apiKey, ADMIN_API_KEY]);
+    // On MySQL the three went together (the key's check in the transaction), which failed; each then ran alone.
+    // SQLite resolves every caller first: the revoked key never reached the queue.
+    expect(shared).toEqual(t.db.dialect === 'mysql' ? [1, 3] : [1, 2]);
+    expect(responses[2].body).toMatchObject({ error: true, code: 306 });
+    for (const i of [0, 1, 3]) expect(responses[i].status).toBe(200);
+    const texts = (await commentsOf(t, id)).map((c) => c.text);
+    expect(texts).not.toContain('revoked');
+    for (let i = 0; i <= 2; i++) expect(texts).toContain(`kept ${i}`);
+    // Run again alone, each update read the bug as the one before it left it (its lock granted before its snapshot).
+    const whiteboards = (await historyOf(t, id)).flatMap((entry) => entry.changes.filter((c: { field_name: string }) => c.field_name === 'whiteboard'));
+    expect(whiteboards.map((c: { removed: string }) => c.removed)).toEqual(['', ...whiteboards.slice(0, -1).map((c: { added: string }) => c.added)]);
   });
 
   /**

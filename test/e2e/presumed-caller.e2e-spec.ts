@@ -7,8 +7,8 @@ import { DEFAULT_BUG } from './bug-fixtures.js';
 import { Db } from '../../src/database/db.service.js';
 
 /**
- * A write that presumes its caller (PresumesCaller: Create Bug) takes the caller the credential named last on the
- * instance and carries the credential's check in its transaction (MySQL; SQLite resolves every caller first). These
+ * A write that presumes its caller (PresumesCaller: Create and Update Bug) takes the caller the credential named last
+ * on the instance and carries the credential's check in its transaction (MySQL; SQLite resolves every caller first). These
  * tests change the credential behind the instance's back and show that nothing commits for a caller the credential
  * no longer names, and that the request is answered as the credential stands now.
  */
@@ -18,6 +18,7 @@ describe('a presumed caller commits only while its credential still names it (My
   const bugCount = () => t.db.read.repository(Bug).count();
   const create = (key: string, fields: Record<string, unknown> = {}, app = t) => app.post('/bug', { ...DEFAULT_BUG, ...fields }, { key });
   const mysqlOnly = () => t.db.dialect === 'mysql';
+  const updateBug = (key: string, id: number, whiteboard: string) => t.put(`/bug/${id}`, { whiteboard, comment: { body: whiteboard } }, { key });
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -39,8 +40,9 @@ describe('a presumed caller commits only while its credential still names it (My
     if (!mysqlOnly()) return;
     const user = await warmUser('warm');
     const sent = await roundTrips(() => create(user.apiKey));
-    // The first round trip is the transaction's (a mail to the assignee goes with the COMMIT in a second one).
-    expect(sent[0]).toMatch(/^START TRANSACTION;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `api_keys`[^;]*;\s*INSERT INTO `bugs`/);
+    // The first round trip is the transaction's (a mail to the assignee goes with the COMMIT in a second one): its
+    // writes, then the key's check, which fails before the COMMIT runs.
+    expect(sent[0]).toMatch(/^START TRANSACTION;\s*INSERT INTO `bugs`[\s\S]*;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `api_keys`/);
     expect(sent.filter((text) => /api_keys/.test(text))).toHaveLength(1);
     expect(sent.at(-1)).toMatch(/COMMIT$/);
   });
@@ -102,17 +104,39 @@ describe('a presumed caller commits only while its credential still names it (My
     const withToken = () => t.post('/bug', DEFAULT_BUG, { query: { token } });
     expect((await withToken()).status).toBe(200);
     const sent = await roundTrips(async () => expect((await withToken()).status).toBe(200));
-    expect(sent[0]).toMatch(/^START TRANSACTION;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `login_tokens`/);
+    expect(sent[0]).toMatch(/^START TRANSACTION;\s*INSERT INTO `bugs`[\s\S]*;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `login_tokens`/);
     expect((await other.get('/logout', { query: { token } })).status).toBe(200);
     const before = await bugCount();
     expect((await withToken()).body).toMatchObject({ error: true, code: 32000 });
     expect(await bugCount()).toBe(before);
   });
+  inProcessIt('a warm update sends the key\'s check with the bug\'s lock, in its transaction: no statement before it', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('warm-update');
+    const id = (await create(user.apiKey)).body.id as number;
+    const sent = await roundTrips(async () => expect((await updateBug(user.apiKey, id, 'presumed')).status).toBe(200));
+    // After the lock: the check is a plain read, and MySQL's snapshot must not be taken before the lock is granted.
+    expect(sent[0]).toMatch(/^START TRANSACTION;\s*SELECT `id` FROM `bugs` WHERE `id` IN \(\d+\) FOR UPDATE;\s*SELECT ~0 \+ \(NOT EXISTS \(SELECT 1 FROM `api_keys`/);
+    expect(sent.filter((text) => /api_keys/.test(text))).toHaveLength(1);
+    expect(sent.at(-1)).toMatch(/COMMIT$/);
+  });
+
+  inProcessIt('an update by a key revoked behind the instance is refused (306), and nothing of it is written', async () => {
+    if (!mysqlOnly()) return;
+    const user = await warmUser('revoked-update');
+    const id = (await create(user.apiKey)).body.id as number;
+    expect((await updateBug(user.apiKey, id, 'before')).status).toBe(200);
+    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    const sent = await roundTrips(async () => expect((await updateBug(user.apiKey, id, 'after')).body).toMatchObject({ error: true, code: 306 }));
+    expect(sent.join('\n')).toMatch(/ROLLBACK/);
+    expect((await t.get(`/bug/${id}`, { key: ADMIN_API_KEY })).body.bugs[0].whiteboard).toBe('before');
+  });
+
   inProcessIt('on SQLite nothing presumes: a commit condition is refused there, since nothing could make it fail', async () => {
     if (mysqlOnly()) return;
     // Refused before anything runs: the statement is not even looked at.
     const condition = { statement: { sql: '', params: [] }, met: false };
-    await expect(t.app.get(Db).transaction(async () => 1, condition)).rejects.toThrow(/MySQL/);
+    await expect(t.app.get(Db).transaction(async () => 1, [condition])).rejects.toThrow(/MySQL/);
     const user = await t.createUser(loginNamed('sqlite-caller'));
     expect((await create(user.apiKey)).status).toBe(200);
     expect((await create(user.apiKey)).status).toBe(200);

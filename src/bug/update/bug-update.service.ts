@@ -8,13 +8,14 @@ import { FieldService } from '../../field/field.service.js';
 import { UserService, type UserRecord } from '../../user/user.service.js';
 import { bugMailState } from '../bug-events.js';
 import { BugEventsService } from '../bug-events.service.js';
-import { BugVisibilityService } from '../bug-visibility.service.js';
+import { BugVisibilityService, plainBugIds } from '../bug-visibility.service.js';
 import { BugVisibilityCompanion } from '../bug-visibility.companion.js';
 import { companionValue } from '../../common/http/companion-read.js';
 import { ChangeRecorderService } from '../change-recorder.service.js';
 import { BugLoaderService, type LockedBug, type WrittenBug } from '../bug-loader.service.js';
 import type { BugStamp } from '../loaded-bug-cache.js';
 import type { Sql } from '../../database/sql.js';
+import type { CommitCondition } from '../../database/db.service.js';
 import type { ActivityEntry } from '../bug.types.js';
 import { TIME_TRACKING_FIELDS, productRights } from '../rules/field-permissions.js';
 import { parseUpdateRequest, type UpdateRequest } from './update-request.js';
@@ -39,8 +40,8 @@ export interface UpdatedBug {
   changes: Record<string, { removed: string; added: string }>;
 }
 
-/** Who asks, and the request's one timestamp. */
-export type UpdateContext = Pick<RequestContext, 'caller' | 'now' | 'companion'>;
+/** Who asks (perhaps presumed: PresumesCaller), and the request's one timestamp. */
+export type UpdateContext = Pick<RequestContext, 'caller' | 'now' | 'companion' | 'presumed'>;
 
 /** The body of an Update Bug request: its DTO, and its custom fields (`cf_*`, which no DTO can declare). */
 export interface UpdateBody {
@@ -55,6 +56,8 @@ const MOST_SHARING = 32;
 interface UpdatePart extends Pick<UpdateRun, 'multi' | 'at' | 'namedUsers' | 'workflow' | 'request'> {
   ctx: UpdateContext;
   ids: readonly number[];
+  /** The request's bug references, when their 100/101/102 check waits for the bugs' locks (checkUnderLock). */
+  unchecked?: readonly string[];
 }
 
 /** What one request did under the locks: its answer, each bug it changed with the state it changed it from. */
@@ -97,6 +100,11 @@ function lockedAfter(written: WrittenBug, before: LockedBug): LockedBug {
     customFields: written.customFields,
     movedElsewhere: written.movedElsewhere,
   };
+}
+
+/** The commit conditions of the parts' presumed callers: the transaction carrying them commits only under all. */
+function conditionsOf(parts: readonly UpdatePart[]): CommitCondition[] {
+  return parts.flatMap(({ ctx }) => (ctx.presumed ? [ctx.presumed.condition] : []));
 }
 
 function outcomeOf<T>(work: Promise<T>): Promise<PartOutcome<T>> {
@@ -171,18 +179,42 @@ export class BugUpdateService {
     // so that everything read afterwards (MySQL takes the snapshot at the first plain read) includes what earlier
     // updates of these bugs committed.
     // As Bugzilla: the bugs are checked (100/101/102) before the body is read; the companion read of the caller's
-    // credential statement (BugVisibilityCompanion) has usually found them already.
-    const ids = await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
-    const { input, custom } = readBody();
-    const request = parseUpdateRequest(input, custom);
-    const multi = ids.length > 1;
-    if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
-    if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
+    // credential statement (BugVisibilityCompanion) has usually found them already. For a presumed caller there was
+    // none: bugs named by id are checked under their locks (checkUnderLock), and before a body error is answered.
+    const presumedIds = ctx.presumed && plainBugIds(idsOrAliases);
+    const ids = presumedIds
+      ? [...new Set(presumedIds)]
+      : await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
+    let request: UpdateRequest;
+    try {
+      request = this.parsedBody(readBody(), ids.length > 1);
+    } catch (error) {
+      if (presumedIds) await this.visibility.resolveVisible(ctx.caller, idsOrAliases);
+      throw error;
+    }
     const namedUsers = await this.namedUsers(ctx.caller.settingsMark, request);
     const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
-    const part: UpdatePart = { ctx, ids, request, multi, at, namedUsers, workflow };
+    const part: UpdatePart = { ctx, ids, request, multi: ids.length > 1, at, namedUsers, workflow, ...(presumedIds ? { unchecked: idsOrAliases } : {}) };
     return sharesTransaction(part) ? this.batches.run(ids[0], part) : this.updateAlone(part);
+  }
+
+  /** The request's body as the steps take it; what no multi-bug request may carry refused. */
+  private parsedBody({ input, custom }: UpdateBody, multi: boolean): UpdateRequest {
+    const request = parseUpdateRequest(input, custom);
+    if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
+    if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
+    return request;
+  }
+
+  /**
+   * The 100/101/102 check of a presumed caller's request, on the bugs as read under their locks: visible to everyone
+   * when in no group, else read in the transaction (BugVisibilityService.resolveVisibleLocked).
+   */
+  private async checkUnderLock(tx: Sql, part: UpdatePart, locked: ReadonlyMap<number, LockedBug>): Promise<void> {
+    if (!part.unchecked) return;
+    const groupsOf = new Map([...locked].map(([id, state]) => [id, state.bug.groups]));
+    await this.visibility.resolveVisibleLocked(part.ctx.caller, part.unchecked, groupsOf, tx);
   }
 
   /** One request in its own transaction. */
@@ -191,12 +223,13 @@ export class BugUpdateService {
     const result = await this.db.transaction(async (tx) => {
       await this.states.lock(tx, part.ids);
       const locked = await this.states.load(tx, part.ids, needsOf(part.request));
+      await this.checkUnderLock(tx, part, locked);
       const { answer, works, bumped } = await this.apply(tx, part, locked);
       const written = followsWrites(tx.writtenTables()) ? works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined) : [];
       const changed = [...new Set([...works.map(({ w }) => w.id), ...bumped])];
       if (changed.length) kept = this.keepWhenCommitted(tx, changed, written);
       return answer;
-    });
+    }, conditionsOf([part]));
     // Kept before the answer leaves: a read of the bug that follows it costs no load.
     await kept;
     return result;
@@ -227,20 +260,23 @@ export class BugUpdateService {
         for (const { part, i } of ordered) {
           try {
             if (!basis) throw TrackerError.of(Errors.BUG_NOT_FOUND, { id });
-            const current = basis;
-            const { answer, works } = await tx.undoableStep(() => this.apply(tx, part, new Map([[id, current]])));
+            const current = new Map([[id, basis]]);
+            const { answer, works } = await tx.undoableStep(async () => {
+              await this.checkUnderLock(tx, part, current);
+              return this.apply(tx, part, current);
+            });
             outcomes[i] = { answer };
             if (!works.length) continue;
             changed = true;
-            written = followsWrites(tx.writtenTables()) ? stateAfter(works[0].w, current) : undefined;
-            basis = written ? lockedAfter(written, current) : await this.states.reload(tx, current, needs);
+            written = followsWrites(tx.writtenTables()) ? stateAfter(works[0].w, basis) : undefined;
+            basis = written ? lockedAfter(written, basis) : await this.states.reload(tx, basis, needs);
           } catch (error) {
             if (!(error instanceof TrackerError)) throw error;
             outcomes[i] = { error };
           }
         }
         if (changed) kept = this.keepWhenCommitted(tx, [id], written && followsWrites(tx.writtenTables()) ? [written] : []);
-      });
+      }, conditionsOf(parts));
     } catch (error) {
       if (connectionLost(error)) throw error;
       return Promise.all(parts.map((part) => outcomeOf(this.updateAlone(part))));
