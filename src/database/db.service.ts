@@ -196,7 +196,6 @@ export interface CommitCondition {
   met: boolean;
 }
 
-
 /** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */
 function observePool(dataSource: DataSource): void {
   const pool = mysqlPool(dataSource) as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } } | undefined;
@@ -236,8 +235,8 @@ export class Db {
 
   /**
    * Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. With `conditions`,
-   * their statements are the transaction's first and each one's `met` is set once the transaction committed
-   * (CommitCondition): one for each presumed caller whose request the transaction carries.
+   * their statements go in its first round trip, after its row locks, and each one's `met` is set once the transaction
+   * committed (CommitCondition): one for each presumed caller whose request the transaction carries.
    */
   async transaction<T>(work: (tx: Sql) => Promise<T>, conditions: readonly CommitCondition[] = []): Promise<T> {
     // SQLite would compute such a statement without failing: a condition there would hold whatever it says.

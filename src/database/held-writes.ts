@@ -1,4 +1,4 @@
-import { tableWrittenBy } from './written-tables.js';
+import { writeTarget } from './written-tables.js';
 
 /** `column = ?` — its value is the statement's next bound parameter — or `column = expression` (a version's move). */
 export interface Assignment {
@@ -34,7 +34,6 @@ const MOST_ROWS = 500;
 
 /** Statements that change no table and stay where they are: a held row id's session variable (runInsertHeld). */
 const SESSION_VARIABLE = /^\s*SET\s+@/i;
-const WRITE = /^\s*(INSERT|REPLACE|UPDATE|DELETE)\b/i;
 
 /**
  * The held writes of a transaction as fewer statements, for the query that carries them (issue 13): a write is
@@ -56,14 +55,14 @@ export function combineHeldWrites<T extends CombinableStatement>(statements: rea
       out.push(statement);
       continue;
     }
-    if (!statement.shape && !WRITE.test(statement.sql)) {
+    const table = statement.shape?.table ?? writeTarget(statement.sql);
+    if (table === undefined) {
       barrier = out.push(statement) - 1;
       continue;
     }
-    const table = statement.shape?.table ?? tableWrittenBy(statement.sql);
     const at = lastOfTable.get(table);
     const earlier = at !== undefined && at > barrier ? out[at] : undefined;
-    const combined = earlier ? combined2(earlier, statement) : undefined;
+    const combined = earlier ? combinedPair(earlier, statement) : undefined;
     if (combined) out[at!] = undefined;
     lastOfTable.set(table, out.push(combined ?? statement) - 1);
   }
@@ -71,7 +70,7 @@ export function combineHeldWrites<T extends CombinableStatement>(statements: rea
 }
 
 /** `earlier` and `later` as one statement, or undefined when they cannot be. */
-function combined2<T extends CombinableStatement>(earlier: T, later: T): T | undefined {
+function combinedPair<T extends CombinableStatement>(earlier: T, later: T): T | undefined {
   const [a, b] = [earlier.shape, later.shape];
   if (!a || !b || earlier.answer || later.answer) return undefined;
   if (a.kind === 'insert' && b.kind === 'insert') {

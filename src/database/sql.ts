@@ -110,8 +110,8 @@ function holdOf(runner: QueryRunner | undefined): StatementHold | undefined {
 
 /**
  * Sends a statement whose answer nobody reads (a row lock): inside a MySQL transaction it goes with the transaction's
- * next statement, whose answer then also stands for its failure, and the held statement is answered; elsewhere it
- * runs at once.
+ * next statement, whose answer then also stands for its failure, and answers the statement as held (Sql.undoableStep
+ * looks for its savepoint there); elsewhere it runs at once and answers undefined.
  */
 export async function holdStatement(manager: EntityManager, sql: string, params: WriteValue[], shape?: WriteShape): Promise<HeldStatement | undefined> {
   const hold = holdOf(manager.queryRunner);

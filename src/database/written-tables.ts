@@ -23,8 +23,12 @@ export function forgetWrittenTables(runner: QueryRunner): void {
   delete (runner.data as { [WRITTEN_TABLES]?: Set<string> })[WRITTEN_TABLES];
 }
 
-/** The table a write statement names (INSERT INTO / REPLACE INTO / UPDATE / DELETE FROM), or the statement's first word. */
+/** The table a write statement names (INSERT INTO / REPLACE INTO / UPDATE / DELETE FROM); undefined for any other. */
+export function writeTarget(statement: string): string | undefined {
+  return /^\s*(?:(?:INSERT|REPLACE)(?:\s+IGNORE)?\s+INTO|UPDATE(?:\s+IGNORE)?|DELETE\s+FROM)\s+[`"]?(\w+)/i.exec(statement)?.[1];
+}
+
+/** The table a write statement names, or the statement's first word. */
 export function tableWrittenBy(statement: string): string {
-  const match = /^\s*(?:(?:INSERT|REPLACE)(?:\s+IGNORE)?\s+INTO|UPDATE(?:\s+IGNORE)?|DELETE\s+FROM)\s+[`"]?(\w+)/i.exec(statement);
-  return match?.[1] ?? statement.trim().split(/\s+/, 1)[0].toLowerCase();
+  return writeTarget(statement) ?? statement.trim().split(/\s+/, 1)[0].toLowerCase();
 }
