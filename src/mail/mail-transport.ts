@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { AppConfig } from '../config/app-config.js';
 
 /** One outbox row ready to go out. `headers` as stored: From, threading headers and X-Tracker-* ones. */
@@ -46,28 +46,40 @@ export function emlFileName(mail: OutgoingMail): string {
   return `${mail.createdAt.replace(/[-:]/g, '').replace(' ', '-')}-${mail.id}.eml`;
 }
 
+/**
+ * A nodemailer transporter made with the first message: nodemailer (some forty modules) is loaded then, so that a
+ * start that sends nothing does not pay for it (issue 13: cold start).
+ */
+function transporterOnFirstUse(options: Parameters<typeof import('nodemailer').createTransport>[0]): { get(): Promise<Transporter>; close(): void } {
+  let made: Promise<Transporter> | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then(({ createTransport }) => createTransport(options))),
+    close: () => void made?.then((transporter) => transporter.close()),
+  };
+}
+
 export function createMailTransport(config: Pick<AppConfig, 'mailUrl' | 'dataDir'>): MailTransport {
   if (config.mailUrl === 'off') {
     return { kind: 'off', send: async () => undefined, close: () => undefined };
   }
   if (config.mailUrl) {
     // Settings in the URL's query (e.g. ?ignoreTLS=true, ?tls.rejectUnauthorized=false) win over these defaults.
-    const smtp = createTransport({ url: config.mailUrl, ...SMTP_TIMEOUTS });
+    const smtp = transporterOnFirstUse({ url: config.mailUrl, ...SMTP_TIMEOUTS });
     return {
       kind: 'smtp',
       send: async (mail) => {
-        await smtp.sendMail(messageOptions(mail));
+        await (await smtp.get()).sendMail(messageOptions(mail));
       },
       close: () => smtp.close(),
     };
   }
   // The embedded default: the raw message (as an SMTP server would receive it) written as a file.
   const directory = path.join(config.dataDir, 'mail');
-  const stream = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const stream = transporterOnFirstUse({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'files',
     send: async (mail) => {
-      const info = await stream.sendMail(messageOptions(mail));
+      const info = await (await stream.get()).sendMail(messageOptions(mail));
       await fs.mkdir(directory, { recursive: true });
       const file = path.join(directory, emlFileName(mail));
       // Written under a temporary name and renamed, so that a reader never sees half a message.

@@ -12,7 +12,7 @@ import { RATE_BUCKET_STORE, RateLimitService } from './rate-limit.service.js';
       provide: RATE_BUCKET_STORE,
       // Redis only when something is limited: a REDIS_URL alone opens no connection.
       useFactory: (config: AppConfig, repository: RateLimitRepository) =>
-        (config.redisUrl && (config.rateLimits.read || config.rateLimits.write) ? new RedisRateBucketStore(config.redisUrl, config.redisPrefix) : repository),
+        (config.redisUrl && (config.rateLimits.read || config.rateLimits.write) ? RedisRateBucketStore.open(config.redisUrl, config.redisPrefix) : repository),
       inject: [AppConfig, RateLimitRepository],
     },
     RateLimitService,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RateRule } from '../config/app-config.js';
 import { nextCell, type RateDecision } from '../common/http/rate-limit.js';
@@ -31,14 +31,16 @@ interface RateCommands {
 
 /** The buckets in Redis (REDIS_URL): keys `<TRACKER_REDIS_PREFIX>ratelimit:<bucket>`. */
 export class RedisRateBucketStore implements RateBucketStore {
-  private readonly redis: Redis & RateCommands;
+  private constructor(private readonly redis: Redis & RateCommands, private readonly prefix: string) {}
 
-  constructor(url: string, private readonly prefix: string) {
+  /** ioredis is loaded only here: a service without REDIS_URL does not pay for it at start (issue 13: cold start). */
+  static async open(url: string, prefix: string): Promise<RedisRateBucketStore> {
+    const { Redis } = await import('ioredis');
     const redis = new Redis(url, { maxRetriesPerRequest: 1 });
     // Connection errors surface as failed commands below (a 503 per request); the client only reconnects.
     redis.on('error', () => undefined);
     redis.defineCommand('takeRateCell', { numberOfKeys: 1, lua: TAKE_CELL });
-    this.redis = redis as Redis & RateCommands;
+    return new RedisRateBucketStore(redis as Redis & RateCommands, prefix);
   }
 
   async take(bucketKey: string, rule: RateRule, now: number): Promise<RateDecision> {

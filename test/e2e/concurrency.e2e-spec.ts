@@ -152,12 +152,12 @@ describe('concurrency: updates of one bug that arrive together share a transacti
   ): Promise<{ responses: ApiResponse[]; shared: number[]; sent?: string[] }> {
     // How many requests each transaction of Update Bug carried.
     // updateTogether is private: seen here as what it is at run time.
-    const service = t.app.get<BugUpdateService, { updateTogether(parts: unknown[]): Promise<unknown> }>(BugUpdateService);
+    const service = t.app.get<BugUpdateService, { updateTogether(parts: unknown[], locked: () => void): Promise<unknown> }>(BugUpdateService);
     const original = service.updateTogether.bind(service);
     const shared: number[] = [];
-    const together = jest.spyOn(service, 'updateTogether').mockImplementation((parts) => {
+    const together = jest.spyOn(service, 'updateTogether').mockImplementation((parts, locked) => {
       shared.push(parts.length);
-      return original(parts);
+      return original(parts, locked);
     });
     const send = async (): Promise<ApiResponse[]> => {
       const release = await holdBug(id);
@@ -240,6 +240,44 @@ describe('concurrency: updates of one bug that arrive together share a transacti
     expect(bug.whiteboard).toBe(whiteboards.at(-1).added);
     // What the instance keeps of the bug is what the database holds (TRACKER_CACHE_BUGS_CHECK checks it in tests).
     expect(bug.last_change_time).toBe(updated(responses.find((res) => updated(res).changes.whiteboard.added === whiteboards.at(-1).added)!).last_change_time);
+  });
+
+  inProcessIt('the next transaction of a bug starts once the one before holds the lock, and waits for it in the database', async () => {
+    const id = await fileBug(t, { summary: 'two in flight' });
+    // The first update dwells in its work under the lock until the test has looked.
+    // apply is private: seen here as what it is at run time.
+    const service = t.app.get<BugUpdateService, { apply(...args: unknown[]): Promise<unknown> }>(BugUpdateService);
+    const original = service.apply.bind(service);
+    let working!: () => void;
+    const inWork = new Promise<void>((resolve) => (working = resolve));
+    let letGo!: () => void;
+    const goOn = new Promise<void>((resolve) => (letGo = resolve));
+    const apply = jest.spyOn(service, 'apply').mockImplementationOnce(async (...args) => {
+      working();
+      await goOn;
+      return original(...args);
+    });
+    try {
+      const first = put(id, { whiteboard: 'p0' });
+      await inWork;
+      const next = [put(id, { whiteboard: 'p1' })];
+      await pause(200);
+      next.push(put(id, { whiteboard: 'p2' }));
+      await pause(200);
+      if (t.db.dialect === 'mysql') {
+        // The second update's lock waits in MariaDB while the first holds it; the third waits on the instance.
+        expect(await t.database.lockWaits()).toBe(1);
+      }
+      letGo();
+      const responses = await Promise.all([first, ...next]);
+      for (const res of responses) expect(res.status).toBe(200);
+    } finally {
+      letGo();
+      apply.mockRestore();
+    }
+    // Applied in the order they came: one unbroken chain p0, p1, p2.
+    const whiteboards = (await historyOf(t, id)).flatMap((entry) => entry.changes.filter((c: { field_name: string }) => c.field_name === 'whiteboard'));
+    expect(whiteboards.map((c: { removed: string; added: string }) => [c.removed, c.added])).toEqual([['', 'p0'], ['p0', 'p1'], ['p1', 'p2']]);
   });
 
   inProcessIt('an update refused among them is undone alone: nothing of it stays, the others commit', async () => {

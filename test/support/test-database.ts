@@ -18,6 +18,8 @@ export interface TestDatabase {
   socketUrl(): Promise<string>;
   /** The client address of each server connection to this database: `localhost` for a Unix socket's (MariaDB/MySQL). */
   connectionHosts(): Promise<string[]>;
+  /** How many transactions on this database wait for a row lock now (MariaDB/MySQL). */
+  lockWaits(): Promise<number>;
 }
 
 export const testDialect = (): 'sqlite' | 'mysql' => (process.env.TEST_DIALECT === 'mysql' ? 'mysql' : 'sqlite');
@@ -33,6 +35,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       killConnections: () => Promise.reject(new Error('SQLite has no server connections to kill')),
       socketUrl: () => Promise.reject(new Error('SQLite has no server socket')),
       connectionHosts: () => Promise.reject(new Error('SQLite has no server connections')),
+      lockWaits: () => Promise.reject(new Error('SQLite has no row locks')),
     };
   }
   const server = process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306';
@@ -65,6 +68,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     connectionHosts: () => onServer(async (connection) => {
       const [rows] = await connection.query('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE DB = ?', [name]);
       return (rows as Array<{ host: string }>).map((row) => row.host);
+    }),
+    lockWaits: () => onServer(async (connection) => {
+      const [rows] = await connection.query(
+        "SELECT COUNT(*) AS waiting FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'",
+        [name],
+      );
+      return Number((rows as Array<{ waiting: number }>)[0].waiting);
     }),
   };
 

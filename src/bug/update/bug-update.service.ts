@@ -156,7 +156,7 @@ export class BugUpdateService {
     private readonly bugEvents: BugEventsService,
   ) {}
 
-  private readonly batches = new UpdateBatches<UpdatePart, { bugs: UpdatedBug[] }>((parts) => this.updateTogether(parts), MOST_SHARING);
+  private readonly batches = new UpdateBatches<UpdatePart, { bugs: UpdatedBug[] }>((parts, locked) => this.updateTogether(parts, locked), MOST_SHARING);
 
   /**
    * Updates the bugs named by `idsOrAliases` (the path's first) with the request's body. `readBody` reads it, and is
@@ -217,12 +217,13 @@ export class BugUpdateService {
     await this.visibility.resolveVisibleLocked(part.ctx.caller, part.unchecked, groupsOf, tx);
   }
 
-  /** One request in its own transaction. */
-  private async updateAlone(part: UpdatePart): Promise<{ bugs: UpdatedBug[] }> {
+  /** One request in its own transaction; `onLocked` is called once it holds its bugs' locks. */
+  private async updateAlone(part: UpdatePart, onLocked?: () => void): Promise<{ bugs: UpdatedBug[] }> {
     let kept: Promise<void> | undefined;
     const result = await this.db.transaction(async (tx) => {
       await this.states.lock(tx, part.ids);
       const locked = await this.states.load(tx, part.ids, needsOf(part.request));
+      onLocked?.();
       await this.checkUnderLock(tx, part, locked);
       const { answer, works, bumped } = await this.apply(tx, part, locked);
       const written = followsWrites(tx.writtenTables()) ? works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined) : [];
@@ -240,10 +241,11 @@ export class BugUpdateService {
    * left it, and each undone alone if it is refused (Sql.undoableStep), so that each comes to what it would have alone.
    * If the transaction itself fails, nothing of it committed, and each request runs again in its own (a deadlock
    * victim's then fails alone, and `update` runs it again) — unless the connection was lost, when it may have
-   * committed: then they all fail with that error, as a lone request would.
+   * committed: then they all fail with that error, as a lone request would. `onLocked` is called once the bug's lock
+   * is held: UpdateBatches then starts the next transaction of the bug, whose lock waits behind this one's.
    */
-  private async updateTogether(parts: UpdatePart[]): Promise<Array<PartOutcome<{ bugs: UpdatedBug[] }>>> {
-    if (parts.length === 1) return [await outcomeOf(this.updateAlone(parts[0]))];
+  private async updateTogether(parts: UpdatePart[], onLocked: () => void): Promise<Array<PartOutcome<{ bugs: UpdatedBug[] }>>> {
+    if (parts.length === 1) return [await outcomeOf(this.updateAlone(parts[0], onLocked))];
     // In the order the requests came in: the bug's last_change_time is the last one's.
     const ordered = parts.map((part, i) => ({ part, i })).sort((a, b) => a.part.at.localeCompare(b.part.at) || a.i - b.i);
     const outcomes = new Array<PartOutcome<{ bugs: UpdatedBug[] }>>(parts.length);
@@ -254,6 +256,7 @@ export class BugUpdateService {
         const needs = needsOf(...parts.map((part) => part.request));
         await this.states.lock(tx, [id]);
         let basis: LockedBug | undefined = (await this.states.load(tx, [id], needs)).get(id);
+        onLocked();
         // The bug as the last request that changed it left it, when its changes could be followed (stateAfter).
         let written: WrittenBug | undefined;
         let changed = false;
