@@ -54,7 +54,8 @@ function transporterOnFirstUse(options: Parameters<typeof import('nodemailer').c
   let made: Promise<Transporter> | undefined;
   return {
     get: () => (made ??= import('nodemailer').then(({ createTransport }) => createTransport(options))),
-    close: () => void made?.then((transporter) => transporter.close()),
+    // A transporter that could not be made has nothing to close (its error went to the send that asked for it).
+    close: () => void made?.then((transporter) => transporter.close(), () => undefined),
   };
 }
 
