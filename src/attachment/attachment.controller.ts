@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
 import { RouteOption } from '../common/http/route-option.js';
-import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { ATTACHMENT_BODY } from './attachment-body.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { Input, InputReader } from '../common/http/input.decorator.js';

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';

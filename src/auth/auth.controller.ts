@@ -1,5 +1,5 @@
 import { Controller, Get, UseFilters } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireLogin } from '../common/guards/access.decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';

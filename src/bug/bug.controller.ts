@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { Input } from '../common/http/input.decorator.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';

@@ -1,4 +1,4 @@
-import { IntersectionType } from '@nestjs/swagger';
+import { IntersectionType } from './openapi/openapi-decorators.js';
 import { IsOptional, IsString } from 'class-validator';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Errors } from './errors/index.js';

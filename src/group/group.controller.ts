@@ -1,5 +1,5 @@
 import { applyDecorators, Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { ApiIdsAndNamesQuery } from '../common/http/dto.js';
 import { Input } from '../common/http/input.decorator.js';

@@ -1,9 +1,21 @@
 import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
 import { Operational } from '../common/guards/access.decorators.js';
 import { HealthService } from './health.service.js';
+
+/** Readiness's answer (Terminus's): each check by name under `info` (up) or `error` (down), and all of them under `details`. */
+const CHECKS = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    properties: { status: { type: 'string', enum: ['up', 'down'] }, responseTime: { type: 'number', description: 'How long the check took, in ms' }, message: { type: 'string' } },
+    required: ['status'],
+  },
+  example: { database: { status: 'up', responseTime: 2 }, migrations: { status: 'up', responseTime: 4 } },
+};
+const readiness = (status: 'ok' | 'error') => ({ type: 'object', properties: { status: { type: 'string', enum: [status] }, info: CHECKS, error: CHECKS, details: CHECKS } });
 
 /**
  * Liveness and readiness for orchestrators (beyond 5.0; outside /rest). Liveness answers without touching the
@@ -24,7 +36,10 @@ export class HealthController {
 
   @Get('ready')
   @Operational()
-  @HealthCheck()
+  // Terminus's own OpenAPI part would load @nestjs/swagger at start (src/common/openapi): described here instead.
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  @ApiOkResponse({ description: 'Ready: every check is up.', schema: readiness('ok') })
+  @ApiServiceUnavailableResponse({ description: 'Not ready: the failing check is under `error`.', schema: readiness('error') })
   @ApiOperation({ summary: 'Readiness: the database answers and its migrations are current; 503 with the failing check otherwise. Beyond 5.0.' })
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthCheckResult | string | object> {
     try {

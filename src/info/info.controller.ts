@@ -1,5 +1,5 @@
 import { Controller, Get, Put } from '@nestjs/common';
-import { ApiBody, ApiQuery } from '@nestjs/swagger';
+import { ApiBody, ApiQuery } from '../common/openapi/openapi-decorators.js';
 import { InfoService } from './info.service.js';
 import { VersionAnswer } from './version.answer.js';
 import { AnswersFromKept } from '../common/http/kept-answer.js';

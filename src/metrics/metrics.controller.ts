@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Operational } from '../common/guards/access.decorators.js';
 import { metricsRegistry } from '../common/metrics/metrics.js';
 

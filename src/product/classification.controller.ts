@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { RequireGroup } from '../common/guards/access.decorators.js';
 import { ApiIdsAndNamesQuery } from '../common/http/dto.js';

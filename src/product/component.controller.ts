@@ -1,5 +1,5 @@
 import { Controller, Delete, Param, Post, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
 import { Input, InputReader } from '../common/http/input.decorator.js';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 import { IsArray, IsOptional } from 'class-validator';
 import { LooseParam } from '../../common/http/dto.js';
 import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, ApiQuery } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiQuery } from '../../common/openapi/openapi-decorators.js';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam } from '../../common/http/dto.js';
 

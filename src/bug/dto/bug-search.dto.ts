@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, TextListParam } from '../../common/http/dto.js';
 import { IdListParam, IntParam } from './params.js';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 
 /**
  * The flag object of Create Bug (updates.md "Flag change object"), for the OpenAPI document only: a DTO keeps `flags`

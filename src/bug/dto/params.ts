@@ -4,7 +4,7 @@
  * reshapes; a value of the wrong type is left for the DTO's class-validator rule to refuse (toDto: 52 or 53).
  */
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 import { Transform } from 'class-transformer';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam } from '../../common/http/dto.js';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 
 /**
  * The object shapes of the Update Bug body (updates.md "Update Bug: body objects"), for the OpenAPI document only:

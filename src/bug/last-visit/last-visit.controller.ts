@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '../../common/openapi/openapi-decorators.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { RequireLogin } from '../../common/guards/access.decorators.js';
 import { Ctx, type RequestContext } from '../../common/http/request-context.js';

@@ -1,5 +1,5 @@
 import { Controller, Param, Put } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiTags } from '../../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../../common/http/request-context.js';
 import { InputReader } from '../../common/http/input.decorator.js';
 import { RequireLogin } from '../../common/guards/access.decorators.js';

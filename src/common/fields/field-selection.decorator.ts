@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiQuery } from '@nestjs/swagger';
+import { ApiQuery } from '../openapi/openapi-decorators.js';
 import type { ResourceFields } from './field-selection.js';
 
 export const FIELD_SELECTION = 'tracker:field-selection';

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional, ApiQuery, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiPropertyOptional, ApiQuery, type ApiPropertyOptions } from '../openapi/openapi-decorators.js';
 import { plainToInstance, Transform, type ClassConstructor } from 'class-transformer';
 import { Allow, IsOptional, getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { Errors, TrackerError } from '../errors/index.js';

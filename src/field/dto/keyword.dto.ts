@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '../../common/openapi/openapi-decorators.js';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, IdsAndNamesInput } from '../../common/http/dto.js';
 import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';

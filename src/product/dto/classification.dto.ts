@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '../../common/openapi/openapi-decorators.js';
 import { IsOptional, IsString } from 'class-validator';
 import { ScalarParam, IdsAndNamesInput, LooseParam } from '../../common/http/dto.js';
 import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType, OmitType } from '../../common/openapi/openapi-decorators.js';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, IdsAndNamesInput, LooseParam } from '../../common/http/dto.js';
 import { LONG_TEXT_MAX, MaxText, freeText } from '../../common/text-limits.js';

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, ScalarParam, TextParam } from '../../common/http/dto.js';
 import { LONG_TEXT_MAX, MaxText, columnLength, freeText } from '../../common/text-limits.js';
