@@ -13,7 +13,7 @@ const HOP_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive
 /**
  * The service describes itself at /rest/openapi.json, with a browsable page at /rest/openapi. @nestjs/swagger is
  * loaded, and the document made, at the first request for one of them, not at start (src/common/openapi): it is
- * ~20 MB of memory and a seventh of a cold start. Its routes are declared now, while the app still takes routes; they
+ * ~20 MB of memory and an eighth of a cold start. Its routes are declared now, while the app still takes routes; they
  * hand the request to a documents server that @nestjs/swagger sets up as it would the app (its own Fastify
  * instance, never listening), and send its answer back.
  */

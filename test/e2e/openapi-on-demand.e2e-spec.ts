@@ -6,8 +6,8 @@ import { createTestDatabase, type TestDatabase } from '../support/test-database.
 import { ROOT, buildService, servicePort, startService } from '../support/service-process.js';
 
 /**
- * The built service loads @nestjs/swagger only when its OpenAPI document is first asked for (issue 13: ~20 MB and a
- * seventh of a cold start), and the document it then makes describes the routes (src/common/openapi). A package that
+ * The built service loads @nestjs/swagger only when its OpenAPI document is first asked for (issue 13: ~20 MB and an
+ * eighth of a cold start), and the document it then makes describes the routes (src/common/openapi). A package that
  * loads @nestjs/swagger on its own at start (as @nestjs/terminus's @HealthCheck() does unless told not to) fails this.
  */
 describe('the OpenAPI document, made when first asked for', () => {
