@@ -7,8 +7,8 @@ import { TRACKER_VERSION } from './info/info.service.js';
 const DOCUMENT_PATH = 'rest/openapi';
 /** What @nestjs/swagger serves for DOCUMENT_PATH: the page and its files, the document as JSON and as YAML. */
 const DOCUMENT_ROUTES = [`/${DOCUMENT_PATH}`, `/${DOCUMENT_PATH}/*`, `/${DOCUMENT_PATH}.json`, `/${DOCUMENT_PATH}-yaml`];
-/** Headers of the documents server's answer that the service's own reply sets for itself. */
-const HOP_HEADERS = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
+/** Headers of the documents server's answer not copied: the service's reply sets them for itself. */
+const SET_BY_THE_REPLY = new Set(['connection', 'content-length', 'date', 'keep-alive', 'transfer-encoding']);
 
 /**
  * The service describes itself at /rest/openapi.json, with a browsable page at /rest/openapi. @nestjs/swagger is
@@ -27,7 +27,7 @@ export function setupOpenApi(app: NestFastifyApplication): void {
     // Asked as GET for a HEAD too: Fastify's HEAD route takes this GET handler's answer and sends its headers only.
     const answered = await (await documents).inject({ method: 'GET', url: request.url, headers: request.headers });
     if (answered.statusCode === 404) return reply.callNotFound();
-    for (const [name, value] of Object.entries(answered.headers)) if (!HOP_HEADERS.has(name) && value !== undefined) reply.header(name, value);
+    for (const [name, value] of Object.entries(answered.headers)) if (!SET_BY_THE_REPLY.has(name) && value !== undefined) reply.header(name, value);
     return reply.code(answered.statusCode).send(answered.rawPayload);
   };
   const fastify: FastifyInstance = app.getHttpAdapter().getInstance();
