@@ -21,7 +21,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 // A fresh process takes 10–15 s of load to reach its steady speed on a slow machine (V8 tiering up a request's
-// whole path): a 2 s warm-up measured that climb (bench/RESULTS.md, sixth entry).
+// whole path): a 2 s warm-up measured that climb (bench/runs.csv, sixth entry).
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 const BUGS = Number(process.env.BENCH_BUGS ?? 2000);
 const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? PORT + 1);

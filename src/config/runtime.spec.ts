@@ -37,8 +37,8 @@ describe('the runtime the project pins', () => {
 
   it('starts the service with the same node options everywhere it is started as in production', () => {
     // The young generation's size: Node 24 lets it grow to 64 MB a semi-space on a large machine (Node 20: 16 MB),
-    // which alone added ~100 MB of RSS under load (bench/RESULTS.md, 2026-11-26 second entry). The old generation's
-    // limit: below 2 GB it also caps how far V8 grows the heap past what is live (docs/decisions.md, issue 13).
+    // which alone added ~100 MB of RSS under load (bench/runs.csv, 2026-11-26 second entry). The old generation's
+    // limit: below 2 GB it also caps how far V8 grows the heap past what is live (docs/performance.md, memory).
     const options = ['--max-semi-space-size=8', '--max-old-space-size=1024'];
     const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
     expect((pkg as unknown as { scripts: Record<string, string> }).scripts.start).toContain(`node ${options.join(' ')} dist/src/main.js`);

@@ -32,7 +32,7 @@ async function execute(pool: MysqlPool, sql: string, params: unknown[]): Promise
 /**
  * Reads outside transactions: a replica when configured, else (MySQL) straight to the driver's pool as prepared
  * statements — the server keeps each statement parsed, which makes the hot reads about a quarter cheaper
- * (bench/RESULTS.md). The per-connection statement cache is bounded in data-source-options.ts.
+ * (docs/performance.md). The per-connection statement cache is bounded in data-source-options.ts.
  */
 function readPath(dataSource: DataSource): ConstructorParameters<typeof Sql>[2] {
   if ((dataSource.options as { replication?: unknown }).replication) return 'replica';
