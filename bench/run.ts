@@ -8,10 +8,11 @@
  * Fastify + mysql2, one prepared statement, the same bytes) and reported as a ratio to it (issue 13). Also: the
  * service's cold start on the existing database, and its RSS after the runs and after reading every bug in turn
  * (BENCH_BUGS=100000 for the issue's 100,000 distinct bugs).
+ * The medians are also appended as a row of bench/runs.csv (every run's figures; bench/RESULTS.md says how to compare).
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench) is dropped and re-created.
  * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_WARMUP_SECONDS (default 10), BENCH_BUGS (default 2000).
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { BENCH_API_KEY as API_KEY, benchService, median, startBaseline, wrk, type WrkFigures } from './support.js';
@@ -161,6 +162,30 @@ async function pairedRuns(name: string, serviceUrl: string, baselineUrl: string)
   return { service: medianFigures(service), bare: medianFigures(bare), ratio: median(service.map((f, i) => f.rps / bare[i].rps)) };
 }
 
+/** bench/runs.csv's columns, in its order; a run fills those it measures. */
+const RUNS_CSV_COLUMNS = [
+  'date', 'entry', 'commit', 'run', 'tool', 'baseline_version_rps', 'version_rps', 'version_pct', 'get_bug_key_rps', 'get_bug_key_pct',
+  'get_bug_anon_pct', 'comments_pct', 'post_rps', 'post_pct_of_baseline', 'put_one_bug_rps', 'put_one_bug_pct_of_baseline',
+  'put_distinct_rps', 'distinct_reads_rps', 'rss_after_runs_mb', 'rss_after_every_bug_mb', 'cold_start_ms', 'notes',
+] as const;
+type RunsCsvRow = Partial<Record<(typeof RUNS_CSV_COLUMNS)[number], string | number>>;
+
+/** Appends this run's medians to bench/runs.csv (run from the repository's root, as `npm run bench` is). */
+function appendToRunsCsv(row: RunsCsvRow): void {
+  let commit = '';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    // Not a git checkout: the row goes without its commit.
+  }
+  const cells = { date: new Date().toISOString().slice(0, 10), commit, run: 'median', tool: 'wrk', ...row };
+  const line = RUNS_CSV_COLUMNS.map((column) => {
+    const text = String(cells[column] ?? '');
+    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }).join(',');
+  fs.appendFileSync('bench/runs.csv', `${line}\n`);
+}
+
 async function main(): Promise<void> {
   await recreateDatabase();
   let server = await startServer();
@@ -184,9 +209,13 @@ async function main(): Promise<void> {
     baseline = await startBaseline({ serviceBase: BASE, urls: reads.map(([, url]) => url), port: BASELINE_PORT, databaseUrl: DATABASE_URL });
     const lines: string[] = [];
     let versionBaseline = 0;
+    const ratios: number[] = [];
+    const serviceRps: number[] = [];
     for (const [name, url] of reads) {
       const { service, bare, ratio } = await pairedRuns(name, `${BASE}${url}`, `http://127.0.0.1:${BASELINE_PORT}${url}`);
       if (url === '/rest/version') versionBaseline = bare.rps;
+      ratios.push(ratio);
+      serviceRps.push(service.rps);
       lines.push(`| ${name} | ${service.rps.toFixed(0)} | ${service.p99.toFixed(1)} | ${bare.rps.toFixed(0)} | ${(ratio * 100).toFixed(0)}% | ${service.errors} |`);
     }
     const create = JSON.stringify({ product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', summary: 'Load', description: 'Created under load' });
@@ -195,8 +224,10 @@ async function main(): Promise<void> {
       ['PUT /rest/bug/(id) status+cc+comment', `${BASE}/rest/bug/${bugId}?${auth}`, alternatingUpdate],
       ['PUT /rest/bug/(id) status+cc+comment, a different bug each request', `${BASE}/rest/bug/${firstId}?${auth}`, distinctUpdates(firstId, lastId, auth)],
     ];
+    const writeRps: number[] = [];
     for (const [name, url, lua] of writes) {
       const figures = await runs(name, url, lua);
+      writeRps.push(figures.rps);
       // A write has no baseline of its own: its share of the version read's baseline says how fast it is for the machine.
       lines.push(`| ${name} | ${figures.rps.toFixed(0)} | ${figures.p99.toFixed(1)} | (version) ${versionBaseline.toFixed(0)} | ${((100 * figures.rps) / versionBaseline).toFixed(1)}% | ${figures.errors} |`);
     }
@@ -209,6 +240,16 @@ async function main(): Promise<void> {
     process.stdout.write(`\nwrk -t2 -c8, medians of ${RUNS} runs of ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up (reads: service and baseline in turn, the ratio the median of each pair's), ${BUGS} bugs, ${DATABASE_URL.replace(/\/\/[^@]*@/, '//')}; load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n\n`);
     process.stdout.write('| scenario | requests/s | p99 (ms) | baseline requests/s | ratio | errors |\n|---|---|---|---|---|---|\n');
     process.stdout.write(`${lines.join('\n')}\n\nRSS of the service after the runs: ${rss.toFixed(0)} MB; after reading every bug: ${rssDistinct.toFixed(0)} MB. Cold start to first answer: ${coldStartMs.toFixed(0)} ms.\n`);
+    const pct = (value: number) => (100 * value).toFixed(0);
+    const share = (rps: number) => ((100 * rps) / versionBaseline).toFixed(1);
+    appendToRunsCsv({
+      baseline_version_rps: versionBaseline.toFixed(0), version_rps: serviceRps[0].toFixed(0), version_pct: pct(ratios[0]),
+      get_bug_key_rps: serviceRps[1].toFixed(0), get_bug_key_pct: pct(ratios[1]), get_bug_anon_pct: pct(ratios[2]), comments_pct: pct(ratios[3]),
+      post_rps: writeRps[0].toFixed(0), post_pct_of_baseline: share(writeRps[0]), put_one_bug_rps: writeRps[1].toFixed(0),
+      put_one_bug_pct_of_baseline: share(writeRps[1]), put_distinct_rps: writeRps[2].toFixed(0), distinct_reads_rps: distinct.rps.toFixed(0),
+      rss_after_runs_mb: rss.toFixed(0), rss_after_every_bug_mb: rssDistinct.toFixed(0), cold_start_ms: coldStartMs.toFixed(0),
+      notes: `${BUGS} bugs, ${RUNS} runs of ${SECONDS} s; load ${os.loadavg()[0].toFixed(1)}`,
+    });
     process.stdout.write(`Writes: ratio to the version read's baseline. Issue 13's machine answered ~28,000 version reads/s bare; its targets of 2,000 (POST) and 1,200 (PUT of one bug) were 7.1% and 4.3% of it.\n`);
   } finally {
     baseline?.kill();
