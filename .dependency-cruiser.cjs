@@ -1,4 +1,4 @@
-// The house's dependency rules (issue 8, "Boundaries, checked"; ../shared/design.md, "Arrows point inward").
+// The house's dependency rules (issue 8, "Boundaries, checked"; docs/architecture.md, "The rooms").
 // Checked by `npm run check:deps`, which `scripts/test.sh` runs.
 //
 // Vocabulary

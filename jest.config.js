@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-// Jest runs the project as ES modules (see ../shared/design.md, "Toolchain facts"):
+// Jest runs the project as ES modules:
 // started through `node --experimental-vm-modules`, ts-jest in ESM mode, `.js` stripped from relative imports.
 const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }];
 const common = {

@@ -67,7 +67,7 @@ function chunks(ids: readonly number[]): number[][] {
 }
 
 /**
- * Loads bugs for presentation with a constant number of queries whatever the page size (design.md: one query per
+ * Loads bugs for presentation with a constant number of queries whatever the page size (one query per
  * relation per page, never one per bug): one for the rows with their product/component/classification names and
  * people, and one UNION ALL that brings every wanted relation (cc, keywords, flags, groups, dependencies, aliases,
  * see also, custom values, tags, actual time) in a single round trip. Relations the field selection leaves out are

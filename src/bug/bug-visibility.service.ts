@@ -57,7 +57,7 @@ export function parseBugReference(value: unknown): BugReference {
 }
 
 /**
- * The ONE bug visibility rule (design.md "One rule, one place"), as a SQL predicate so that get, search, history,
+ * The ONE bug visibility rule, as a SQL predicate so that get, search, history,
  * comments, attachments, flags and counts agree and pages are never filtered after the query:
  * a bug is visible when it is in no group, or the caller is in all of its groups (any of them with `or_groups`),
  * or the caller is its assignee, its QA contact (while `useqacontact` is on, as Bugzilla), its reporter (with

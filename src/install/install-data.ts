@@ -4,7 +4,7 @@ import type { SystemGroup } from '../group/group.service.js';
 import type { TestProduct } from '../product/product.service.js';
 
 /**
- * What a fresh installation holds (../shared/spec/defaults.md and workflow.md): groups with what each grants,
+ * What a fresh installation holds (Bugzilla 5.0's defaults and workflow): groups with what each grants,
  * field values, the workflow, the default classification/product/component. Plain data, applied by InstallService.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The installation parameters (Bugzilla's "params"), their defaults on a fresh install (../shared/spec/defaults.md)
+ * The installation parameters (Bugzilla's "params"), their defaults on a fresh install (Bugzilla 5.0's)
  * and who may read them through GET /rest/parameters. Values are strings, as the API returns them.
  */
 export type ParameterKind = 'bool' | 'int' | 'string' | 'regexp' | 'email' | 'group' | 'url' | { oneOf: readonly string[] };

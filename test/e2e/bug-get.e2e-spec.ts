@@ -306,7 +306,7 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
     });
   });
 
-  describe('batching (design.md: one query per relation per page)', () => {
+  describe('batching (one query per relation per page)', () => {
     // The mail worker polls the database in the background: the fewest of a few runs is the request's own count.
     const queries = async (work: () => Promise<unknown>, options: { cold?: boolean } = {}) => {
       const counts: number[] = [];

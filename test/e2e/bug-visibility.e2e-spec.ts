@@ -4,7 +4,7 @@ import { changeGroups, expectError, fileBug, productGroup, setProductControl } f
 import { update, updated } from './bug-update-fixtures.js';
 
 /**
- * The one visibility rule (design.md): a bug in groups is visible to members of all of them (any, with or_groups),
+ * The one visibility rule: a bug in groups is visible to members of all of them (any, with or_groups),
  * plus its reporter (is_creator_accessible), its cc (is_cc_accessible), its assignee and QA contact; the same rule
  * answers Get Bug, search, history and Create Bug's dependencies.
  */

@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every error the service can give, with its Bugzilla 5.0 code, HTTP status and message.
  * Thrown by name (`throw TrackerError.of(Errors.BUG_NOT_FOUND, { id })`); the exception filter renders it.
- * Codes and statuses follow ../shared/spec/errors.md; a new error is one entry here.
+ * Codes and statuses follow Bugzilla 5.0's; a new error is one entry here.
  */
 
 export interface ErrorDefinition<P = Record<string, unknown>> {

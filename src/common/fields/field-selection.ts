@@ -1,5 +1,5 @@
 /**
- * include_fields / exclude_fields (../shared/spec/misc.md, "include_fields / exclude_fields"). Each resource
+ * include_fields / exclude_fields, as Bugzilla 5.0 applies them. Each resource
  * declares its field classes in a ResourceFields; this file knows no resource.
  */
 export type FieldClass = 'default' | 'extra' | 'custom';

@@ -2,7 +2,7 @@ import { Errors, TrackerError } from '../errors/index.js';
 import { isIdInRange } from '../ids.js';
 
 /**
- * The parameters of one request as Bugzilla clients encode them (../shared/spec/clients.md, routes.md): query string
+ * The parameters of one request as Bugzilla clients encode them: query string
  * laid over the JSON body (query wins), repeated keys as arrays, `True`/`1`/`true` booleans, comma lists, and the
  * `Tracker_*` / `Bugzilla_*` / plain / header spellings of credentials. Nothing downstream parses a query again.
  */
