@@ -38,8 +38,10 @@ describe('TRACKER_FAST_PATHS=off', () => {
 
   it.each([
     ['Get Version', '/version', undefined],
+    ['Get Version as JSONP, with a field selection', '/version', { callback: 'cb', include_fields: 'nothing' }],
     ['Get Bug', '/bug/{id}', undefined],
     ['Get Bug with a field selection', '/bug/{id}', { include_fields: 'id,summary,cc' }],
+    ['Get Bug as JSONP', '/bug/{id}', { callback: 'cb' }],
     ['Get Comments', '/bug/{id}/comment', undefined],
     ['Search Bugs', '/bug', { summary: 'Plain path' }],
     ['an unknown bug', '/bug/999999', undefined],
