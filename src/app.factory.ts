@@ -49,7 +49,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
   const limiter = app.get(RateLimitService);
   installRequestHook(adapter.getInstance<FastifyInstance>(), {
-    resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}),
+    resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}), fastPaths: config.fastPaths,
     instanceOf: (type) => app.get(type, { strict: false }),
   });
   await app.init();

@@ -16,6 +16,7 @@ import { GroupService } from '../group/group.service.js';
 import { digestSecret, verifyPassword } from '../common/credentials.js';
 import { LoginFailuresService } from './login-failures.service.js';
 import { AuthRepository } from './auth.repository.js';
+import { AppConfig } from '../config/app-config.js';
 
 /** The key of anonymous requests in lastCallers (the others are `key:<digest>` and `token:<digest>`). */
 const ANONYMOUS = '';
@@ -66,8 +67,15 @@ export class CallerResolverService implements CallerResolver {
    * user and mark (and, for a token, that token).
    */
   private readonly lastCallers = new MarkedCache<string, KnownCaller>();
+  /**
+   * AppConfig.fastPaths. Off, callers carry no settings mark — so parameters, users, memberships and the catalogue
+   * are read afresh for each request (KeptReads, ParametersService.at) and no bug is taken from the update projection
+   * — and none is kept as a guess: no companion read is planned and no caller is presumed.
+   */
+  private readonly fastPaths: boolean;
 
   constructor(
+    config: AppConfig,
     private readonly db: Db,
     private readonly credentials: AuthRepository,
     private readonly audit: AuditService,
@@ -75,7 +83,9 @@ export class CallerResolverService implements CallerResolver {
     private readonly users: UserService,
     private readonly groups: GroupService,
     private readonly failures: LoginFailuresService,
-  ) {}
+  ) {
+    this.fastPaths = config.fastPaths;
+  }
 
   /**
    * The request's caller. The statement of an API key, a login token or an anonymous request also brings the
@@ -90,7 +100,7 @@ export class CallerResolverService implements CallerResolver {
       return { caller: await this.callerFor(user, parameters, { kind: 'password' }) };
     }
     const { token, digest, known: knownKey } = secretOf(credentials);
-    const known = this.lastCallers.latest(knownKey);
+    const known = this.fastPaths ? this.lastCallers.latest(knownKey) : undefined;
     const guess = known?.caller;
     const plan = guess && companion && planOf(companion, guess);
     const { caller, companionRows, lastUseFreshUntil } = digest === undefined
@@ -98,6 +108,7 @@ export class CallerResolverService implements CallerResolver {
       : token !== undefined
         ? await this.tokenCaller(token, digest, ip, guess, plan?.statement)
         : await this.apiKeyCaller(digest, guess, plan?.statement);
+    if (!this.fastPaths) return { caller };
     // A confirmed guess is kept as it is: re-entering it on every request (to refresh its place in the cache's
     // order) cost ~2% of a kept read; a busy credential pushed out by 10,000 newer ones costs one unplanned read.
     if (caller !== guess) this.lastCallers.set(knownKey, caller.settingsMark!, { caller, lastUseFreshUntil });
@@ -111,7 +122,7 @@ export class CallerResolverService implements CallerResolver {
    * the credential's last use is due for a refresh: that request resolves its caller the whole way, which refreshes it.
    */
   presume(credentials: Credentials, ip: string): PresumedCaller | undefined {
-    if (this.db.dialect !== 'mysql' || (credentials.login !== undefined && credentials.password !== undefined)) return undefined;
+    if (!this.fastPaths || this.db.dialect !== 'mysql' || (credentials.login !== undefined && credentials.password !== undefined)) return undefined;
     const { token, digest, known: knownKey } = secretOf(credentials);
     const known = digest === undefined ? undefined : this.lastCallers.latest(knownKey);
     if (!known || Date.now() >= known.lastUseFreshUntil) return undefined;
@@ -141,6 +152,7 @@ export class CallerResolverService implements CallerResolver {
   }
 
   private async anonymousCaller(guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<ResolvedCaller> {
+    if (!this.fastPaths) return { caller: Caller.anonymous(await this.parametersService.load()), companionRows: [], lastUseFreshUntil: 0 };
     const { mark, companionRows } = await this.audit.settingsMark(companion);
     const caller = guess?.settingsMark === mark ? guess : Caller.anonymous(await this.parametersService.at(mark), mark);
     return { caller, companionRows, lastUseFreshUntil: 0 };
@@ -160,14 +172,15 @@ export class CallerResolverService implements CallerResolver {
    */
   private async callerOf(userId: number, mark: number, credential: Caller['credential'], unknownUser: () => TrackerError, guess?: Caller): Promise<Caller> {
     if (guess?.id === userId && guess.settingsMark === mark && guess.credential.kind === credential.kind && guess.credential.tokenId === credential.tokenId) return guess;
+    const keptUnder = this.fastPaths ? mark : undefined;
     const [user, groups, parameters] = await Promise.all([
-      this.users.findByIdsAt(mark, [userId]).then((found) => found.get(userId)),
-      this.groups.membershipsOfManyAt(mark, [userId]).then((found) => found.get(userId)!),
-      this.parametersService.at(mark),
+      this.users.findByIdsAt(keptUnder, [userId]).then((found) => found.get(userId)),
+      this.groups.membershipsOfManyAt(keptUnder, [userId]).then((found) => found.get(userId)!),
+      this.parametersService.at(keptUnder),
     ]);
     if (!user) throw unknownUser();
     this.assertEnabled(user, parameters);
-    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential, mark);
+    return new Caller({ id: user.id, login: user.login, realName: user.realName, email: user.email }, groups, parameters, credential, keptUnder);
   }
 
   /**

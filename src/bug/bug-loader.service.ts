@@ -82,6 +82,8 @@ export class BugLoaderService {
    */
   private readonly committing = new Map<number, Promise<void>>();
   private readonly checkWrites: boolean;
+  /** AppConfig.fastPaths: off, no bug is kept (nor its JSON): every read loads it, every write leaves nothing kept. */
+  private readonly keepsBugs: boolean;
 
   constructor(
     config: AppConfig,
@@ -92,6 +94,7 @@ export class BugLoaderService {
   ) {
     this.cache = new LoadedBugCache(config.bugCache);
     this.checkWrites = config.bugCache.checkWrites;
+    this.keepsBugs = config.fastPaths;
     observeAtScrape('tracker_kept_bugs', 'Loaded bugs kept by this instance: how many, and their estimated bytes.', ['measure'], async () => [
       [{ measure: 'entries' }, this.cache.size],
       [{ measure: 'bytes' }, this.cache.keptBytes],
@@ -197,6 +200,7 @@ export class BugLoaderService {
   keepWhenCommitted(changed: readonly number[], written: readonly WrittenBug[], stamps: Promise<Map<number, BugStamp>>, committed: Promise<boolean>): Promise<void> {
     // Awaited only once the transaction committed: a failed one rejects it, and nobody asks.
     stamps.catch(() => undefined);
+    if (!this.keepsBugs) return Promise.resolve();
     const keeping = new Set(written.map((bug) => bug.id));
     this.forgetNowAndOnCommit(changed.filter((id) => !keeping.has(id)), committed);
     const kept = this.keepCommitted(written, stamps, committed);
@@ -250,7 +254,7 @@ export class BugLoaderService {
    * it. Outside a transaction, bugs the cache holds current cost only their stamp (see LoadedBugCache).
    */
   async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
-    const cached = !options.sql || options.sql === this.db.read;
+    const cached = this.keepsBugs && (!options.sql || options.sql === this.db.read);
     const parts = chunks(ids);
     const detailsOfChunk = (chunk: readonly number[]) => (cached ? this.detailsThroughCache(chunk, options.visibleTo, options.known) : this.detailsOf(chunk, options));
     // One chunk (a Get Bug, a page): its map is the answer.
@@ -395,7 +399,7 @@ export class BugLoaderService {
   ): Promise<BugPage> {
     const present = [...new Set(ids)].filter((id) => details.has(id));
     const wanted = this.wantedRelations(caller, selection);
-    if (sql !== this.db.read) {
+    if (sql !== this.db.read || !this.keepsBugs) {
       const { byBug, customFields } = await this.relations(present, wanted, { tagOwnerId: caller.id, sql });
       return { bugs: present.map((id) => ({ ...details.get(id)!, ...byBug.get(id)! })), customFields };
     }

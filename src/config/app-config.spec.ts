@@ -31,3 +31,12 @@ describe('withoutPassword (errors and the start-up line)', () => {
     expect(withoutPassword('sqlite:./data/tracker.sqlite')).toBe('sqlite:./data/tracker.sqlite');
   });
 });
+
+describe('TRACKER_FAST_PATHS', () => {
+  it('is on unless told off, and takes nothing else', () => {
+    expect(loadConfig({}).fastPaths).toBe(true);
+    expect(loadConfig({ TRACKER_FAST_PATHS: 'on' }).fastPaths).toBe(true);
+    expect(loadConfig({ TRACKER_FAST_PATHS: ' OFF ' }).fastPaths).toBe(false);
+    expect(() => loadConfig({ TRACKER_FAST_PATHS: '0' })).toThrow(new ConfigError("TRACKER_FAST_PATHS must be on or off (got '0')"));
+  });
+});

@@ -39,6 +39,13 @@ export class AppConfig {
    * set it) compares each bug an update keeps as it left it with the database's, and fails the update if they differ.
    */
   bugCache: { entries: number; bytes: number; checkWrites: boolean };
+  /**
+   * TRACKER_FAST_PATHS=off turns every speed mechanism off (held statements, named and prepared statements, combined
+   * writes, commit conditions and presumed callers, companion reads, kept answers, kept bugs and kept reads, shared
+   * Update Bug transactions, the update projection): the service is then plain NestJS + TypeORM, slower and the same
+   * on the wire. `on` (the default) leaves them on. Each mechanism reads this where it decides to engage.
+   */
+  fastPaths: boolean;
 }
 
 export interface WebhookSettings {
@@ -178,6 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 32, 0, 65_536) * 1024 * 1024,
     checkWrites: env.TRACKER_CACHE_BUGS_CHECK?.trim() === '1',
   };
+  const fastPaths = env.TRACKER_FAST_PATHS?.trim().toLowerCase() || 'on';
+  if (fastPaths !== 'on' && fastPaths !== 'off') throw new ConfigError(`TRACKER_FAST_PATHS must be on or off (got '${env.TRACKER_FAST_PATHS}')`);
+  config.fastPaths = fastPaths === 'on';
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${withoutPassword(config.redisUrl)}')`);
   return config;
 }

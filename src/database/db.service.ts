@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
 import { combineHeldWrites } from './held-writes.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
+import { AppConfig } from '../config/app-config.js';
 
 type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
 type MysqlConnection = MysqlPool & {
@@ -35,14 +36,18 @@ async function execute(pool: MysqlPool, sql: string, params: unknown[]): Promise
  * (docs/performance.md). The per-connection statement cache is bounded in data-source-options.ts.
  */
 function readPath(dataSource: DataSource): ConstructorParameters<typeof Sql>[2] {
-  if ((dataSource.options as { replication?: unknown }).replication) return 'replica';
+  if (replicated(dataSource)) return 'replica';
   const pool = mysqlPool(dataSource);
   if (!pool) return 'manager';
   return (sql, params) => execute(pool, sql, params) as Promise<unknown[]>;
 }
 
+function replicated(dataSource: DataSource): boolean {
+  return !!(dataSource.options as { replication?: unknown }).replication;
+}
+
 function mysqlPool(dataSource: DataSource): MysqlPool | undefined {
-  if (dialectOf(dataSource) !== 'mysql' || (dataSource.options as { replication?: unknown }).replication) return undefined;
+  if (dialectOf(dataSource) !== 'mysql' || replicated(dataSource)) return undefined;
   return (dataSource.driver as { pool?: MysqlPool }).pool;
 }
 
@@ -221,9 +226,18 @@ export class Db {
   /** What the MySQL server is, asked once (MariaDB's EXECUTE takes values: NamedStatements). */
   private server?: Promise<{ isMariaDb: boolean }>;
 
-  constructor(readonly dataSource: DataSource) {
+  /**
+   * Whether the MySQL fast paths engage (AppConfig.fastPaths): reads on the pool and a transaction's statements as
+   * prepared statements, its held statements (named on MariaDB, combined, carrying session variables for new ids),
+   * its commit conditions. Off, reads go through TypeORM's manager and a transaction is TypeORM's own, with no hold:
+   * every statement runs when it is issued.
+   */
+  private readonly fastPaths: boolean;
+
+  constructor(readonly dataSource: DataSource, config: AppConfig) {
     this.dialect = dialectOf(dataSource);
-    this.read = new Sql(readManager(dataSource), this.dialect, readPath(dataSource));
+    this.fastPaths = config.fastPaths;
+    this.read = this.fastPaths ? new Sql(readManager(dataSource), this.dialect, readPath(dataSource)) : new Sql(dataSource.manager, this.dialect, replicated(dataSource) ? 'replica' : 'manager');
     observePool(dataSource);
   }
 
@@ -240,9 +254,9 @@ export class Db {
    */
   async transaction<T>(work: (tx: Sql) => Promise<T>, conditions: readonly CommitCondition[] = []): Promise<T> {
     // SQLite would compute such a statement without failing: a condition there would hold whatever it says.
-    if (conditions.length && this.dialect !== 'mysql') throw new Error('a commit condition is a MySQL statement (CommitCondition)');
+    if (conditions.length && (this.dialect !== 'mysql' || !this.fastPaths)) throw new Error('a commit condition is a MySQL fast path (CommitCondition)');
     const end = new TransactionEnd();
-    const result = this.dialect === 'mysql' ? this.preparedTransaction(work, end, conditions) : this.queuedTransaction(work, end);
+    const result = this.dialect !== 'mysql' ? this.queuedTransaction(work, end) : this.fastPaths ? this.preparedTransaction(work, end, conditions) : this.plainTransaction(work, end);
     result.then(() => end.ended(true), () => end.ended(false));
     const answer = await result;
     for (const condition of conditions) condition.met = true;
@@ -255,6 +269,11 @@ export class Db {
     const result = this.sqliteQueue.then(run, run);
     this.sqliteQueue = result.catch(() => undefined);
     return result;
+  }
+
+  /** TypeORM's own transaction, its statements sent as text when issued (TRACKER_FAST_PATHS=off). */
+  private plainTransaction<T>(work: (tx: Sql) => Promise<T>, end: TransactionEnd): Promise<T> {
+    return this.dataSource.transaction((manager) => work(new Sql(manager, this.dialect, 'manager', end)));
   }
 
   /** TypeORM's transaction (its commit and rollback events included) on a runner that prepares its statements. */

@@ -24,7 +24,8 @@ type WriteResult = { insertId?: number; affectedRows?: number; changes?: number 
  * Statements a MySQL transaction holds back to send with its next one, in one round trip (db.service.ts installs the
  * hold on its runner and sends them): each round trip under a bug's row lock is time every other update of that bug
  * waits, and a socket write each way (issue 13). Held are the transaction's START, its row locks (`holdStatement`) and
- * the writes of `Sql.withHeldWrites`. SQLite's transactions have no hold: there every statement runs at once.
+ * the writes of `Sql.withHeldWrites`. SQLite's transactions have no hold, nor MySQL's with TRACKER_FAST_PATHS=off
+ * (Db): there every statement runs at once.
  */
 export interface StatementHold {
   readonly statements: HeldStatement[];

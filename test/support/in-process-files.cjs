@@ -8,6 +8,7 @@ module.exports = [
   'crash-restart', // kills and restarts the service process
   'database-socket', // starts an instance that reaches its database through the server's Unix socket
   'db-faults', // breaks the database under a running instance
+  'fast-paths-off', // starts instances with TRACKER_FAST_PATHS off and on, and spies on their statements
   'held-statements', // runs transactions on the instance's database handle
   'kept-answers', // two instances, kept serialised answers and statement counts
   'kept-comments', // two instances, kept Get Comments answers and statement counts

@@ -244,6 +244,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     TRACKER_WEBHOOK_POLL_MS: '3600000',
     // Every bug an update keeps as it left it is compared with the database's (AppConfig.bugCache.checkWrites).
     TRACKER_CACHE_BUGS_CHECK: process.env.TRACKER_CACHE_BUGS_CHECK ?? '1',
+    // scripts/test.sh runs the suite once more with the speed mechanisms off (AppConfig.fastPaths).
+    ...(process.env.TRACKER_FAST_PATHS ? { TRACKER_FAST_PATHS: process.env.TRACKER_FAST_PATHS } : {}),
     ...env,
   });
   const clock = new TestClock();

@@ -31,6 +31,7 @@ import { FlagSteps } from './update-flags.js';
 import { BugEditsService } from '../bug-edits.service.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
 import { UpdateBatches, type PartOutcome } from './update-batches.js';
+import { AppConfig } from '../../config/app-config.js';
 
 /** One element of the Update Bug response (updates.md "Update Bug: response"). */
 export interface UpdatedBug {
@@ -154,8 +155,13 @@ export class BugUpdateService {
     private readonly edits: BugEditsService,
     private readonly updates: BugUpdateRepository,
     private readonly bugEvents: BugEventsService,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.sharesTransactions = config.fastPaths;
+  }
 
+  /** AppConfig.fastPaths: off, every request has a transaction of its own (no UpdateBatches). */
+  private readonly sharesTransactions: boolean;
   private readonly batches = new UpdateBatches<UpdatePart, { bugs: UpdatedBug[] }>((parts, locked) => this.updateTogether(parts, locked), MOST_SHARING);
 
   /**
@@ -196,7 +202,7 @@ export class BugUpdateService {
     const workflow = this.touchesWorkflow(request) ? await this.workflowSteps.read(this.fields.catalogueAt(ctx.caller.settingsMark)) : undefined;
 
     const part: UpdatePart = { ctx, ids, request, multi: ids.length > 1, at, namedUsers, workflow, ...(presumedIds ? { unchecked: idsOrAliases } : {}) };
-    return sharesTransaction(part) ? this.batches.run(ids[0], part) : this.updateAlone(part);
+    return this.sharesTransactions && sharesTransaction(part) ? this.batches.run(ids[0], part) : this.updateAlone(part);
   }
 
   /** The request's body as the steps take it; what no multi-bug request may carry refused. */

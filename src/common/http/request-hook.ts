@@ -34,7 +34,7 @@ export function installRequestHook(fastify: FastifyInstance, dependencies: Reque
     // Instances are taken as the route is declared: a provider missing from its module fails the start.
     const companionType = config?.[COMPANION_READ] as CompanionReadType | undefined;
     const answerType = config?.[KEPT_ANSWER] as KeptAnswerType | undefined;
-    const keptAnswer = answerType && { answerer: dependencies.instanceOf(answerType), rule };
+    const keptAnswer = answerType && dependencies.fastPaths ? { answerer: dependencies.instanceOf(answerType), rule } : undefined;
     const presumes = config?.[PRESUMES_CALLER] === true ? rule : undefined;
     route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType), keptAnswer, presumes)];
   });
@@ -45,6 +45,8 @@ interface RequestHookDependencies {
   clock: Clock;
   /** Present when rate limits are on (TRACKER_RATE_LIMIT_*): checked before the caller is resolved. */
   limiter?: RateLimiter;
+  /** AppConfig.fastPaths: off, no route is answered here (AnswersFromKept); each goes through Nest's pipeline. */
+  fastPaths: boolean;
   /** The application's instance of a provider a route names (WithCompanionRead, AnswersFromKept). */
   instanceOf: <T>(type: abstract new (...args: never[]) => T) => T;
 }
