@@ -1,16 +1,27 @@
 import mysql from 'mysql2';
 
+/** One command the service sent to MySQL: its text as sent, and as written (bound values as `?`). */
+export interface SentCommand {
+  /** The text with its values (a held statement by its named statement's text with the values it was executed with). */
+  text: string;
+  /**
+   * The text as the service wrote it: values bound by the driver or executed with a named statement as `?` (a
+   * session variable standing for a new row's id by its name); SQL snapshots compare these (sql-snapshots.ts).
+   */
+  template: string;
+}
+
 /**
- * The commands the service sent to MySQL while `work` ran, each a round trip, as their SQL text (a prepared
- * statement's execution by its text when mysql2 gives it, else the command's name). Left out: the mail worker's
- * (it claims and marks rows of mail_queue on its own schedule; a request only inserts them), and the one-time
- * preparing of a statement on a connection that had not run it yet (which of the pool's connections a request gets
- * is chance). Counted where mysql2 queues a command on a connection; in-process tests on MySQL only.
+ * The commands the service sent to MySQL while `work` ran, each a round trip (a prepared statement's execution by its
+ * text, else the command's name). Left out: the mail worker's (it claims and marks rows of mail_queue on its own
+ * schedule; a request only inserts them), and the one-time preparing of a statement on a connection that had not run
+ * it yet (which of the pool's connections a request gets is chance). Counted where mysql2 queues a command on a
+ * connection; in-process tests on MySQL only.
  */
-export async function roundTrips(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  watching = (text) => {
-    if (!/mail_queue/.test(text) || /INSERT INTO `mail_queue`/.test(text)) sent.push(text);
+export async function sentCommands(work: () => Promise<unknown>): Promise<SentCommand[]> {
+  const sent: SentCommand[] = [];
+  watching = (command) => {
+    if (!/mail_queue/.test(command.text) || /INSERT INTO `mail_queue`/.test(command.text)) sent.push(command);
   };
   try {
     await work();
@@ -20,6 +31,11 @@ export async function roundTrips(work: () => Promise<unknown>): Promise<string[]
   return sent;
 }
 
+/** The texts of `sentCommands`: each round trip's SQL with its values. */
+export async function roundTrips(work: () => Promise<unknown>): Promise<string[]> {
+  return (await sentCommands(work)).map((command) => command.text);
+}
+
 /**
  * The statements a transaction held go to MariaDB as `EXECUTE tracker_held_N USING <values>` of statements each
  * connection prepared by name (NamedStatements), perhaps before the counted work. Every command of the process is
@@ -27,19 +43,30 @@ export async function roundTrips(work: () => Promise<unknown>): Promise<string[]
  * PREPAREs left out, each EXECUTE replaced by its connection's statement of that name with its values.
  */
 const namedStatements = new WeakMap<object, Map<string, string>>();
-let watching: ((text: string) => void) | undefined;
-const prototype = (mysql as unknown as { Connection: { prototype: { addCommand(command: unknown): unknown } } }).Connection.prototype;
+let watching: ((command: SentCommand) => void) | undefined;
+type Connection = { addCommand(command: unknown): unknown; format(sql: string, values?: unknown, ...rest: unknown[]): string };
+const prototype = (mysql as unknown as { Connection: { prototype: Connection } }).Connection.prototype;
 const addCommand = prototype.addCommand;
+const format = prototype.format;
+/** The text a connection's last `format` gave and the text with `?` it was made of (a query's, just before it is queued). */
+const lastFormatted = new WeakMap<object, { text: string; template: string }>();
+prototype.format = function (this: object, sql: string, values?: unknown, ...rest: unknown[]) {
+  const text = format.call(this, sql, values, ...rest);
+  lastFormatted.set(this, { text, template: sql });
+  return text;
+};
 prototype.addCommand = function (this: object, command: { sql?: string; query?: string }) {
   const text = command.sql ?? command.query ?? command.constructor.name;
   let names = namedStatements.get(this);
   if (!names) namedStatements.set(this, (names = new Map()));
-  let statements: string;
+  const formatted = lastFormatted.get(this);
+  const written = formatted?.text === text ? formatted.template : text;
+  let statements: SentCommand;
   try {
-    statements = readable(text, names);
+    statements = { text: readable(text, names, 'values'), template: readable(written, new Map(names), 'placeholders') };
   } catch {
     // Never the service's failure: a test reading this text sees it as it went, and fails on it there.
-    statements = text;
+    statements = { text, template: written };
   }
   if (watching && command.constructor.name !== 'Prepare') watching(statements);
   return addCommand.call(this, command);
@@ -53,8 +80,11 @@ function unquote(literal: string): string {
   return literal.slice(1, -1).replace(/\\(.)|''/g, (_pair, escaped: string | undefined) => (escaped === undefined ? "'" : escaped === 'n' ? '\n' : escaped));
 }
 
-/** `text` with its PREPAREs (noted in `names`, in order) left out and its EXECUTEs replaced by their statements. */
-function readable(text: string, names: Map<string, string>): string {
+/**
+ * `text` with its PREPAREs (noted in `names`, in order) left out and its EXECUTEs replaced by their statements, with
+ * the values they were executed with or, as `placeholders`, with `?` for each (a session variable by its name).
+ */
+function readable(text: string, names: Map<string, string>, values: 'values' | 'placeholders'): string {
   let out = '';
   let at = 0;
   NAMING.lastIndex = 0;
@@ -65,17 +95,17 @@ function readable(text: string, names: Map<string, string>): string {
       names.set(found[1], unquote(found[2]));
       continue;
     }
-    const values: string[] = [];
+    const executedWith: string[] = [];
     VALUE.lastIndex = at;
     for (;;) {
       const value = VALUE.exec(text);
       if (!value) throw new Error(`unreadable values of ${found[3]}: ${text.slice(found.index, found.index + 200)}`);
-      values.push(value[0]);
+      executedWith.push(values === 'values' || value[0].startsWith('@') ? value[0] : '?');
       if (!text.startsWith(', ', VALUE.lastIndex)) break;
       VALUE.lastIndex += 2;
     }
     let next = 0;
-    out += names.get(found[3])!.replace(/\?/g, () => values[next++]);
+    out += names.get(found[3])!.replace(/\?/g, () => executedWith[next++]);
     at = NAMING.lastIndex = VALUE.lastIndex;
   }
   return out + text.slice(at);

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { diff } from 'jest-diff';
+import { sentCommands } from './round-trips.js';
+import { testDialect } from './test-database.js';
+
+/**
+ * SQL snapshots: the statements a hot path sends, committed beside the repositories that write them
+ * (`src/<module>/sql/<path>.<dialect>.sql`), so that a change of a query shows in review as a diff of that file.
+ * A test records them (`recordSql`) and compares them with the file (`expectSqlSnapshot`); UPDATE_SQL_SNAPSHOTS=1
+ * writes the file instead. Values are `?` wherever the service binds them, so a file does not depend on ids, keys or
+ * times; what the service writes into the text itself (a list's length, a constant) stays.
+ */
+
+/** The statements of one round trip to the database (MySQL: one query, maybe several statements; SQLite: one). */
+export type RoundTrip = string;
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
+
+/** Every statement better-sqlite3 runs, by its text (bound values stay `?`), while `recording` is set. */
+let recording: ((sql: string) => void) | undefined;
+{
+  const probe = new Database(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
+  probe.close();
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const original = statement[method];
+    statement[method] = function (this: { source: string }, ...args: unknown[]) {
+      recording?.(this.source);
+      return original.apply(this, args);
+    };
+  }
+}
+
+/** The round trips the service made while `work` ran, as the service wrote their SQL (see SentCommand.template). */
+export async function recordSql(work: () => Promise<unknown>): Promise<RoundTrip[]> {
+  if (testDialect() === 'mysql') return (await sentCommands(work)).map((command) => command.template);
+  const sent: string[] = [];
+  recording = (sql) => sent.push(sql);
+  try {
+    await work();
+  } finally {
+    recording = undefined;
+  }
+  return sent;
+}
+
+/**
+ * Compares `roundTrips` with the committed snapshot `src/<name>.<dialect>.sql` (e.g. `bug/sql/get-bug`), failing
+ * with the difference; with UPDATE_SQL_SNAPSHOTS=1 writes it instead. `about` says what the path is.
+ */
+export function expectSqlSnapshot(name: string, about: string, roundTrips: readonly RoundTrip[]): void {
+  const dialect = testDialect();
+  const file = path.join(ROOT, 'src', `${name}.${dialect}.sql`);
+  const relative = path.relative(ROOT, file);
+  const actual = snapshotText(about, roundTrips);
+  if (UPDATE) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, actual);
+    return;
+  }
+  const expected = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  if (actual === expected) return;
+  throw new Error(
+    `${relative} does not match the statements sent (${expected ? 'changed' : 'no such file'}). If the change is meant, `
+    + `write the file again with UPDATE_SQL_SNAPSHOTS=1 (its header says how) and commit it.\n\n`
+    + diff(expected, actual, { aAnnotation: 'Committed', bAnnotation: 'Sent', expand: false, contextLines: 3 }),
+  );
+}
+
+function snapshotText(about: string, roundTrips: readonly RoundTrip[]): string {
+  const testFile = path.relative(ROOT, expect.getState().testPath ?? '');
+  const dialect = testDialect();
+  const header = [
+    `-- ${about}: the statements the service sends, ${dialect === 'mysql' ? 'one block per round trip to MariaDB/MySQL' : 'one block per statement SQLite runs'}.`,
+    `-- Written by ${testFile}, "${expect.getState().currentTestName}". After a meant change, write it again with:`,
+    `--   UPDATE_SQL_SNAPSHOTS=1 TEST_DIALECT=${dialect}${dialect === 'mysql' ? ' TEST_DATABASE_URL=mysql://root@127.0.0.1:3306' : ''} \\`,
+    `--   node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e --testPathPatterns ${path.basename(testFile)}`,
+  ];
+  const blocks = roundTrips.map((sql, index) => `-- ${dialect === 'mysql' ? 'round trip' : 'statement'} ${index + 1}\n${sql.trim()};\n`);
+  return `${header.join('\n')}\n\n${blocks.join('\n')}`;
+}
