@@ -134,7 +134,7 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
         expect(only.body.attachments[String(id)]).toEqual({ id, size: 5000 });
       });
 
-      itWhen(inProcess, needsFastPaths)('never reads the contents: one statement fewer (counts statements)', async () => {
+      inProcessIt('never reads the contents: one statement fewer (counts statements)', async () => {
         await t.get(path, { key: ADMIN_API_KEY });
         const withData = await countQueries(() => t.get(path, { key: ADMIN_API_KEY }));
         expect(await countQueries(withoutData)).toBe(withData - 1);

@@ -521,25 +521,35 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       return queryCounter.count - before - excluded;
     }
 
-    itWhen(inProcess, needsFastPaths)('a status + cc + comment update costs the same statements whatever the size of the bug (counts statements)', async () => {
+    let round = 0;
+    const statusCcComment = (id: number, cc: string) => update(t, id, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', cc: { add: [cc] }, comment: { body: `round ${round}` } });
+
+    inProcessIt('a status + cc + comment update costs the same statements whatever the size of the bug (counts statements)', async () => {
       const users = await Promise.all(Array.from({ length: 6 }, (_, i) => t.createUser(`batch${i}@example.com`)));
       const [first, small] = [await fileBug(t), await fileBug(t)];
       const large = await fileBug(t, { cc: users.slice(1).map((u) => u.login) });
-      let round = 0;
-      const put = (id: number) => update(t, id, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', cc: { add: [users[0].login] }, comment: { body: `round ${round}` } });
-      // The first update reads the catalogue (product, controls, workflow, field values); later ones find it kept
-      // under the settings mark, which filing and updating bugs do not move.
-      const cold = await requestStatements(() => put(first));
+      const put = (id: number) => statusCcComment(id, users[0].login);
+      await put(first);
       const smallCount = await requestStatements(() => put(small));
       const largeCount = await requestStatements(() => put(large));
       expect(largeCount).toBe(smallCount);
-      expect(smallCount).toBeLessThan(cold);
-      expect(smallCount).toBeGreaterThan(8);
-      expect(smallCount).toBeLessThanOrEqual(20);
       // Several bugs in one request share the loading: two bugs cost far less than two requests.
       const both = await requestStatements(() => update(t, small, { ids: [large], whiteboard: `both ${round}` }));
       const one = await requestStatements(() => update(t, small, { whiteboard: `one ${round}` }));
       expect(both).toBeLessThan(2 * one);
+    });
+
+    itWhen(inProcess, needsFastPaths)('the first update after a settings change reads the catalogue; later ones find it kept: 9 to 20 statements (counts statements)', async () => {
+      const cc = (await t.createUser('batch-kept@example.com')).login;
+      const [first, second] = [await fileBug(t), await fileBug(t)];
+      // The catalogue (product, controls, workflow, field values) is kept under the settings mark, which filing and
+      // updating bugs do not move.
+      await t.forgetKeptValues();
+      const cold = await requestStatements(() => statusCcComment(first, cc));
+      const warm = await requestStatements(() => statusCcComment(second, cc));
+      expect(warm).toBeLessThan(cold);
+      expect(warm).toBeGreaterThan(8);
+      expect(warm).toBeLessThanOrEqual(20);
     });
   });
 

@@ -36,11 +36,11 @@ let recording: ((sql: string) => void) | undefined;
 
 /** The round trips the service made while `work` ran, as the service wrote their SQL (see SentCommand.template). */
 export async function recordSql(work: () => Promise<unknown>): Promise<RoundTrip[]> {
-  if (testDialect() === 'mysql') return (await sentCommands(work)).map((command) => withoutInlinedIds(command.template));
+  if (testDialect() === 'mysql') return (await sentCommands(work)).map((command) => withoutData(command.template));
   const sent: string[] = [];
   recording = (sql) => {
     // As on MySQL (sentCommands): the mail worker's claims and marks of mail_queue rows run on its own schedule.
-    if (!/mail_queue/.test(sql) || /INSERT INTO "mail_queue"/.test(sql)) sent.push(withoutInlinedIds(sql));
+    if (!/mail_queue/.test(sql) || /INSERT INTO "mail_queue"/.test(sql)) sent.push(withoutData(sql));
   };
   try {
     await work();
@@ -51,12 +51,15 @@ export async function recordSql(work: () => Promise<unknown>): Promise<RoundTrip
 }
 
 /**
- * `sql` with `?` for the numbers TypeORM writes into a list of `IN (…)` or `VALUES (…)` itself instead of binding them
- * (ids on SQLite), which would make a snapshot depend on what the test file made before.
+ * `sql` without what depends on the data a test file made before: a list of values in `IN (…)` (how many groups the
+ * caller is in, how many attachments a bug has) as `IN (?...)`, and the numbers TypeORM writes into a list itself
+ * instead of binding them (ids on SQLite) as `?`.
  */
-function withoutInlinedIds(sql: string): string {
-  return sql.replace(/\b(IN|VALUES) ?\(([^()]*)\)/g, (_list, keyword: string, items: string) =>
-    `${keyword} (${items.split(', ').map((item) => (/^\d+$/.test(item) ? '?' : item)).join(', ')})`);
+function withoutData(sql: string): string {
+  return sql
+    .replace(/\b(IN|VALUES) ?\(([^()]*)\)/g, (_list, keyword: string, items: string) =>
+      `${keyword} (${items.split(', ').map((item) => (/^\d+$/.test(item) ? '?' : item)).join(', ')})`)
+    .replace(/\bIN \(\?(?:, \?)*\)/g, 'IN (?...)');
 }
 
 /** The steps of a path that is recorded in turns, each under a heading saying what it is. */

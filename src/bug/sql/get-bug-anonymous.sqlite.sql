@@ -4,4 +4,4 @@
 --   node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e --testPathPatterns kept-answers.e2e-spec.ts
 
 -- statement 1
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", "m"."version" AS "settings" FROM "change_marks" m LEFT JOIN "bugs" b ON "b"."id" IN (?) WHERE "m"."name" = 'settings';
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", "m"."version" AS "settings" FROM "change_marks" m LEFT JOIN "bugs" b ON "b"."id" IN (?...) WHERE "m"."name" = 'settings';

@@ -4,14 +4,14 @@
 --   node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e --testPathPatterns bug-update.e2e-spec.ts
 
 -- statement 1
-SELECT "b"."id" AS "c_id", CASE WHEN ((NOT EXISTS (SELECT 1 FROM "bug_groups" vg WHERE "vg"."bug_id" = "b"."id") OR EXISTS (SELECT 1 FROM "bug_groups" vg WHERE "vg"."bug_id" = "b"."id" AND "vg"."group_id" IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))) OR "b"."assigned_to_id" = ? OR ("b"."is_creator_accessible" = 1 AND "b"."reporter_id" = ?) OR ("b"."is_cc_accessible" = 1 AND EXISTS (SELECT 1 FROM "bug_cc" vc WHERE "vc"."bug_id" = "b"."id" AND "vc"."user_id" = ?))) THEN 1 ELSE 0 END AS "c_visible", "k"."id", "k"."user_id", "k"."revoked", "k"."last_used", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "settings_mark"
-         FROM "api_keys" k LEFT JOIN "bugs" b ON "b"."id" IN (?) WHERE "k"."key_hash" = ?;
+SELECT "b"."id" AS "c_id", CASE WHEN ((NOT EXISTS (SELECT 1 FROM "bug_groups" vg WHERE "vg"."bug_id" = "b"."id") OR EXISTS (SELECT 1 FROM "bug_groups" vg WHERE "vg"."bug_id" = "b"."id" AND "vg"."group_id" IN (?...))) OR "b"."assigned_to_id" = ? OR ("b"."is_creator_accessible" = 1 AND "b"."reporter_id" = ?) OR ("b"."is_cc_accessible" = 1 AND EXISTS (SELECT 1 FROM "bug_cc" vc WHERE "vc"."bug_id" = "b"."id" AND "vc"."user_id" = ?))) THEN 1 ELSE 0 END AS "c_visible", "k"."id", "k"."user_id", "k"."revoked", "k"."last_used", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "settings_mark"
+         FROM "api_keys" k LEFT JOIN "bugs" b ON "b"."id" IN (?...) WHERE "k"."key_hash" = ?;
 
 -- statement 2
 BEGIN TRANSACTION;
 
 -- statement 3
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?);
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
 
 -- statement 4
 SELECT b.*, "p"."name" AS "product_name", "c"."name" AS "component_name", "cl"."name" AS "classification_name",
@@ -26,10 +26,10 @@ SELECT b.*, "p"."name" AS "product_name", "c"."name" AS "component_name", "cl"."
          LEFT JOIN "bug_duplicates" d ON "d"."dupe_id" = "b"."id"
          LEFT JOIN "fielddefs" sf ON "sf"."name" = 'bug_status'
          LEFT JOIN "field_values" sv ON "sv"."field_id" = "sf"."id" AND "sv"."value" = "b"."status"
-        WHERE "b"."id" IN (?);
+        WHERE "b"."id" IN (?...);
 
 -- statement 5
-SELECT 1 AS "k", "bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "alias" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_aliases" WHERE "bug_id" IN (?) UNION ALL SELECT 2 AS "k", "x"."bug_id" AS "bug_id", "u"."id" AS "n1", NULL AS "n2", NULL AS "x", "u"."login_name" AS "s1", "u"."realname" AS "s2", "u"."email" AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_cc" x JOIN "users" u ON "u"."id" = "x"."user_id" WHERE "x"."bug_id" IN (?) UNION ALL SELECT 3 AS "k", "x"."bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "k"."name" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_keywords" x JOIN "keywords" k ON "k"."id" = "x"."keyword_id" WHERE "x"."bug_id" IN (?) UNION ALL SELECT 4 AS "k", "x"."bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "g"."name" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_groups" x JOIN "groups" g ON "g"."id" = "x"."group_id" WHERE "x"."bug_id" IN (?);
+SELECT 1 AS "k", "bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "alias" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_aliases" WHERE "bug_id" IN (?...) UNION ALL SELECT 2 AS "k", "x"."bug_id" AS "bug_id", "u"."id" AS "n1", NULL AS "n2", NULL AS "x", "u"."login_name" AS "s1", "u"."realname" AS "s2", "u"."email" AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_cc" x JOIN "users" u ON "u"."id" = "x"."user_id" WHERE "x"."bug_id" IN (?...) UNION ALL SELECT 3 AS "k", "x"."bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "k"."name" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_keywords" x JOIN "keywords" k ON "k"."id" = "x"."keyword_id" WHERE "x"."bug_id" IN (?...) UNION ALL SELECT 4 AS "k", "x"."bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "g"."name" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_groups" x JOIN "groups" g ON "g"."id" = "x"."group_id" WHERE "x"."bug_id" IN (?...);
 
 -- statement 6
 INSERT INTO "bug_cc" ("bug_id", "user_id") VALUES (?, ?);
@@ -47,7 +47,7 @@ INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", 
 INSERT INTO "mail_queue" ("created_at", "to_address", "subject", "body", "headers", "attempts", "next_attempt_at", "last_error", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- statement 11
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?);
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
 
 -- statement 12
 COMMIT;

@@ -5,15 +5,15 @@
 
 -- round trip 1
 START TRANSACTION;
-SELECT `id` FROM `bugs` WHERE `id` IN (?) FOR UPDATE;
+SELECT `id` FROM `bugs` WHERE `id` IN (?...) FOR UPDATE;
 SELECT ~0 + (NOT EXISTS (SELECT 1 FROM `api_keys` k WHERE `k`.`key_hash` = ? AND `k`.`revoked` = 0 AND `k`.`user_id` = ?
          AND COALESCE((SELECT `version` FROM `change_marks` WHERE `name` = 'settings'), 0) = ?)) AS `caller_unchanged`;
-SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?);
+SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
 
 -- round trip 2
 INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time`, `is_private`, `type`, `extra_data`, `attachment_id`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 UPDATE `bugs` SET `status` = ?, `last_change_time` = ?, `revision` = `revision` + 1 WHERE `id` = ?;
 INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `mail_queue` (`created_at`, `to_address`, `subject`, `body`, `headers`, `attempts`, `next_attempt_at`, `last_error`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?);
+SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
 COMMIT;

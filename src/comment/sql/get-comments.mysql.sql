@@ -5,4 +5,4 @@
 
 -- round trip 1
 SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, `k`.`id`, `k`.`user_id`, `k`.`revoked`, `k`.`last_used`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `settings_mark`
-         FROM `api_keys` k LEFT JOIN `bugs` b ON `b`.`id` IN (?) WHERE `k`.`key_hash` = ?;
+         FROM `api_keys` k LEFT JOIN `bugs` b ON `b`.`id` IN (?...) WHERE `k`.`key_hash` = ?;
