@@ -52,14 +52,15 @@ export async function recordSql(work: () => Promise<unknown>): Promise<RoundTrip
 
 /**
  * `sql` without what depends on the data a test file made before: a list of values in `IN (…)` (how many groups the
- * caller is in, how many attachments a bug has) as `IN (?...)`, and the numbers TypeORM writes into a list itself
- * instead of binding them (ids on SQLite) as `?`.
+ * caller is in, how many attachments a bug has) as `IN (?...)`, and the ids TypeORM writes into the text itself
+ * instead of binding them (on SQLite: in a list, or compared with an id column) as `?`.
  */
 function withoutData(sql: string): string {
   return sql
     .replace(/\b(IN|VALUES) ?\(([^()]*)\)/g, (_list, keyword: string, items: string) =>
       `${keyword} (${items.split(', ').map((item) => (/^\d+$/.test(item) ? '?' : item)).join(', ')})`)
-    .replace(/\bIN \(\?(?:, \?)*\)/g, 'IN (?...)');
+    .replace(/\bIN \(\?(?:, \?)*\)/g, 'IN (?...)')
+    .replace(/("(?:\w+_)?id") = \d+\b/g, '$1 = ?');
 }
 
 /** The steps of a path that is recorded in turns, each under a heading saying what it is. */
@@ -103,9 +104,18 @@ function snapshotText(about: string, recorded: readonly RoundTrip[] | SqlSection
   const body = isSections(recorded)
     ? Object.entries(recorded).map(([heading, roundTrips]) => `-- ==== ${heading}\n\n${blocks(roundTrips)}`).join('\n')
     : blocks(recorded);
-  return `${header.join('\n')}\n\n${body}`;
+  return `${header.join('\n')}\n\n${numberedInOrder(body)}`;
 }
 
 function isSections(recorded: readonly RoundTrip[] | SqlSections): recorded is SqlSections {
   return !Array.isArray(recorded);
+}
+
+/** `text` with its savepoints numbered from 1 in the order they appear (the service numbers them across the process). */
+function numberedInOrder(text: string): string {
+  const numbers = new Map<string, number>();
+  return text.replace(/\btracker_step_\d+\b/g, (name) => {
+    if (!numbers.has(name)) numbers.set(name, numbers.size + 1);
+    return `tracker_step_${numbers.get(name)}`;
+  });
 }
