@@ -1,28 +1,15 @@
 import mysql from 'mysql2';
 
-/** One command the service sent to MySQL: its text as sent, and as written (bound values as `?`). */
-export interface SentCommand {
-  /** The text with its values (a held statement by its named statement's text with the values it was executed with). */
-  text: string;
-  /**
-   * The text as the service wrote it: values bound by the driver or executed with a named statement as `?` (a
-   * session variable standing for a new row's id by its name); SQL snapshots compare these (sql-snapshots.ts).
-   */
-  template: string;
-}
-
 /**
- * The commands the service sent to MySQL while `work` ran, each a round trip (a prepared statement's execution by its
- * text, else the command's name). Left out: the mail worker's (it claims and marks rows of mail_queue on its own
- * schedule; a request only inserts them), and the one-time preparing of a statement on a connection that had not run
- * it yet (which of the pool's connections a request gets is chance). Counted where mysql2 queues a command on a
- * connection; in-process tests on MySQL only.
+ * The round trips the service made to MySQL while `work` ran, each as the service wrote its SQL: values bound by the
+ * driver, or executed with a named statement, as `?` (a session variable standing for a new row's id by its name).
+ * Left out: the one-time preparing of a statement on a connection that had not run it yet (which of the pool's
+ * connections a request gets is chance). Seen where mysql2 queues a command on a connection; in-process tests on
+ * MySQL only (SQL snapshots: sql-snapshots.ts).
  */
-export async function sentCommands(work: () => Promise<unknown>): Promise<SentCommand[]> {
-  const sent: SentCommand[] = [];
-  watching = (command) => {
-    if (!/mail_queue/.test(command.text) || /INSERT INTO `mail_queue`/.test(command.text)) sent.push(command);
-  };
+export async function sentStatements(work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  watching = (sql) => sent.push(sql);
   try {
     await work();
   } finally {
@@ -31,19 +18,15 @@ export async function sentCommands(work: () => Promise<unknown>): Promise<SentCo
   return sent;
 }
 
-/** The texts of `sentCommands`: each round trip's SQL with its values. */
-export async function roundTrips(work: () => Promise<unknown>): Promise<string[]> {
-  return (await sentCommands(work)).map((command) => command.text);
-}
-
 /**
  * The statements a transaction held go to MariaDB as `EXECUTE tracker_held_N USING <values>` of statements each
- * connection prepared by name (NamedStatements), perhaps before the counted work. Every command of the process is
- * read from this module's loading on, so that the texts `roundTrips` gives read as the statements themselves: the
- * PREPAREs left out, each EXECUTE replaced by its connection's statement of that name with its values.
+ * connection prepared by name (NamedStatements), perhaps before the recorded work. Every command of the process is
+ * read from this module's loading on, so that the texts `sentStatements` gives read as the statements themselves:
+ * the PREPAREs left out, each EXECUTE replaced by its connection's statement of that name. A query whose values the
+ * driver wrote into its text (`format`) is taken as it was before.
  */
 const namedStatements = new WeakMap<object, Map<string, string>>();
-let watching: ((command: SentCommand) => void) | undefined;
+let watching: ((sql: string) => void) | undefined;
 type Connection = { addCommand(command: unknown): unknown; format(sql: string, values?: unknown, ...rest: unknown[]): string };
 const prototype = (mysql as unknown as { Connection: { prototype: Connection } }).Connection.prototype;
 const addCommand = prototype.addCommand;
@@ -61,12 +44,12 @@ prototype.addCommand = function (this: object, command: { sql?: string; query?: 
   if (!names) namedStatements.set(this, (names = new Map()));
   const formatted = lastFormatted.get(this);
   const written = formatted?.text === text ? formatted.template : text;
-  let statements: SentCommand;
+  let statements: string;
   try {
-    statements = { text: readable(text, names, 'values'), template: readable(written, new Map(names), 'placeholders') };
+    statements = readable(written, names);
   } catch {
     // Never the service's failure: a test reading this text sees it as it went, and fails on it there.
-    statements = { text, template: written };
+    statements = written;
   }
   if (watching && command.constructor.name !== 'Prepare') watching(statements);
   return addCommand.call(this, command);
@@ -81,10 +64,10 @@ function unquote(literal: string): string {
 }
 
 /**
- * `text` with its PREPAREs (noted in `names`, in order) left out and its EXECUTEs replaced by their statements, with
- * the values they were executed with or, as `placeholders`, with `?` for each (a session variable by its name).
+ * `text` with its PREPAREs (noted in `names`, in order) left out and its EXECUTEs replaced by their statements, `?`
+ * for each value they were executed with (a session variable by its name).
  */
-function readable(text: string, names: Map<string, string>, values: 'values' | 'placeholders'): string {
+function readable(text: string, names: Map<string, string>): string {
   let out = '';
   let at = 0;
   NAMING.lastIndex = 0;
@@ -100,7 +83,7 @@ function readable(text: string, names: Map<string, string>, values: 'values' | '
     for (;;) {
       const value = VALUE.exec(text);
       if (!value) throw new Error(`unreadable values of ${found[3]}: ${text.slice(found.index, found.index + 200)}`);
-      executedWith.push(values === 'values' || value[0].startsWith('@') ? value[0] : '?');
+      executedWith.push(value[0].startsWith('@') ? value[0] : '?');
       if (!text.startsWith(', ', VALUE.lastIndex)) break;
       VALUE.lastIndex += 2;
     }
@@ -109,12 +92,4 @@ function readable(text: string, names: Map<string, string>, values: 'values' | '
     at = NAMING.lastIndex = VALUE.lastIndex;
   }
   return out + text.slice(at);
-}
-
-/**
- * The statements among `sent` that read bugs' visibility or stamps on their own: the ones a route's companion read
- * (BugVisibilityCompanion, the stamps companions) saves by riding in the credential's statement.
- */
-export function ownBugVisibilityReads(sent: readonly string[]): string[] {
-  return sent.filter((text) => /c_visible|c_revision/.test(text) && !/api_keys/.test(text));
 }

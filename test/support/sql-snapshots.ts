@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import { diff } from 'jest-diff';
-import { sentCommands } from './round-trips.js';
+import { sentStatements } from './round-trips.js';
 import { testDialect } from './test-database.js';
 
 /**
@@ -22,6 +22,9 @@ const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
 /** Every statement better-sqlite3 runs, by its text (bound values stay `?`), while `recording` is set. */
 let recording: ((sql: string) => void) | undefined;
 {
+  // better-sqlite3 has no types of its own: only its statements' prototype is wanted here.
+  type Database = { prepare(sql: string): object; close(): void };
+  const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Database;
   const probe = new Database(':memory:');
   const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
   probe.close();
@@ -34,13 +37,16 @@ let recording: ((sql: string) => void) | undefined;
   }
 }
 
-/** The round trips the service made while `work` ran, as the service wrote their SQL (see SentCommand.template). */
+/**
+ * The round trips the service made while `work` ran, as the service wrote their SQL (values bound as `?`). Left out:
+ * the mail worker's (it claims and marks rows of mail_queue on its own schedule; a request only inserts them).
+ */
 export async function recordSql(work: () => Promise<unknown>): Promise<RoundTrip[]> {
-  if (testDialect() === 'mysql') return (await sentCommands(work)).map((command) => withoutData(command.template));
+  const request = (sql: string) => !/mail_queue/.test(sql) || /INSERT INTO [`"]mail_queue[`"]/.test(sql);
+  if (testDialect() === 'mysql') return (await sentStatements(work)).filter(request).map(withoutData);
   const sent: string[] = [];
   recording = (sql) => {
-    // As on MySQL (sentCommands): the mail worker's claims and marks of mail_queue rows run on its own schedule.
-    if (!/mail_queue/.test(sql) || /INSERT INTO "mail_queue"/.test(sql)) sent.push(withoutData(sql));
+    if (request(sql)) sent.push(withoutData(sql));
   };
   try {
     await work();
