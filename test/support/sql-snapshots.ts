@@ -22,11 +22,12 @@ const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
 /** Every statement better-sqlite3 runs, by its text (bound values stay `?`), while `recording` is set. */
 let recording: ((sql: string) => void) | undefined;
 {
-  // better-sqlite3 has no types of its own: only its statements' prototype is wanted here.
+  // The prototype of better-sqlite3's statements, reached through a statement of an in-memory database of its own
+  // (the package has no types: only that is declared here).
   type Database = { prepare(sql: string): object; close(): void };
   const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => Database;
   const probe = new Database(':memory:');
-  const statement = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
+  const statement = Object.getPrototypeOf(probe.prepare('VALUES (1)')) as Record<'run' | 'get' | 'all' | 'iterate', (...args: unknown[]) => unknown>;
   probe.close();
   for (const method of ['run', 'get', 'all', 'iterate'] as const) {
     const original = statement[method];
