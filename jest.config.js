@@ -18,6 +18,8 @@ const inProcessFiles = remote ? require('./test/support/in-process-files.cjs') :
 export default {
   // Jest reads testTimeout from the top level only (a project's own is ignored); the e2e hooks boot an app.
   testTimeout: 60000,
+  // The default reporter, and the skipped tests counted by the reason their titles give (test/support/conditions.ts).
+  reporters: ['default', '<rootDir>/test/support/skip-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {

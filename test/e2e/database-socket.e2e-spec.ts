@@ -1,9 +1,9 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
-import { testDialect } from '../support/test-database.js';
+import { describeWhen, onDialect } from '../support/conditions.js';
 import { fileBug } from './bug-fixtures.js';
 
 /** A server on the same host through its Unix socket: MariaDB/MySQL only, in-process (it starts its own instances). */
-const onServerDatabase = testDialect() === 'mysql' ? describe : describe.skip;
+const onServerDatabase = describeWhen(onDialect('mysql', 'only a database server has a Unix socket'));
 
 onServerDatabase("DATABASE_URL with socketPath (the server's Unix socket)", () => {
   let overTcp: TestApp;

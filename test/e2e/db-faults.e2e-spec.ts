@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_API_KEY, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
-import { testDialect } from '../support/test-database.js';
+import { describeWhen, onDialect } from '../support/conditions.js';
 import { DEFAULT_BUG, fileBug } from './bug-fixtures.js';
 
 /** Faults of a database server: only MariaDB/MySQL has connections to lose (SQLite is a file in the process). */
-const onServerDatabase = testDialect() === 'mysql' ? describe : describe.skip;
+const onServerDatabase = describeWhen(onDialect('mysql', 'only a database server has connections to lose (SQLite is a file in the process)'));
 
 onServerDatabase('database faults (issue 12: a lost connection is never a 500)', () => {
   let t: TestApp;

@@ -1,0 +1,8 @@
+-- A warm Get Bug by API key of a kept bug in no group: the statements the service sends, one block per round trip to MariaDB/MySQL.
+-- Written by test/e2e/kept-answers.e2e-spec.ts, "kept bug answers are never another caller's, another selection's or stale the stamps read with the credential (BugStampsCompanion): one statement, never for another caller a warm Get Bug of a kept bug by API key costs one statement (counts and records statements)". After a meant change, write it again with:
+--   UPDATE_SQL_SNAPSHOTS=1 TEST_DIALECT=mysql TEST_DATABASE_URL=mysql://root@127.0.0.1:3306 \
+--   node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e --testPathPatterns kept-answers.e2e-spec.ts
+
+-- round trip 1
+SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, `k`.`id`, `k`.`user_id`, `k`.`revoked`, `k`.`last_used`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `settings_mark`
+         FROM `api_keys` k LEFT JOIN `bugs` b ON `b`.`id` IN (?...) WHERE `k`.`key_hash` = ?;

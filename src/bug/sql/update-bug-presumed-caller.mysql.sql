@@ -1,0 +1,39 @@
+-- A warm one-bug Update Bug (whiteboard and a comment) by API key: the statements the service sends, one block per round trip to MariaDB/MySQL.
+-- Written by test/e2e/presumed-caller.e2e-spec.ts, "a presumed caller commits only while its credential still names it a warm update sends the key's check with the bug's lock, in its transaction: no statement before it (records statements)". After a meant change, write it again with:
+--   UPDATE_SQL_SNAPSHOTS=1 TEST_DIALECT=mysql TEST_DATABASE_URL=mysql://root@127.0.0.1:3306 \
+--   node --experimental-vm-modules node_modules/jest/bin/jest.js --selectProjects e2e --testPathPatterns presumed-caller.e2e-spec.ts
+
+-- round trip 1
+START TRANSACTION;
+SELECT `id` FROM `bugs` WHERE `id` IN (?...) FOR UPDATE;
+SELECT ~0 + (NOT EXISTS (SELECT 1 FROM `api_keys` k WHERE `k`.`key_hash` = ? AND `k`.`revoked` = 0 AND `k`.`user_id` = ?
+         AND COALESCE((SELECT `version` FROM `change_marks` WHERE `name` = 'settings'), 0) = ?)) AS `caller_unchanged`;
+SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
+SELECT b.*, `p`.`name` AS `product_name`, `c`.`name` AS `component_name`, `cl`.`name` AS `classification_name`,
+              `r`.`id` AS `r_id`, `r`.`login_name` AS `r_login`, `r`.`realname` AS `r_realname`, `r`.`email` AS `r_email`, `a`.`id` AS `a_id`, `a`.`login_name` AS `a_login`, `a`.`realname` AS `a_realname`, `a`.`email` AS `a_email`, `q`.`id` AS `q_id`, `q`.`login_name` AS `q_login`, `q`.`realname` AS `q_realname`, `q`.`email` AS `q_email`, `d`.`dupe_of_id`, `sv`.`is_open`, 1 AS `visible`
+         FROM `bugs` b
+         JOIN `products` p ON `p`.`id` = `b`.`product_id`
+         JOIN `components` c ON `c`.`id` = `b`.`component_id`
+         LEFT JOIN `classifications` cl ON `cl`.`id` = `p`.`classification_id`
+         JOIN `users` r ON `r`.`id` = `b`.`reporter_id`
+         JOIN `users` a ON `a`.`id` = `b`.`assigned_to_id`
+         LEFT JOIN `users` q ON `q`.`id` = `b`.`qa_contact_id`
+         LEFT JOIN `bug_duplicates` d ON `d`.`dupe_id` = `b`.`id`
+         LEFT JOIN `fielddefs` sf ON `sf`.`name` = 'bug_status'
+         LEFT JOIN `field_values` sv ON `sv`.`field_id` = `sf`.`id` AND `sv`.`value` = `b`.`status`
+        WHERE `b`.`id` IN (?...);
+SELECT 1 AS `k`, `bug_id` AS `bug_id`, NULL AS `n1`, NULL AS `n2`, NULL AS `x`, `alias` AS `s1`, NULL AS `s2`, NULL AS `s3`, NULL AS `s4`, NULL AS `s5`, NULL AS `s6` FROM `bug_aliases` WHERE `bug_id` IN (?...) UNION ALL SELECT 2 AS `k`, `x`.`bug_id` AS `bug_id`, `u`.`id` AS `n1`, NULL AS `n2`, NULL AS `x`, `u`.`login_name` AS `s1`, `u`.`realname` AS `s2`, `u`.`email` AS `s3`, NULL AS `s4`, NULL AS `s5`, NULL AS `s6` FROM `bug_cc` x JOIN `users` u ON `u`.`id` = `x`.`user_id` WHERE `x`.`bug_id` IN (?...) UNION ALL SELECT 3 AS `k`, `x`.`bug_id` AS `bug_id`, NULL AS `n1`, NULL AS `n2`, NULL AS `x`, `k`.`name` AS `s1`, NULL AS `s2`, NULL AS `s3`, NULL AS `s4`, NULL AS `s5`, NULL AS `s6` FROM `bug_keywords` x JOIN `keywords` k ON `k`.`id` = `x`.`keyword_id` WHERE `x`.`bug_id` IN (?...) UNION ALL SELECT 4 AS `k`, `x`.`bug_id` AS `bug_id`, NULL AS `n1`, NULL AS `n2`, NULL AS `x`, `g`.`name` AS `s1`, NULL AS `s2`, NULL AS `s3`, NULL AS `s4`, NULL AS `s5`, NULL AS `s6` FROM `bug_groups` x JOIN `groups` g ON `g`.`id` = `x`.`group_id` WHERE `x`.`bug_id` IN (?...);
+
+-- round trip 2
+SELECT `p`.`id` AS `p_id`, `p`.`name` AS `p_name`, `p`.`classification_id` AS `p_classification_id`, `p`.`description` AS `p_description`, `p`.`is_active` AS `p_is_active`, `p`.`default_milestone` AS `p_default_milestone`, `p`.`has_unconfirmed` AS `p_has_unconfirmed`, `c`.`id` AS `c_id`, `c`.`name` AS `c_name`, `c`.`description` AS `c_description`, `c`.`sortkey` AS `c_sortkey` FROM `products` `p` LEFT JOIN `classifications` `c` ON `c`.`id`=`p`.`classification_id` WHERE `p`.`id` IN (?...);
+
+-- round trip 3
+SELECT `GroupControl`.`product_id` AS `GroupControl_product_id`, `GroupControl`.`group_id` AS `GroupControl_group_id`, `GroupControl`.`entry` AS `GroupControl_entry`, `GroupControl`.`membercontrol` AS `GroupControl_membercontrol`, `GroupControl`.`othercontrol` AS `GroupControl_othercontrol`, `GroupControl`.`canedit` AS `GroupControl_canedit`, `GroupControl`.`editcomponents` AS `GroupControl_editcomponents`, `GroupControl`.`editbugs` AS `GroupControl_editbugs`, `GroupControl`.`canconfirm` AS `GroupControl_canconfirm` FROM `group_control_map` `GroupControl` WHERE ((`GroupControl`.`product_id` IN (?...))) ORDER BY `GroupControl`.`product_id` ASC;
+
+-- round trip 4
+INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time`, `is_private`, `type`, `extra_data`, `attachment_id`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+UPDATE `bugs` SET `whiteboard` = ?, `last_change_time` = ?, `revision` = `revision` + 1 WHERE `id` = ?;
+INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `mail_queue` (`created_at`, `to_address`, `subject`, `body`, `headers`, `attempts`, `next_attempt_at`, `last_error`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
+COMMIT;
