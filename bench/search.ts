@@ -24,7 +24,7 @@ import { ENTITIES } from '../src/entities.js';
 import { Bug } from '../src/bug/entities/bug.entity.js';
 import { BugAlias } from '../src/bug/entities/bug-alias.entity.js';
 import { Caller, type ParameterSnapshot } from '../src/common/caller.js';
-import { BugSearchRepository } from '../src/bug/search/bug-search.repository.js';
+import { BugSearchRepository } from '../src/bug-search/bug-search.repository.js';
 import { BugVisibilityRepository } from '../src/bug/bug-visibility.repository.js';
 import type { SqlCondition } from '../src/bug/bug-visibility.repository.js';
 

@@ -15,7 +15,7 @@ import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
 import { BugEditsService } from '../bug/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
-import { BugFlagsService, parseFlagChanges, type ExistingFlag, type FlagChangeInput } from '../bug/rules/bug-flags.service.js';
+import { BugFlagsService, parseFlagChanges, type ExistingFlag, type FlagChangeInput } from '../bug-rules/bug-flags.service.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { ProductService } from '../product/product.service.js';
 import { UserService, type UserRecord } from '../user/user.service.js';

@@ -5,8 +5,8 @@ import { parseDateInput, toApiDateTime, toDbDateTime } from '../common/time/date
 import { BugVisibilityService, type KnownVisibility } from './bug-visibility.service.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
-import { apiFieldName } from './rules/changes.js';
-import { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
+import { apiFieldName } from './changes.js';
+import { TIME_TRACKING_FIELDS } from './bug.fields.js';
 import { BugHistoryRepository } from './bug-history.repository.js';
 import { UserService } from '../user/user.service.js';
 import { BUG_ATTACHMENTS, type BugAttachments } from './bug-attachments.js';

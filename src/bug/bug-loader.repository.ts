@@ -4,7 +4,7 @@ import type { CompanionStatement } from '../common/http/companion-read.js';
 import { settingsMarkSql } from '../audit/audit.service.js';
 import type { BugRow } from './bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
-import type { BugDetail, BugRelation, BugRelations, CustomFieldDef, UserDetail } from './loaded-bug.js';
+import { byText, ccOrder, keywordOrder, type BugDetail, type BugRelation, type BugRelations, type CustomFieldDef, type UserDetail } from './loaded-bug.js';
 import type { BugStamp } from './loaded-bug-cache.js';
 
 /** The columns of a `bugs` row as the driver returns them (numbers may come as strings, flags as 0/1). */
@@ -125,14 +125,6 @@ const K = { alias: 1, cc: 2, keyword: 3, group: 4, blocks: 5, dependsOn: 6, seeA
 /** The columns every part of the relations query selects: ints n1/n2, a decimal x, strings s1…s6. */
 const COLUMNS = ['n1', 'n2', 'x', 's1', 's2', 's3', 's4', 's5', 's6'] as const;
 type Column = (typeof COLUMNS)[number];
-
-/**
- * How the loader orders a bug's lists, compared here rather than by the database so that both dialects agree; whoever
- * builds a bug's lists itself (an update keeping the bug as it leaves it) sorts with these.
- */
-export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-export const ccOrder = (a: UserDetail, b: UserDetail) => byText(a.login, b.login);
-export const keywordOrder = (a: string, b: string) => byText(a.toLowerCase(), b.toLowerCase());
 
 /**
  * The hand-written statements of the bug loader (the hot path bench/ measures: a page of bugs costs a constant

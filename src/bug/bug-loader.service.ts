@@ -15,6 +15,8 @@ import type { RawJson } from '../common/http/raw-json.js';
 import { BugRepository } from './bug.repository.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
 
+export type { BugStamp };
+
 /** Stamps read for some bug ids along with the caller (a companion read): those of the ones that exist. */
 export interface KnownStamps {
   /** The caller whose visibility they carry. */

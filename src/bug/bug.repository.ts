@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { type RowId, type Sql } from '../database/sql.js';
 import { findRows, insertRowHeld, insertRows, lockRows, updateRows } from '../database/entity-rows.js';
-import type { BugRow } from './bug.types.js';
-import type { Direction } from './rules/dependency-loops.js';
+import type { BugRow, Direction } from './bug.types.js';
 import { Bug } from './entities/bug.entity.js';
 import { BugAlias } from './entities/bug-alias.entity.js';
 import { BugCc } from './entities/bug-cc.entity.js';
@@ -18,9 +17,9 @@ export type NewBugRow = Omit<BugRow, 'id'>;
 
 /**
  * The bugs table and the lists hanging on a bug (aliases, cc, keywords, groups, see also, custom values,
- * dependencies), outside the hot paths (bug-loader.repository.ts, bug-visibility.repository.ts and
- * search/bug-search.repository.ts hold those). Every method takes the handle: `db.read`, or a write's `tx`.
- * Exported by the bug module for Update Bug (update/), which writes the same tables.
+ * dependencies), outside the hot paths (bug-loader.repository.ts and bug-visibility.repository.ts hold those). Every
+ * method takes the handle: `db.read`, or a write's `tx`. Create and Update Bug (src/bug-write) reach it through
+ * BugStoreService.
  */
 @Injectable()
 export class BugRepository {

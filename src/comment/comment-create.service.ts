@@ -7,7 +7,7 @@ import { ProductService } from '../product/product.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
 import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
-import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
+import { BugCommentChangeService } from '../bug-write/bug-comment-change.service.js';
 import { normaliseCommentText } from '../bug/bug-comments.js';
 import type { CommentCreateInput } from './dto/comment.dto.js';
 
