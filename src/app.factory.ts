@@ -6,6 +6,8 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { configureHttp, edgeErrorHandlers, RequestLog, requestIdOf } from './common/http/fastify-setup.js';
 import { installRequestHook } from './common/http/request-hook.js';
+import { declareFastPaths } from './common/http/fast-paths.js';
+import { FAST_PATHS } from './fast-paths.js';
 import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
 import { Clock } from './common/time/clock.js';
 import { setupOpenApi } from './openapi.js';
@@ -46,7 +48,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
     current: async () => maxAttachmentBytes(await parameters.load()),
   });
-  // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
+  // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those,
+  // with the fast paths the table gives them.
+  declareFastPaths(FAST_PATHS);
   const limiter = app.get(RateLimitService);
   installRequestHook(adapter.getInstance<FastifyInstance>(), {
     resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}),

@@ -11,7 +11,8 @@ import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
-import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
+import { BugStampsForWriteCompanion, visibilityOfStamps } from '../bug/bug-stamps.companion.js';
+import { companionValue } from '../common/http/companion-read.js';
 import { BugEditsService } from '../bug/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
@@ -98,8 +99,10 @@ export class AttachmentService implements BugAttachments {
    * may not edit; then the values (53/606/600 data, 604 summary, 603 file name, 601 content type, 113 privacy) and
    * the flags (51, 129–134, 130). Answers the new ids, in the order of the bugs.
    */
-  async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput, known?: KnownStamps): Promise<number[]> {
+  async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput): Promise<number[]> {
     const { caller } = ctx;
+    // The bugs' stamps and visibility, when the route's companion read brought them with the caller.
+    const known = companionValue(ctx.companion, BugStampsForWriteCompanion);
     if (input.data === undefined || input.data === null) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'data' });
     const bugIds = await this.visibility.resolveVisible(caller, bugRefs, undefined, visibilityOfStamps(known));
     if (!bugIds.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'ids' });

@@ -3,7 +3,6 @@ import { ApiBody, ApiOperation, ApiTags } from '../common/openapi/openapi-decora
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { Input } from '../common/http/input.decorator.js';
 import { RequireLogin } from '../common/guards/access.decorators.js';
-import { PresumesCaller } from '../common/http/presumed-caller.js';
 import { BugCreateService } from './bug-create.service.js';
 import { BugCreateInput } from './dto/bug-create.dto.js';
 
@@ -14,7 +13,6 @@ export class BugCreateController {
 
   @Post('bug')
   @RequireLogin()
-  @PresumesCaller()
   @ApiOperation({ summary: 'Create Bug; answers {id}.' })
   @ApiBody({ type: BugCreateInput })
   async create(@Input(BugCreateInput, 'Bug.create') input: BugCreateInput, @Ctx() ctx: RequestContext) {

@@ -7,9 +7,6 @@ import { BugUpdateService } from './bug-update.service.js';
 import { customFieldsOf } from './update/update-request.js';
 import { BugUpdateInput } from './dto/bug-update.dto.js';
 import { ApiBugIdsQuery } from '../bug/dto/bug-read.dto.js';
-import { WithCompanionRead } from '../common/http/companion-read.js';
-import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
-import { PresumesCaller } from '../common/http/presumed-caller.js';
 
 @ApiTags('bugs')
 @Controller()
@@ -18,14 +15,10 @@ export class BugUpdateController {
 
   /**
    * The path names the first bug; `ids` (query or body) may name more, and both are combined (routes.md). The body
-   * is read when the service asks for it, after checking the bugs (Bugzilla's order). A caller this instance knows
-   * is presumed (its credential checked in the update's transaction), else its credential statement also reads
-   * whether it may see the bugs (the companion read).
+   * is read when the service asks for it, after checking the bugs (Bugzilla's order).
    */
   @Put('bug/:id_or_alias')
   @RequireLogin()
-  @PresumesCaller()
-  @WithCompanionRead(BugVisibilityCompanion)
   @ApiOperation({ summary: 'Update Bug: change one bug, or several through `ids` (all or nothing); answers {bugs: [{id, alias, last_change_time, changes}]}.' })
   @ApiBugIdsQuery()
   @ApiBody({ type: BugUpdateInput })

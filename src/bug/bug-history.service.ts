@@ -2,7 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { parseDateInput, toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
-import { BugVisibilityService, type KnownVisibility } from './bug-visibility.service.js';
+import { BugVisibilityService } from './bug-visibility.service.js';
+import { BugVisibilityCompanion } from './bug-visibility.companion.js';
+import { companionValue } from '../common/http/companion-read.js';
+import type { RequestContext } from '../common/http/request-context.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
 import { apiFieldName } from './changes.js';
@@ -46,9 +49,10 @@ export class BugHistoryService {
     @Inject(BUG_ATTACHMENTS) private readonly attachments: BugAttachments,
   ) {}
 
-  /** `known`: the bugs' visibility when the route's companion read brought it with the caller. */
-  async history(caller: Caller, references: readonly string[], newSince?: string, known?: KnownVisibility): Promise<{ bugs: BugHistory[] }> {
-    const ids = await this.visibility.resolveVisible(caller, references, undefined, known);
+  /** The bugs' visibility is taken from the route's companion read when it brought it with the caller. */
+  async history(ctx: Pick<RequestContext, 'caller' | 'companion'>, references: readonly string[], newSince?: string): Promise<{ bugs: BugHistory[] }> {
+    const { caller } = ctx;
+    const ids = await this.visibility.resolveVisible(caller, references, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
     const since = newSince === undefined || newSince.trim() === '' ? undefined : toDbDateTime(parseDateInput(newSince, 'new_since'));
     const [rows, relations] = await Promise.all([
       this.repository.ofBugs(this.db.read, ids, since),

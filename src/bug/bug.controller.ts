@@ -3,10 +3,6 @@ import { ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decor
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { Input } from '../common/http/input.decorator.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
-import { BugStampsCompanion } from './bug-stamps.companion.js';
-import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
-import { BugVisibilityCompanion } from './bug-visibility.companion.js';
-import { AnswersFromKept } from '../common/http/kept-answer.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugGetAnswer } from './bug-get.answer.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -21,8 +17,6 @@ export class BugController {
   ) {}
 
   @Get('bug/:id_or_alias')
-  @WithCompanionRead(BugStampsCompanion)
-  @AnswersFromKept(BugGetAnswer)
   @ApiOperation({ summary: 'Get Bug by id or alias (plus ids); answers {faults, bugs}.' })
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugGetInput })
@@ -32,11 +26,10 @@ export class BugController {
   }
 
   @Get('bug/:id_or_alias/history')
-  @WithCompanionRead(BugVisibilityCompanion)
   @ApiOperation({ summary: 'Bug history (ids for more, new_since); answers {bugs: [{id, alias, history}]}.' })
   @ApiBugIdsQuery()
   @ApiQuery({ type: BugHistoryInput })
   history(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(BugHistoryInput, 'Bug.history') input: BugHistoryInput) {
-    return this.histories.history(ctx.caller, ctx.params.listWithPath('ids', [idOrAlias]), input.new_since, companionValue(ctx.companion, BugVisibilityCompanion));
+    return this.histories.history(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input.new_since);
   }
 }

@@ -45,7 +45,7 @@ interface RequestHookDependencies {
   clock: Clock;
   /** Present when rate limits are on (TRACKER_RATE_LIMIT_*): checked before the caller is resolved. */
   limiter?: RateLimiter;
-  /** The application's instance of a provider a route names (WithCompanionRead, AnswersFromKept). */
+  /** The application's instance of a provider a route names (its companion read, its kept answer: fast-paths.ts). */
   instanceOf: <T>(type: abstract new (...args: never[]) => T) => T;
 }
 
