@@ -31,6 +31,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     loggerInstance: log, logController: new RequestLog(), genReqId: requestIdOf,
   });
   configureHttp(adapter.getInstance<FastifyInstance>(), { metrics: config.metrics });
+  // Before Nest scans the modules: it registers the interceptors the handlers name (a presumed caller's) as it scans.
+  declareFastPaths(FAST_PATHS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     logger: new NestLog(log),
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).
@@ -48,9 +50,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
     current: async () => maxAttachmentBytes(await parameters.load()),
   });
-  // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those,
-  // with the fast paths the table gives them.
-  declareFastPaths(FAST_PATHS);
+  // After the OpenAPI routes and before app.init() declares the controllers' routes: the hook serves exactly those.
   const limiter = app.get(RateLimitService);
   installRequestHook(adapter.getInstance<FastifyInstance>(), {
     resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}),

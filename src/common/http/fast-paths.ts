@@ -37,8 +37,8 @@ const declared = new WeakSet<object>();
 
 /**
  * Gives each handler of the table its route config (read by the request hook as Nest declares the route) and, when
- * it presumes its caller, the interceptor that settles the caller after it. app.factory calls this before
- * `app.init()`, when Nest reads the handlers' metadata.
+ * it presumes its caller, the interceptor that settles the caller after it. app.factory calls this before Nest
+ * scans the modules: Nest makes the interceptors a handler names as it scans, and silently skips one named later.
  */
 export function declareFastPaths(routes: readonly FastPathRoute[]): void {
   for (const { controller, handler, paths } of routes) {
