@@ -66,13 +66,16 @@ const PUBLIC = {
   // the ports bug owns and the modules above implement: the mailer (BUG_MAILER, mail) and the comment writer with
   // the comment text rule (BUG_COMMENTS, comment), attachment privacy (BUG_ATTACHMENTS, attachment)
   // the presenter's Flag object and email filter, which attachments show exactly as bugs do
-  // the bugs' visibility and stamps read with the caller's credential, for the routes of a bug's comments too
-  // (companion reads)
+  // the bug store (store/: the bug tables' reads and writes with their speed machinery): the loader and its kept
+  // bugs, the bugs' edits and writes, the bugs' visibility and stamps read with the caller's credential (companion
+  // reads), for the modules above
   // what the bug modules above share with bug: the fields of a bug (selection, custom names, time tracking), the
   // loaded bug's shape and list orders (an update keeps the bug as it leaves it), and how changes are named and
   // written (history reads them, create and update write them)
   bug: [
-    'bug-events.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug.presenter.ts', 'bug-visibility.companion.ts', 'bug-stamps.companion.ts',
+    'bug-events.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug.presenter.ts',
+    'store/bug-loader.service.ts', 'store/bug-edits.service.ts', 'store/bug-store.service.ts', 'store/bug-visibility.companion.ts',
+    'store/bug-stamps.companion.ts',
     'bug.fields.ts', 'loaded-bug.ts', 'changes.ts',
   ],
   // the search criteria over comments and attachments (BUG_COMMENT_SEARCH, BUG_ATTACHMENT_SEARCH), ports bug-search

@@ -1,8 +1,8 @@
 import { fastPath, type FastPathRoute } from './common/http/fast-paths.js';
 import { BugController } from './bug/bug.controller.js';
-import { BugGetAnswer } from './bug/bug-get.answer.js';
-import { BugStampsCompanion, BugStampsForWriteCompanion } from './bug/bug-stamps.companion.js';
-import { BugVisibilityCompanion } from './bug/bug-visibility.companion.js';
+import { BugGetAnswer } from './bug/store/bug-get.answer.js';
+import { BugStampsCompanion, BugStampsForWriteCompanion } from './bug/store/bug-stamps.companion.js';
+import { BugVisibilityCompanion } from './bug/store/bug-visibility.companion.js';
 import { BugCreateController } from './bug-write/bug-create.controller.js';
 import { BugUpdateController } from './bug-write/bug-update.controller.js';
 import { CommentController } from './comment/comment.controller.js';

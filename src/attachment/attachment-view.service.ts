@@ -5,7 +5,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
-import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
+import { BugVisibilityCompanion } from '../bug/store/bug-visibility.companion.js';
 import { companionValue } from '../common/http/companion-read.js';
 import { emailFilter } from '../bug/bug.presenter.js';
 import { FlagService } from '../flag/flag.service.js';

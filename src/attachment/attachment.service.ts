@@ -10,10 +10,10 @@ import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments
 import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
-import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
-import { BugStampsForWriteCompanion, visibilityOfStamps } from '../bug/bug-stamps.companion.js';
+import { BugLoaderService, type KnownStamps } from '../bug/store/bug-loader.service.js';
+import { BugStampsForWriteCompanion, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
 import { companionValue } from '../common/http/companion-read.js';
-import { BugEditsService } from '../bug/bug-edits.service.js';
+import { BugEditsService } from '../bug/store/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
 import { BugFlagsService, parseFlagChanges, type ExistingFlag, type FlagChangeInput } from '../bug-rules/bug-flags.service.js';

@@ -9,10 +9,10 @@ import { UserService, type UserRecord } from '../user/user.service.js';
 import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import { BugVisibilityService, plainBugIds } from '../bug/bug-visibility.service.js';
-import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
+import { BugVisibilityCompanion } from '../bug/store/bug-visibility.companion.js';
 import { companionValue } from '../common/http/companion-read.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
-import { BugLoaderService, type BugStamp, type LockedBug, type WrittenBug } from '../bug/bug-loader.service.js';
+import { BugLoaderService, type BugStamp, type LockedBug, type WrittenBug } from '../bug/store/bug-loader.service.js';
 import type { Sql } from '../database/sql.js';
 import type { CommitCondition } from '../database/db.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
@@ -28,8 +28,8 @@ import { RelationSteps } from './update/update-relations.js';
 import { WorkflowSteps } from './update/update-workflow.js';
 import { CommentSteps } from './update/update-comments.js';
 import { FlagSteps } from './update/update-flags.js';
-import { BugEditsService } from '../bug/bug-edits.service.js';
-import { BugStoreService } from '../bug/bug-store.service.js';
+import { BugEditsService } from '../bug/store/bug-edits.service.js';
+import { BugStoreService } from '../bug/store/bug-store.service.js';
 import { UpdateBatches, type PartOutcome } from './update/update-batches.js';
 
 /** One element of the Update Bug response (updates.md "Update Bug: response"). */

@@ -6,9 +6,9 @@ import { Caller } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { BugVisibility } from './bug.types.js';
-import { BugVisibilityRepository, visibilityOfRows, type SqlCondition } from './bug-visibility.repository.js';
+import { BugVisibilityRepository, visibilityOfRows, type SqlCondition } from './store/bug-visibility.repository.js';
 import type { CompanionPlan } from '../common/http/companion-read.js';
-import { BugRepository } from './bug.repository.js';
+import { BugRepository } from './store/bug.repository.js';
 
 /** One id or alias as a client named it, and what became of it. */
 export interface BugLookup {

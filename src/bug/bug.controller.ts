@@ -4,7 +4,7 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { Input } from '../common/http/input.decorator.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BugHistoryService } from './bug-history.service.js';
-import { BugGetAnswer } from './bug-get.answer.js';
+import { BugGetAnswer } from './store/bug-get.answer.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import { ApiBugIdsQuery, BugGetInput, BugHistoryInput } from './dto/bug-read.dto.js';
 

@@ -2,18 +2,18 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
-import { BugLoaderService } from './bug-loader.service.js';
+import { BugLoaderService } from './store/bug-loader.service.js';
 import { BugService } from './bug.service.js';
-import { BugStampsCompanion, BugStampsForWriteCompanion } from './bug-stamps.companion.js';
-import { BugVisibilityCompanion } from './bug-visibility.companion.js';
-import { BugGetAnswer } from './bug-get.answer.js';
+import { BugStampsCompanion, BugStampsForWriteCompanion } from './store/bug-stamps.companion.js';
+import { BugVisibilityCompanion } from './store/bug-visibility.companion.js';
+import { BugGetAnswer } from './store/bug-get.answer.js';
 import { BugHistoryService } from './bug-history.service.js';
 import { BugController } from './bug.controller.js';
-import { BugRepository } from './bug.repository.js';
-import { BugUpdateRepository } from './bug-update.repository.js';
-import { BugStoreService } from './bug-store.service.js';
-import { BugLoaderRepository } from './bug-loader.repository.js';
-import { BugVisibilityRepository } from './bug-visibility.repository.js';
+import { BugRepository } from './store/bug.repository.js';
+import { BugUpdateRepository } from './store/bug-update.repository.js';
+import { BugStoreService } from './store/bug-store.service.js';
+import { BugLoaderRepository } from './store/bug-loader.repository.js';
+import { BugVisibilityRepository } from './store/bug-visibility.repository.js';
 import { BugHistoryRepository } from './bug-history.repository.js';
 import { Bug } from './entities/bug.entity.js';
 import { BugActivity } from './entities/bug-activity.entity.js';
@@ -33,7 +33,7 @@ import { FieldModule } from '../field/field.module.js';
 import { FlagModule } from '../flag/flag.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
-import { BugEditsService } from './bug-edits.service.js';
+import { BugEditsService } from './store/bug-edits.service.js';
 import { BugEventsService } from './bug-events.service.js';
 
 /**
@@ -41,6 +41,9 @@ import { BugEventsService } from './bug-events.service.js';
  * module that shows or changes bugs uses: the visibility rule, the page loader with its kept bugs, the presenter, the
  * change recorder, the events. Writing bugs (Create and Update Bug: src/bug-write) and Search Bugs (src/bug-search)
  * are modules of their own on top of this one; they write the bug tables through BugStoreService, never a repository.
+ * The bug store (store/) is where reading and writing bugs meets the speed machinery (kept bugs, companion reads,
+ * held rows, the kept Get Bug answer): the rest of the bug modules say what they read and write, and leave the how
+ * to it, to src/database and to src/common (eslint.config.js, machineryBoundary).
  */
 @Module({
   imports: [

@@ -1,7 +1,7 @@
 import type { Sql, SqlValue } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 
-export type { SqlCondition } from './bug-visibility.repository.js';
+export type { SqlCondition } from './store/bug-visibility.repository.js';
 
 /**
  * Shared contracts of the bug module: the bug row as stored, and the services the create/get/history code and

@@ -4,7 +4,7 @@ import { toDto } from '../common/http/dto.js';
 import type { KeptAnswer } from '../common/http/kept-answer.js';
 import type { RawJson } from '../common/http/raw-json.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { BugStampsCompanion } from '../bug/bug-stamps.companion.js';
+import { BugStampsCompanion } from '../bug/store/bug-stamps.companion.js';
 import { CommentViewService } from './comment-view.service.js';
 import { CommentGetInput } from './dto/comment.dto.js';
 

@@ -17,7 +17,7 @@ import { assertCanChangeField, type FieldCaller } from '../../bug-rules/field-pe
 import { userByLogin } from '../../bug-rules/bug-flags.service.js';
 import type { UpdateRequest } from './update-request.js';
 import type { BugState } from './update-state.js';
-import type { BugColumns } from '../../bug/bug-store.service.js';
+import type { BugColumns } from '../../bug/store/bug-store.service.js';
 
 export interface Workflow {
   statuses: readonly StatusDef[];

@@ -4,11 +4,11 @@ import { UserService } from '../../user/user.service.js';
 import { GroupService } from '../../group/group.service.js';
 import { BUG_COMMENTS, CommentType, type BugComments } from '../../bug/bug-comments.js';
 import { BugVisibilityService } from '../../bug/bug-visibility.service.js';
-import { BugLoaderService } from '../../bug/bug-loader.service.js';
+import { BugLoaderService } from '../../bug/store/bug-loader.service.js';
 import { formatWorkTime } from '../../bug/changes.js';
 import { BugWork } from './bug-work.js';
 import { callerAs } from '../../bug-rules/bug-flags.service.js';
-import { BugStoreService } from '../../bug/bug-store.service.js';
+import { BugStoreService } from '../../bug/store/bug-store.service.js';
 import { roundHours } from './update-request.js';
 import type { PendingId } from '../../database/sql.js';
 

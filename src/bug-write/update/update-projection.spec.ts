@@ -1,6 +1,6 @@
 import { followsWrites, stateAfter } from './update-projection.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
-import type { LockedBug } from '../../bug/bug-loader.service.js';
+import type { LockedBug } from '../../bug/store/bug-loader.service.js';
 import type { Caller } from '../../common/caller.js';
 import type { ProductRecord } from '../../product/product.service.js';
 import type { UserRecord } from '../../user/user.service.js';

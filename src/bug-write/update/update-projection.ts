@@ -1,4 +1,4 @@
-import type { LockedBug, WrittenBug } from '../../bug/bug-loader.service.js';
+import type { LockedBug, WrittenBug } from '../../bug/store/bug-loader.service.js';
 import { ccOrder, keywordOrder, type BugRelation, type BugRelations, type UserDetail } from '../../bug/loaded-bug.js';
 import type { BugWork } from './bug-work.js';
 

@@ -12,7 +12,7 @@ import { validateSeeAlso, sameSeeAlso } from '../../bug-rules/see-also.js';
 import { BugWork, userNamed } from './bug-work.js';
 import { applyGroupChanges } from '../../bug-rules/group-controls.js';
 import { checkStoredDependencyLoops } from '../../bug-rules/dependency-loops.js';
-import { BugStoreService } from '../../bug/bug-store.service.js';
+import { BugStoreService } from '../../bug/store/bug-store.service.js';
 import { customFieldValues, NO_SELECTION } from '../custom-values.js';
 import { byText } from '../../bug/loaded-bug.js';
 

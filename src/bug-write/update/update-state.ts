@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../../database/sql.js';
-import { BugLoaderService, type LockedBug } from '../../bug/bug-loader.service.js';
+import { BugLoaderService, type LockedBug } from '../../bug/store/bug-loader.service.js';
 import type { BugRelation, LoadedBug } from '../../bug/loaded-bug.js';
 
 /**

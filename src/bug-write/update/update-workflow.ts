@@ -7,7 +7,7 @@ import { planStatusChange, UNCONFIRMED } from '../../bug-rules/workflow.js';
 import { canChangeField } from '../../bug-rules/field-permissions.js';
 import { BugWork, type UpdateRun, type Workflow } from './bug-work.js';
 import { roundHours } from './update-request.js';
-import { BugStoreService } from '../../bug/bug-store.service.js';
+import { BugStoreService } from '../../bug/store/bug-store.service.js';
 
 /**
  * Status, resolution and dupe_of on Update Bug (rules 1–3, workflow.md), the UNCONFIRMED side of rule 5, the

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type RowId, type Sql } from '../database/sql.js';
-import { findRows, insertRowHeld, insertRows, lockRows, updateRows } from '../database/entity-rows.js';
-import type { BugRow, Direction } from './bug.types.js';
-import { Bug } from './entities/bug.entity.js';
-import { BugAlias } from './entities/bug-alias.entity.js';
-import { BugCc } from './entities/bug-cc.entity.js';
-import { BugKeyword } from './entities/bug-keyword.entity.js';
-import { BugGroup } from './entities/bug-group.entity.js';
-import { BugSeeAlso } from './entities/bug-see-also.entity.js';
-import { BugCustomValue } from './entities/bug-custom-value.entity.js';
-import { BugDependency } from './entities/bug-dependency.entity.js';
+import { type RowId, type Sql } from '../../database/sql.js';
+import { findRows, insertRowHeld, insertRows, lockRows, updateRows } from '../../database/entity-rows.js';
+import type { BugRow, Direction } from '../bug.types.js';
+import { Bug } from '../entities/bug.entity.js';
+import { BugAlias } from '../entities/bug-alias.entity.js';
+import { BugCc } from '../entities/bug-cc.entity.js';
+import { BugKeyword } from '../entities/bug-keyword.entity.js';
+import { BugGroup } from '../entities/bug-group.entity.js';
+import { BugSeeAlso } from '../entities/bug-see-also.entity.js';
+import { BugCustomValue } from '../entities/bug-custom-value.entity.js';
+import { BugDependency } from '../entities/bug-dependency.entity.js';
 
 /** A bug's stored columns, without its relations: what Create Bug writes. */
 export type NewBugRow = Omit<BugRow, 'id'>;

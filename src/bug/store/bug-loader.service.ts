@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
-import { observeAtScrape } from '../common/metrics/metrics.js';
-import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
-import type { Caller } from '../common/caller.js';
-import type { FieldSelection } from '../common/fields/field-selection.js';
-import { BugVisibilityService } from './bug-visibility.service.js';
-import { BUG_FIELDS } from './bug.fields.js';
-import { BUG_RELATIONS, type BugDetail, type BugPage, type BugRelation, type BugRelations, type CustomFieldDef, type LoadedBug } from './loaded-bug.js';
+import { AppConfig } from '../../config/app-config.js';
+import { observeAtScrape } from '../../common/metrics/metrics.js';
+import { Db } from '../../database/db.service.js';
+import type { Sql } from '../../database/sql.js';
+import type { Caller } from '../../common/caller.js';
+import type { FieldSelection } from '../../common/fields/field-selection.js';
+import { BugVisibilityService } from '../bug-visibility.service.js';
+import { BUG_FIELDS } from '../bug.fields.js';
+import { BUG_RELATIONS, type BugDetail, type BugPage, type BugRelation, type BugRelations, type CustomFieldDef, type LoadedBug } from '../loaded-bug.js';
 import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
 import { BugLoaderRepository, stampsOfRows } from './bug-loader.repository.js';
-import type { CompanionPlan } from '../common/http/companion-read.js';
-import type { RawJson } from '../common/http/raw-json.js';
+import type { CompanionPlan } from '../../common/http/companion-read.js';
+import type { RawJson } from '../../common/http/raw-json.js';
 import { BugRepository } from './bug.repository.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
 

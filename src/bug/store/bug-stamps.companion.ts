@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../common/caller.js';
-import type { CompanionPlan, CompanionRead, CompanionRequest } from '../common/http/companion-read.js';
+import type { Caller } from '../../common/caller.js';
+import type { CompanionPlan, CompanionRead, CompanionRequest } from '../../common/http/companion-read.js';
 import { bugIdsNamed } from './bug-visibility.companion.js';
-import type { KnownVisibility } from './bug-visibility.service.js';
+import type { KnownVisibility } from '../bug-visibility.service.js';
 import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
 
 /**

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { CompanionRequest } from '../common/http/companion-read.js';
-import { toDto } from '../common/http/dto.js';
-import type { KeptAnswer } from '../common/http/kept-answer.js';
-import type { RawJson } from '../common/http/raw-json.js';
-import type { RequestContext } from '../common/http/request-context.js';
-import { BugService } from './bug.service.js';
-import { BugGetInput } from './dto/bug-read.dto.js';
+import type { CompanionRequest } from '../../common/http/companion-read.js';
+import { toDto } from '../../common/http/dto.js';
+import type { KeptAnswer } from '../../common/http/kept-answer.js';
+import type { RawJson } from '../../common/http/raw-json.js';
+import type { RequestContext } from '../../common/http/request-context.js';
+import { BugService } from '../bug.service.js';
+import { BugGetInput } from '../dto/bug-read.dto.js';
 
 /**
  * Get Bug, as its route's handler and as the request hook's KeptAnswer once the bugs' stamps came with the caller's

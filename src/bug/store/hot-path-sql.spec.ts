@@ -1,7 +1,7 @@
 import { BugLoaderRepository } from './bug-loader.repository.js';
 import { BugVisibilityRepository } from './bug-visibility.repository.js';
-import { BUG_RELATIONS } from './loaded-bug.js';
-import { member, recordingMysqlHandle, unquotedIdentifiers } from '../../test/support/recording-mysql-handle.js';
+import { BUG_RELATIONS } from '../loaded-bug.js';
+import { member, recordingMysqlHandle, unquotedIdentifiers } from '../../../test/support/recording-mysql-handle.js';
 
 describe('the hot paths quote every identifier for MySQL 8 (`groups` is reserved there)', () => {
   it('the loader: stamps, details and the relations query', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../common/caller.js';
-import type { CompanionPlan, CompanionRead, CompanionRequest } from '../common/http/companion-read.js';
-import { BugVisibilityService, plainBugIds, type KnownVisibility } from './bug-visibility.service.js';
+import type { Caller } from '../../common/caller.js';
+import type { CompanionPlan, CompanionRead, CompanionRequest } from '../../common/http/companion-read.js';
+import { BugVisibilityService, plainBugIds, type KnownVisibility } from '../bug-visibility.service.js';
 
 /**
  * The bug ids a bug route names (the path's first, plus `ids`), when every reference is an id: the bugs a companion

@@ -1,7 +1,7 @@
 import { LoadedBugCache, keptRelations } from './loaded-bug-cache.js';
-import { RawJson } from '../common/http/raw-json.js';
-import type { BugDetail, BugRelations } from './loaded-bug.js';
-import type { BugRow } from './bug.types.js';
+import { RawJson } from '../../common/http/raw-json.js';
+import type { BugDetail, BugRelations } from '../loaded-bug.js';
+import type { BugRow } from '../bug.types.js';
 
 const user = { id: 1, login: 'a@example.com', realName: 'A', email: 'a@example.com' };
 const detail = (summary: string): Omit<BugDetail, 'visible'> => ({

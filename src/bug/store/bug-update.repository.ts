@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
-import { deleteRows, insertRows, updateRows } from '../database/entity-rows.js';
-import { Bug } from './entities/bug.entity.js';
-import { BugAlias } from './entities/bug-alias.entity.js';
-import { BugCc } from './entities/bug-cc.entity.js';
-import { BugCustomValue } from './entities/bug-custom-value.entity.js';
-import { BugDependency } from './entities/bug-dependency.entity.js';
-import { BugDuplicate } from './entities/bug-duplicate.entity.js';
-import { BugGroup } from './entities/bug-group.entity.js';
-import { BugKeyword } from './entities/bug-keyword.entity.js';
-import { BugSeeAlso } from './entities/bug-see-also.entity.js';
+import { type Sql } from '../../database/sql.js';
+import { deleteRows, insertRows, updateRows } from '../../database/entity-rows.js';
+import { Bug } from '../entities/bug.entity.js';
+import { BugAlias } from '../entities/bug-alias.entity.js';
+import { BugCc } from '../entities/bug-cc.entity.js';
+import { BugCustomValue } from '../entities/bug-custom-value.entity.js';
+import { BugDependency } from '../entities/bug-dependency.entity.js';
+import { BugDuplicate } from '../entities/bug-duplicate.entity.js';
+import { BugGroup } from '../entities/bug-group.entity.js';
+import { BugKeyword } from '../entities/bug-keyword.entity.js';
+import { BugSeeAlso } from '../entities/bug-see-also.entity.js';
 
 /** The columns of the `bugs` row an update may write (entity properties). */
 export type BugColumns = Partial<Pick<Bug,

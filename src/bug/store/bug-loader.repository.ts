@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql, SqlValue } from '../database/sql.js';
-import type { CompanionStatement } from '../common/http/companion-read.js';
-import { settingsMarkSql } from '../audit/audit.service.js';
-import type { BugRow } from './bug.types.js';
+import type { Sql, SqlValue } from '../../database/sql.js';
+import type { CompanionStatement } from '../../common/http/companion-read.js';
+import { settingsMarkSql } from '../../audit/audit.service.js';
+import type { BugRow } from '../bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
-import { byText, ccOrder, keywordOrder, type BugDetail, type BugRelation, type BugRelations, type CustomFieldDef, type UserDetail } from './loaded-bug.js';
+import { byText, ccOrder, keywordOrder, type BugDetail, type BugRelation, type BugRelations, type CustomFieldDef, type UserDetail } from '../loaded-bug.js';
 import type { BugStamp } from './loaded-bug-cache.js';
 
 /** The columns of a `bugs` row as the driver returns them (numbers may come as strings, flags as 0/1). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
-import type { Bug } from './entities/bug.entity.js';
+import type { Sql } from '../../database/sql.js';
+import type { Bug } from '../entities/bug.entity.js';
 import { BugLoaderService } from './bug-loader.service.js';
 import { BugRepository } from './bug.repository.js';
 

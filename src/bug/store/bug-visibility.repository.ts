@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql, SqlValue } from '../database/sql.js';
-import type { Caller } from '../common/caller.js';
-import type { CompanionStatement } from '../common/http/companion-read.js';
+import type { Sql, SqlValue } from '../../database/sql.js';
+import type { Caller } from '../../common/caller.js';
+import type { CompanionStatement } from '../../common/http/companion-read.js';
 
 /** A SQL boolean expression with its bound parameters, to place in a WHERE or a select list. */
 export interface SqlCondition {

@@ -1,6 +1,6 @@
-import { deepFreeze } from '../common/kept-reads.js';
-import type { RawJson } from '../common/http/raw-json.js';
-import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from './loaded-bug.js';
+import { deepFreeze } from '../../common/kept-reads.js';
+import type { RawJson } from '../../common/http/raw-json.js';
+import type { BugDetail, BugRelation, BugRelations, CustomFieldDef } from '../loaded-bug.js';
 
 /** Kept JSON variants per bug (field selections × caller classes); more are rare, and then the bug's variants start over. */
 const MAX_JSON_VARIANTS = 8;
