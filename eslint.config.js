@@ -38,8 +38,6 @@ const NOT_YET_BEHIND_THE_BOUNDARY = [
   'src/bug-write/bug-update.service.ts',
   'src/bug-write/update/update-comments.ts',
   'src/bug-write/update/update-projection.ts',
-  'src/bug-write/update/update-relations.ts',
-  'src/bug-write/update/update-state.ts',
   'src/bug/bug-comments.ts',
   'src/bug/bug-events.ts',
   'src/bug/bug-history.service.ts',

@@ -320,10 +320,7 @@ export class AttachmentService implements BugAttachments {
     // in the transaction's snapshot, as the visibility statement would (a bug in no group then needs none); when they
     // are its first plain reads (a new attachment without flags), that snapshot is taken under the lock.
     await tx.withHeldWrites(() => this.bugs.touch(tx, bugIds, at));
-    const [details, { byBug: relations }] = await tx.gathering((sql) => Promise.all([
-      this.loader.details(bugIds, { sql }),
-      this.loader.relations(bugIds, new Set(['cc', 'keywords', 'groups']), { sql }),
-    ]));
+    const { details, byBug: relations } = await this.loader.currentStates(tx, bugIds, new Set(['cc', 'keywords', 'groups']));
     // The cc rows, the history and the mail need no answer: they go with the COMMIT.
     await tx.withHeldWrites(async () => {
       for (const [bugId, changes] of byBug) {

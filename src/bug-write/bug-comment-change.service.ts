@@ -82,10 +82,7 @@ export class BugCommentChangeService {
       await this.edits.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
       await this.recorder.record(tx, history);
 
-      const [details, { byBug }] = await tx.gathering((sql) => Promise.all([
-        this.loader.details([bugId], { sql }),
-        this.loader.relations([bugId], new Set(['cc', 'keywords', 'groups']), { sql }),
-      ]));
+      const { details, byBug } = await this.loader.currentStates(tx, [bugId], new Set(['cc', 'keywords', 'groups']));
       const detail = details.get(bugId)!;
       const relations = byBug.get(bugId);
       await this.bugEvents.publish(tx, {

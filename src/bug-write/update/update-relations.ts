@@ -234,12 +234,7 @@ export class RelationSteps {
 
   /** Adds and removes cc rows of the bug (the cc key, new flag requestees); one `cc` change is recorded at the end. */
   async changeCc(w: BugWork, added: ReadonlyArray<{ id: number; login: string }>, removed: ReadonlyArray<{ id: number; login: string }>): Promise<void> {
-    const { tx } = w.run;
-    // Nothing reads these writes' answers: they go with the transaction's next statement.
-    await tx.withHeldWrites(async () => {
-      if (removed.length) await this.bugs.removeCc(tx, w.id, removed.map((u) => u.id));
-      await this.bugs.addCc(tx, w.id, added.map((u) => u.id));
-    });
+    await this.bugs.changeCc(w.run.tx, w.id, removed.map((u) => u.id), added.map((u) => u.id));
     w.noteCcChange(added, removed);
   }
 

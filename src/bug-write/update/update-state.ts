@@ -44,7 +44,7 @@ export class UpdateStateLoader {
   async reload(tx: Sql, before: LockedBug, needs: StateNeeds): Promise<LockedBug> {
     const wanted = wantedFor(needs);
     const id = before.bug.row.id;
-    const { details, byBug, customFields } = await tx.gathering((sql) => this.loader.readStates(sql, [id], wanted));
+    const { details, byBug, customFields } = await this.loader.currentStates(tx, [id], wanted);
     return { ...before, bug: { ...details.get(id)!, ...byBug.get(id)! }, relations: wanted, customFields };
   }
 }

@@ -133,7 +133,7 @@ export class BugLoaderService {
       if (current) result.set(id, current);
       else unkept.push(id);
     }
-    const states = read ?? (unkept.length ? await tx.gathering((sql) => this.readStates(sql, unkept, wanted)) : undefined);
+    const states = read ?? (unkept.length ? await this.currentStates(tx, unkept, wanted) : undefined);
     for (const id of unkept) {
       const detail = states?.details.get(id);
       if (!detail) continue;
@@ -161,8 +161,16 @@ export class BugLoaderService {
     return { bug: { ...entry.detail, visible: true, ...relations.value }, stamp, relations: relations.wanted, customFields: relations.customFields, movedElsewhere: false };
   }
 
+  /**
+   * The bugs' details and `wanted` relations as the transaction `tx` has left them so far, read in one round trip (its
+   * held writes go with it).
+   */
+  currentStates(tx: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>) {
+    return tx.gathering((sql) => this.readStates(sql, ids, wanted));
+  }
+
   /** The bugs' details and `wanted` relations as `sql` reads them (with its writes, inside a transaction). */
-  async readStates(sql: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>) {
+  private async readStates(sql: Sql, ids: readonly number[], wanted: ReadonlySet<BugRelation>) {
     const [details, { byBug, customFields }] = await Promise.all([this.details(ids, { sql }), this.relations(ids, wanted, { sql })]);
     return { details, byBug, customFields };
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { BugRepository } from './bug.repository.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
+import type { Sql } from '../../database/sql.js';
 
 export type { NewBugRow } from './bug.repository.js';
 export type { BugColumns } from './bug-update.repository.js';
@@ -35,11 +36,18 @@ export class BugStoreService {
   addCustomValues(...args: Parameters<BugRepository['addCustomValues']>) { return this.bugs.addCustomValues(...args); }
   addDependencies(...args: Parameters<BugRepository['addDependencies']>) { return this.bugs.addDependencies(...args); }
 
+  /** Removes and adds cc rows of a bug; nothing reads these writes' answers, so they go with the transaction's next statement. */
+  changeCc(tx: Sql, bugId: number, removedIds: readonly number[], addedIds: readonly number[]): Promise<void> {
+    return tx.withHeldWrites(async () => {
+      if (removedIds.length) await this.lists.removeCc(tx, bugId, removedIds);
+      await this.bugs.addCc(tx, bugId, addedIds);
+    });
+  }
+
   // ---- What Update Bug changes and removes (BugUpdateRepository) ---------------------------------------------
 
   updateBug(...args: Parameters<BugUpdateRepository['updateBug']>) { return this.lists.updateBug(...args); }
   statusesOf(...args: Parameters<BugUpdateRepository['statusesOf']>) { return this.lists.statusesOf(...args); }
-  removeCc(...args: Parameters<BugUpdateRepository['removeCc']>) { return this.lists.removeCc(...args); }
   isOnCc(...args: Parameters<BugUpdateRepository['isOnCc']>) { return this.lists.isOnCc(...args); }
   removeGroups(...args: Parameters<BugUpdateRepository['removeGroups']>) { return this.lists.removeGroups(...args); }
   removeKeywords(...args: Parameters<BugUpdateRepository['removeKeywords']>) { return this.lists.removeKeywords(...args); }
