@@ -11,8 +11,7 @@ import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { BugLoaderService, type KnownStamps } from '../bug/store/bug-loader.service.js';
-import { BugStampsForWriteCompanion, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
-import { companionValue } from '../common/http/companion-read.js';
+import { stampsKnownTo, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
 import { BugEditsService } from '../bug/store/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
@@ -101,8 +100,7 @@ export class AttachmentService implements BugAttachments {
    */
   async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput): Promise<number[]> {
     const { caller } = ctx;
-    // The bugs' stamps and visibility, when the route's companion read brought them with the caller.
-    const known = companionValue(ctx.companion, BugStampsForWriteCompanion);
+    const known = stampsKnownTo(ctx);
     if (input.data === undefined || input.data === null) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'data' });
     const bugIds = await this.visibility.resolveVisible(caller, bugRefs, undefined, visibilityOfStamps(known));
     if (!bugIds.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'ids' });

@@ -9,8 +9,7 @@ import { UserService, type UserRecord } from '../user/user.service.js';
 import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import { BugVisibilityService, plainBugIds } from '../bug/bug-visibility.service.js';
-import { BugVisibilityCompanion } from '../bug/store/bug-visibility.companion.js';
-import { companionValue } from '../common/http/companion-read.js';
+import { visibilityKnownTo } from '../bug/store/bug-visibility.companion.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
 import { BugLoaderService, type BugStamp, type LockedBug, type WrittenBug } from '../bug/store/bug-loader.service.js';
 import type { Sql } from '../database/sql.js';
@@ -184,7 +183,7 @@ export class BugUpdateService {
     const presumedIds = ctx.presumed && plainBugIds(idsOrAliases);
     const ids = presumedIds
       ? [...new Set(presumedIds)]
-      : await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
+      : await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, visibilityKnownTo(ctx));
     let request: UpdateRequest;
     try {
       request = this.parsedBody(readBody(), ids.length > 1);

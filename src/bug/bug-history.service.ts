@@ -3,8 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { parseDateInput, toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
-import { BugVisibilityCompanion } from './store/bug-visibility.companion.js';
-import { companionValue } from '../common/http/companion-read.js';
+import { visibilityKnownTo } from './store/bug-visibility.companion.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { BugLoaderService } from './store/bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
@@ -52,7 +51,7 @@ export class BugHistoryService {
   /** The bugs' visibility is taken from the route's companion read when it brought it with the caller. */
   async history(ctx: Pick<RequestContext, 'caller' | 'companion'>, references: readonly string[], newSince?: string): Promise<{ bugs: BugHistory[] }> {
     const { caller } = ctx;
-    const ids = await this.visibility.resolveVisible(caller, references, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
+    const ids = await this.visibility.resolveVisible(caller, references, undefined, visibilityKnownTo(ctx));
     const since = newSince === undefined || newSince.trim() === '' ? undefined : toDbDateTime(parseDateInput(newSince, 'new_since'));
     const [rows, relations] = await Promise.all([
       this.repository.ofBugs(this.db.read, ids, since),

@@ -6,8 +6,8 @@ import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { isIdInRange } from '../common/ids.js';
 import { BugLoaderService } from './store/bug-loader.service.js';
-import { BugStampsCompanion } from './store/bug-stamps.companion.js';
-import { companionValue, type CompanionFound } from '../common/http/companion-read.js';
+import { stampsKnownTo } from './store/bug-stamps.companion.js';
+import type { CompanionFound } from '../common/http/companion-read.js';
 import type { BugDetail } from './loaded-bug.js';
 import { presentCallerFields, presentSharedFields, seesWholeAddresses, showsCallerFields } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -48,7 +48,7 @@ export class BugService {
     const aliasIds = await this.visibility.idsOfAliases(parsed.flatMap((r) => ('alias' in r ? [r.alias] : [])));
     const candidateIds = parsed.flatMap((r) =>
       'id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []);
-    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known: companionValue(ctx.companion, BugStampsCompanion) });
+    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known: stampsKnownTo(ctx) });
     const visible = { get: (id: number) => details.get(id)?.visible };
 
     const faults: BugFault[] = [];

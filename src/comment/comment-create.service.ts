@@ -5,8 +5,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { ProductService } from '../product/product.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
-import { BugStampsForWriteCompanion, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
-import { companionValue } from '../common/http/companion-read.js';
+import { stampsKnownTo, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
 import { BugLoaderService } from '../bug/store/bug-loader.service.js';
 import { BugCommentChangeService } from '../bug-write/bug-comment-change.service.js';
 import { normaliseCommentText } from '../bug/bug-comments.js';
@@ -36,7 +35,7 @@ export class CommentCreateService {
   /** The bugs' stamps and visibility are taken from the route's companion read when it brought them with the caller. */
   async create(ctx: Pick<RequestContext, 'caller' | 'now' | 'companion'>, bug: string | undefined, input: CommentCreateInput): Promise<number> {
     const { caller } = ctx;
-    const known = companionValue(ctx.companion, BugStampsForWriteCompanion);
+    const known = stampsKnownTo(ctx);
     if (bug === undefined || bug.trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'id' });
     if ((input.comment ?? '').trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'comment' });
     const [bugId] = await this.visibility.resolveVisible(caller, [bug], undefined, visibilityOfStamps(known));

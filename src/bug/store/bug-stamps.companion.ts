@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../../common/caller.js';
-import type { CompanionPlan, CompanionRead, CompanionRequest } from '../../common/http/companion-read.js';
+import { companionValue, type CompanionFound, type CompanionPlan, type CompanionRead, type CompanionRequest } from '../../common/http/companion-read.js';
 import { bugIdsNamed } from './bug-visibility.companion.js';
 import type { KnownVisibility } from '../bug-visibility.service.js';
 import { BugLoaderService, type KnownStamps } from './bug-loader.service.js';
@@ -36,4 +36,9 @@ export class BugStampsForWriteCompanion extends BugStampsCompanion {
 /** What stamps read with the caller say of the bugs' existence and visibility, as BugVisibilityService.lookup takes it. */
 export function visibilityOfStamps(known: KnownStamps | undefined): KnownVisibility | undefined {
   return known && { caller: known.caller, ids: known.ids, visible: new Map([...known.stamps].map(([id, stamp]) => [id, stamp.visible])) };
+}
+
+/** The bugs' stamps, with their visibility, that the request's companion read brought with its caller, if it did. */
+export function stampsKnownTo(ctx: { companion?: CompanionFound }): KnownStamps | undefined {
+  return companionValue(ctx.companion, BugStampsCompanion);
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Caller } from '../../common/caller.js';
-import type { CompanionPlan, CompanionRead, CompanionRequest } from '../../common/http/companion-read.js';
+import { companionValue, type CompanionFound, type CompanionPlan, type CompanionRead, type CompanionRequest } from '../../common/http/companion-read.js';
 import { BugVisibilityService, plainBugIds, type KnownVisibility } from '../bug-visibility.service.js';
 
 /**
@@ -23,4 +23,9 @@ export class BugVisibilityCompanion implements CompanionRead<KnownVisibility> {
     const ids = bugIdsNamed(request);
     return ids && this.visibility.visibilityPlan(ids, caller);
   }
+}
+
+/** The bugs' existence and visibility that the request's companion read brought with its caller, if it did. */
+export function visibilityKnownTo(ctx: { companion?: CompanionFound }): KnownVisibility | undefined {
+  return companionValue(ctx.companion, BugVisibilityCompanion);
 }
