@@ -39,7 +39,6 @@ const NOT_YET_BEHIND_THE_BOUNDARY = [
   'src/bug-write/update/update-projection.ts',
   'src/bug/bug-comments.ts',
   'src/bug/bug-events.ts',
-  'src/bug/bug-visibility.service.ts',
   'src/bug/bug.service.ts',
   'src/comment/comment-get.answer.ts',
   'src/comment/comment-view.service.ts',

@@ -50,7 +50,7 @@ const DEFAULTED_SELECTS = [
 export interface CreateContext {
   caller: Caller;
   now: Date;
-  /** Set when the caller is presumed: the bug commits only under its condition (PresumesCaller). */
+  /** Set when the caller is presumed: the bug commits only under its condition (src/fast-paths.ts). */
   presumed?: PresumedCaller;
 }
 

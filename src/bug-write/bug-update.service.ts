@@ -39,7 +39,7 @@ export interface UpdatedBug {
   changes: Record<string, { removed: string; added: string }>;
 }
 
-/** Who asks (perhaps presumed: PresumesCaller), and the request's one timestamp. */
+/** Who asks (perhaps presumed: src/fast-paths.ts), and the request's one timestamp. */
 export type UpdateContext = Pick<RequestContext, 'caller' | 'now' | 'companion' | 'presumed'>;
 
 /** The body of an Update Bug request: its DTO, and its custom fields (`cf_*`, which no DTO can declare). */
