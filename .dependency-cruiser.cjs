@@ -16,14 +16,14 @@
 // 2. `common-knows-no-resource`, `database-knows-no-resource` — `src/common` and `src/database` import no
 //    resource module (implied by the layers; kept as named rules so the message says why).
 // 3. `below-bug-never-imports-bug` — the accounts modules (auth, user, group) and the catalogue modules
-//    (product, field, flag) never import bug, comment or attachment (also implied by the layers).
+//    (product, field, flag) never import the bug modules, comment or attachment (also implied by the layers).
 // 4. `public-surface-only` — a module reaches another only through its public surface:
 //      - a file directly in the module's folder named `*.service.ts`, `*.module.ts`, `*.types.ts` or
 //        `*.tokens.ts`;
 //      - anything under the module's `entities/` or `dto/` folders;
 //      - a file the module declares public in PUBLIC below (with the reason).
-//    Everything else is internal: `*.repository.ts` anywhere, subfolders such as `rules/`, `update/`,
-//    `search/`, and helpers (`*.ts` that is none of the above). The kernel modules are public as a whole.
+//    Everything else is internal: `*.repository.ts` anywhere, subfolders such as `update/` or `last-visit/`,
+//    and helpers (`*.ts` that is none of the above). The kernel modules are public as a whole.
 // 5. `no-repository-outside-its-module` — a `*.repository.ts` is imported only inside its own module (implied by 4;
 //    named so that the message says why). `module-has-a-layer` — a new top folder of src/ must be placed in LAYERS.
 // 6. `no-intra-module-cycles` (warning only) — file-level cycles, a smell but not a boundary.
@@ -46,6 +46,8 @@ const LAYERS = [
   ['flag'],
   ['field'],
   ['bug'],
+  ['bug-rules', 'bug-search'],
+  ['bug-write'],
   ['comment', 'attachment'],
   ['mail'],
   ['webhook'],
@@ -63,13 +65,28 @@ const KERNEL = ['config', 'common', 'database'];
 const PUBLIC = {
   // the ports bug owns and the modules above implement: the mailer (BUG_MAILER, mail) and the comment writer with
   // the comment text rule (BUG_COMMENTS, comment), attachment privacy (BUG_ATTACHMENTS, attachment)
-  // the search criteria over comments and attachments (BUG_COMMENT_SEARCH, BUG_ATTACHMENT_SEARCH), which those modules
-  // implement with their own tables
   // the presenter's Flag object and email filter, which attachments show exactly as bugs do
-  // the flag rule shared by bugs and attachments (one implementation: BugFlagsService, exported by BugModule)
-  // the bugs' visibility and stamps read with the caller's credential, for the routes of a bug's comments too
-  // (companion reads)
-  bug: ['bug-events.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug-search-sources.ts', 'bug.presenter.ts', 'rules/bug-flags.service.ts', 'bug-visibility.companion.ts', 'bug-stamps.companion.ts'],
+  // the bug store (store/: the bug tables' reads and writes with their speed machinery): the loader and its kept
+  // bugs, the bugs' edits and writes, the bugs' visibility and stamps read with the caller's credential (companion
+  // reads), for the modules above
+  // what the bug modules above share with bug: the fields of a bug (selection, custom names, time tracking), the
+  // loaded bug's shape and list orders (an update keeps the bug as it leaves it), and how changes are named and
+  // written (history reads them, create and update write them)
+  bug: [
+    'bug-events.ts', 'bug-comments.ts', 'bug-attachments.ts', 'bug.presenter.ts',
+    'store/bug-loader.service.ts', 'store/bug-edits.service.ts', 'store/bug-store.service.ts', 'store/bug-visibility.companion.ts',
+    'store/bug-stamps.companion.ts',
+    'bug.fields.ts', 'loaded-bug.ts', 'changes.ts',
+  ],
+  // the search criteria over comments and attachments (BUG_COMMENT_SEARCH, BUG_ATTACHMENT_SEARCH), ports bug-search
+  // owns and those modules implement with their own tables
+  'bug-search': ['bug-search-sources.ts'],
+  // the rules of a bug change, read by Create and Update Bug (bug-write); the flag rule (BugFlagsService, exported by
+  // BugRulesModule) is shared with attachments
+  'bug-rules': [
+    'alias.ts', 'dependency-loops.ts', 'field-permissions.ts', 'flags.ts', 'group-controls.ts', 'see-also.ts', 'update-objects.ts',
+    'workflow.ts',
+  ],
   // Bugzilla's field type numbers (bug, install); the parsing of custom field values on Create Bug
   field: ['field-type.ts', 'custom-field-input.ts'],
   // the parameter catalogue (names, defaults, kinds): info lists it, bug and group name parameters, install seeds it
@@ -139,17 +156,17 @@ module.exports = {
       name: 'below-bug-never-imports-bug',
       comment:
         'The accounts modules (auth, user, group) and the catalogue modules (product, field, flag) sit below ' +
-        'the bug and never import bug, comment or attachment.',
+        'the bug and never import bug, bug-rules, bug-search, bug-write, comment or attachment.',
       severity: 'error',
       from: { path: '^src/(auth|user|group|product|field|flag)/' },
-      to: { path: '^src/(bug|comment|attachment)/' },
+      to: { path: '^src/(bug|bug-rules|bug-search|bug-write|comment|attachment)/' },
     },
     {
       name: 'public-surface-only',
       comment:
         "A module reaches another only through its public surface: a top-level *.service.ts, *.module.ts, " +
         '*.types.ts or *.tokens.ts, its entities/ and dto/, or a file it declares in PUBLIC ' +
-        '(.dependency-cruiser.cjs). Repositories, rules/, update/, search/ and helpers are internal: ask the ' +
+        '(.dependency-cruiser.cjs). Repositories, subfolders (update/ …) and helpers are internal: ask the ' +
         "owner's service, or move the shared piece down.",
       severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: `^src/${any([...COMPOSITION_ROOT])}/` },

@@ -24,9 +24,9 @@ import { ENTITIES } from '../src/entities.js';
 import { Bug } from '../src/bug/entities/bug.entity.js';
 import { BugAlias } from '../src/bug/entities/bug-alias.entity.js';
 import { Caller, type ParameterSnapshot } from '../src/common/caller.js';
-import { BugSearchRepository } from '../src/bug/search/bug-search.repository.js';
-import { BugVisibilityRepository } from '../src/bug/bug-visibility.repository.js';
-import type { SqlCondition } from '../src/bug/bug-visibility.repository.js';
+import { BugSearchRepository } from '../src/bug-search/bug-search.repository.js';
+import { BugVisibilityRepository } from '../src/bug/store/bug-visibility.repository.js';
+import type { SqlCondition } from '../src/bug/store/bug-visibility.repository.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3918);
 const BASE = `http://127.0.0.1:${PORT}`;

@@ -6,6 +6,8 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { configureHttp, edgeErrorHandlers, RequestLog, requestIdOf } from './common/http/fastify-setup.js';
 import { installRequestHook } from './common/http/request-hook.js';
+import { declareFastPaths } from './common/http/fast-paths.js';
+import { FAST_PATHS } from './fast-paths.js';
 import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
 import { Clock } from './common/time/clock.js';
 import { setupOpenApi } from './openapi.js';
@@ -29,6 +31,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     loggerInstance: log, logController: new RequestLog(), genReqId: requestIdOf,
   });
   configureHttp(adapter.getInstance<FastifyInstance>(), { metrics: config.metrics });
+  // Before Nest scans the modules: it registers the interceptors the handlers name (a presumed caller's) as it scans.
+  declareFastPaths(FAST_PATHS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {
     logger: new NestLog(log),
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).

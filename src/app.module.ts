@@ -21,7 +21,8 @@ import { MailModule } from './mail/mail.module.js';
 import { BugModule } from './bug/bug.module.js';
 import { CommentModule } from './comment/comment.module.js';
 import { AttachmentModule } from './attachment/attachment.module.js';
-import { BugUpdateModule } from './bug/update/bug-update.module.js';
+import { BugSearchModule } from './bug-search/bug-search.module.js';
+import { BugWriteModule } from './bug-write/bug-write.module.js';
 import { LastVisitModule } from './bug/last-visit/last-visit.module.js';
 import { CatalogueUsageModule } from './bug/catalogue-usage.module.js';
 import { ENTITIES } from './entities.js';
@@ -31,8 +32,11 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitModule } from './ratelimit/rate-limit.module.js';
 import { WebhookModule } from './webhook/webhook.module.js';
 
-/** The resource modules; a new resource is one more entry here. */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugModule, BugUpdateModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), WebhookModule.forBug(), HealthModule];
+/**
+ * The resource modules; a new resource is one more entry here. Their order is the order of the routes in the OpenAPI
+ * document (BugSearchModule before BugModule: `/rest/bug` comes before `/rest/bug/{id_or_alias}`).
+ */
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugSearchModule, BugModule, BugWriteModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), WebhookModule.forBug(), HealthModule];
 
 @Module({})
 export class AppModule {

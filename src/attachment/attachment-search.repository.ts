@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
-import type { AttachmentSearchField, BugAttachmentSearch, ColumnMatcher, SearchAccess, SqlCondition } from '../bug/bug-search-sources.js';
+import type { AttachmentSearchField, BugAttachmentSearch, ColumnMatcher, SearchAccess, SqlCondition } from '../bug-search/bug-search-sources.js';
 import { Attachment } from './entities/attachment.entity.js';
 import { AttachmentData } from './entities/attachment-data.entity.js';
 

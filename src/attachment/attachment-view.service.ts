@@ -5,8 +5,7 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
-import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
-import { companionValue } from '../common/http/companion-read.js';
+import { visibilityKnownTo } from '../bug/store/bug-visibility.companion.js';
 import { emailFilter } from '../bug/bug.presenter.js';
 import { FlagService } from '../flag/flag.service.js';
 import { UserService } from '../user/user.service.js';
@@ -43,7 +42,7 @@ export class AttachmentViewService {
   async get(ctx: RequestContext, bugRefs: readonly string[], attachmentRefs: readonly string[]) {
     const { caller } = ctx;
     // Get a bug's attachments brings the bugs' visibility with the caller (BugVisibilityCompanion); by id, none.
-    const bugIds = await this.visibility.resolveVisible(caller, bugRefs, undefined, companionValue(ctx.companion, BugVisibilityCompanion));
+    const bugIds = await this.visibility.resolveVisible(caller, bugRefs, undefined, visibilityKnownTo(ctx));
     const attachmentIds = attachmentRefs.map((ref) => {
       if (!/^\s*\d+\s*$/.test(ref)) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { function: 'Bug.attachments', param: 'attachment_ids' });
       return Number(ref);

@@ -8,9 +8,6 @@ import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { AttachmentCreateInput, AttachmentUpdateInput } from './dto/attachment.dto.js';
 import { AttachmentViewService } from './attachment-view.service.js';
 import { AttachmentService } from './attachment.service.js';
-import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
-import { BugVisibilityCompanion } from '../bug/bug-visibility.companion.js';
-import { BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
 
 /**
  * include_fields / exclude_fields, applied by AttachmentViewService itself: the attachments sit in arrays inside the
@@ -34,7 +31,6 @@ export class AttachmentController {
   }
 
   @Get('bug/:id_or_alias/attachment')
-  @WithCompanionRead(BugVisibilityCompanion)
   @ApiOperation({ summary: 'Get the attachments of a bug (plus ids, attachment_ids); answers {bugs, attachments}.' })
   @ApiAttachmentFields()
   ofBug(@Param('id_or_alias') idOrAlias: string, @Ctx() ctx: RequestContext) {
@@ -44,11 +40,10 @@ export class AttachmentController {
   @Post('bug/:id_or_alias/attachment')
   @RouteOption({ [ATTACHMENT_BODY]: true })
   @RequireLogin()
-  @WithCompanionRead(BugStampsForWriteCompanion)
   @ApiOperation({ summary: 'Create Attachment on the bug and every bug of `ids`; answers {ids}.' })
   @ApiBody({ type: AttachmentCreateInput })
   async create(@Param('id_or_alias') idOrAlias: string, @Input(AttachmentCreateInput, 'Bug.add_attachment') input: AttachmentCreateInput, @Ctx() ctx: RequestContext) {
-    return { ids: await this.attachments.create(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input, companionValue(ctx.companion, BugStampsForWriteCompanion)) };
+    return { ids: await this.attachments.create(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input) };
   }
 
   @Put('bug/attachment/:attachment_id')

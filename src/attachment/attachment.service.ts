@@ -10,12 +10,12 @@ import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments
 import { bugMailState } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
-import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
-import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
-import { BugEditsService } from '../bug/bug-edits.service.js';
+import { BugLoaderService, type KnownStamps } from '../bug/store/bug-loader.service.js';
+import { stampsKnownTo, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
+import { BugEditsService } from '../bug/store/bug-edits.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
-import { BugFlagsService, parseFlagChanges, type ExistingFlag, type FlagChangeInput } from '../bug/rules/bug-flags.service.js';
+import { BugFlagsService, parseFlagChanges, type ExistingFlag, type FlagChangeInput } from '../bug-rules/bug-flags.service.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { ProductService } from '../product/product.service.js';
 import { UserService, type UserRecord } from '../user/user.service.js';
@@ -98,8 +98,9 @@ export class AttachmentService implements BugAttachments {
    * may not edit; then the values (53/606/600 data, 604 summary, 603 file name, 601 content type, 113 privacy) and
    * the flags (51, 129–134, 130). Answers the new ids, in the order of the bugs.
    */
-  async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput, known?: KnownStamps): Promise<number[]> {
+  async create(ctx: RequestContext, bugRefs: readonly string[], input: AttachmentCreateInput): Promise<number[]> {
     const { caller } = ctx;
+    const known = stampsKnownTo(ctx);
     if (input.data === undefined || input.data === null) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'data' });
     const bugIds = await this.visibility.resolveVisible(caller, bugRefs, undefined, visibilityOfStamps(known));
     if (!bugIds.length) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: CREATE, param: 'ids' });
@@ -317,10 +318,7 @@ export class AttachmentService implements BugAttachments {
     // in the transaction's snapshot, as the visibility statement would (a bug in no group then needs none); when they
     // are its first plain reads (a new attachment without flags), that snapshot is taken under the lock.
     await tx.withHeldWrites(() => this.bugs.touch(tx, bugIds, at));
-    const [details, { byBug: relations }] = await tx.gathering((sql) => Promise.all([
-      this.loader.details(bugIds, { sql }),
-      this.loader.relations(bugIds, new Set(['cc', 'keywords', 'groups']), { sql }),
-    ]));
+    const { details, byBug: relations } = await this.loader.currentStates(tx, bugIds, new Set(['cc', 'keywords', 'groups']));
     // The cc rows, the history and the mail need no answer: they go with the COMMIT.
     await tx.withHeldWrites(async () => {
       for (const [bugId, changes] of byBug) {

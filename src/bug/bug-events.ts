@@ -5,7 +5,7 @@ import type { BugRow } from './bug.types.js';
  * The time-tracking fields (Bugzilla's TIMETRACKING_FIELDS): a change to one is told only to members of the
  * time-tracking group. The one list the field rules use, handed to the listeners with the events they receive.
  */
-export { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
+export { TIME_TRACKING_FIELDS } from './bug.fields.js';
 
 /** The bug's values after the change that Bugzilla 5.0's X-Bugzilla-* mail headers show (users' filters match them). */
 export interface BugMailState {

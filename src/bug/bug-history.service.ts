@@ -2,11 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { parseDateInput, toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
-import { BugVisibilityService, type KnownVisibility } from './bug-visibility.service.js';
-import { BugLoaderService } from './bug-loader.service.js';
+import { BugVisibilityService } from './bug-visibility.service.js';
+import { visibilityKnownTo } from './store/bug-visibility.companion.js';
+import type { RequestContext } from '../common/http/request-context.js';
+import { BugLoaderService } from './store/bug-loader.service.js';
 import { emailFilter } from './bug.presenter.js';
-import { apiFieldName } from './rules/changes.js';
-import { TIME_TRACKING_FIELDS } from './rules/field-permissions.js';
+import { apiFieldName } from './changes.js';
+import { TIME_TRACKING_FIELDS } from './bug.fields.js';
 import { BugHistoryRepository } from './bug-history.repository.js';
 import { UserService } from '../user/user.service.js';
 import { BUG_ATTACHMENTS, type BugAttachments } from './bug-attachments.js';
@@ -46,9 +48,10 @@ export class BugHistoryService {
     @Inject(BUG_ATTACHMENTS) private readonly attachments: BugAttachments,
   ) {}
 
-  /** `known`: the bugs' visibility when the route's companion read brought it with the caller. */
-  async history(caller: Caller, references: readonly string[], newSince?: string, known?: KnownVisibility): Promise<{ bugs: BugHistory[] }> {
-    const ids = await this.visibility.resolveVisible(caller, references, undefined, known);
+  /** The bugs' visibility is taken from the route's companion read when it brought it with the caller. */
+  async history(ctx: Pick<RequestContext, 'caller' | 'companion'>, references: readonly string[], newSince?: string): Promise<{ bugs: BugHistory[] }> {
+    const { caller } = ctx;
+    const ids = await this.visibility.resolveVisible(caller, references, undefined, visibilityKnownTo(ctx));
     const since = newSince === undefined || newSince.trim() === '' ? undefined : toDbDateTime(parseDateInput(newSince, 'new_since'));
     const [rows, relations] = await Promise.all([
       this.repository.ofBugs(this.db.read, ids, since),

@@ -6,9 +6,8 @@ import { Caller } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { BugVisibility } from './bug.types.js';
-import { BugVisibilityRepository, visibilityOfRows, type SqlCondition } from './bug-visibility.repository.js';
-import type { CompanionPlan } from '../common/http/companion-read.js';
-import { BugRepository } from './bug.repository.js';
+import { BugVisibilityRepository, type SqlCondition } from './store/bug-visibility.repository.js';
+import { BugRepository } from './store/bug.repository.js';
 
 /** One id or alias as a client named it, and what became of it. */
 export interface BugLookup {
@@ -29,9 +28,6 @@ export interface KnownVisibility {
   ids: ReadonlySet<number>;
   visible: ReadonlyMap<number, boolean>;
 }
-
-/** Ids a companion read plans for at most: its statement's bound list stays small. */
-const MAX_PLANNED_IDS = 500;
 
 /**
  * A client's bug reference, parsed: digits (a leading `#` allowed) are an id, anything else an alias. Digits beyond
@@ -86,19 +82,6 @@ export class BugVisibilityService implements BugVisibility {
     return new Set(await this.repository.usersWhoCanSee(sql, bugId, callers));
   }
 
-  /**
-   * Existence and visibility of these bugs for `caller` as a companion read of the credential's statement
-   * (BugVisibilityCompanion): the statement visibilityOf runs, read in the same round trip as the caller.
-   */
-  visibilityPlan(ids: readonly number[], caller: Caller): CompanionPlan<KnownVisibility> | undefined {
-    const unique = [...new Set(ids)];
-    if (!unique.length || unique.length > MAX_PLANNED_IDS) return undefined;
-    return {
-      statement: this.repository.visibilityStatement(this.db.read, caller, unique),
-      read: (rows) => ({ caller, ids: new Set(unique), visible: new Map(visibilityOfRows(rows).map((r) => [r.id, r.visible])) }),
-    };
-  }
-
   predicate(caller: Caller, alias = 'b'): SqlCondition {
     return this.repository.predicate(this.db.read, caller, alias);
   }
@@ -114,9 +97,9 @@ export class BugVisibilityService implements BugVisibility {
 
   /**
    * resolveVisible for bugs read under their row locks in `tx`, `groupsOf` giving each one's groups as read there: the
-   * check of an update whose caller was presumed (PresumesCaller), which no companion read made before its
-   * transaction. A bug in no group is visible to everyone (the rule above this class): only the others' visibility
-   * is read.
+   * check of an update whose caller was presumed (presumesCaller, src/fast-paths.ts), which no companion read made
+   * before its transaction. A bug in no group is visible to everyone (the rule above this class): only the others'
+   * visibility is read.
    */
   async resolveVisibleLocked(caller: Caller, idsOrAliases: readonly string[], groupsOf: ReadonlyMap<number, readonly unknown[]>, tx: Sql): Promise<number[]> {
     const grouped = [...groupsOf].filter(([, groups]) => groups.length > 0).map(([id]) => id);

@@ -3,6 +3,11 @@ import type { ResourceFields } from '../common/fields/field-selection.js';
 /** Custom fields are named `cf_*` (Bugzilla's rule for custom field names). */
 export const isCustomFieldName = (name: string): boolean => name.startsWith('cf_');
 
+/** The time-tracking fields of Bugzilla (TIMETRACKING_FIELDS). */
+export const TIME_TRACKING_FIELDS: ReadonlySet<string> = new Set([
+  'estimated_time', 'remaining_time', 'work_time', 'actual_time', 'percentage_complete', 'deadline',
+]);
+
 const USER_DETAIL: ResourceFields = {};
 
 /**

@@ -2,20 +2,19 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BugVisibilityService } from './bug-visibility.service.js';
 import { ChangeRecorderService } from './change-recorder.service.js';
-import { BugLoaderService } from './bug-loader.service.js';
+import { BugLoaderService } from './store/bug-loader.service.js';
 import { BugService } from './bug.service.js';
-import { BugStampsCompanion, BugStampsForWriteCompanion } from './bug-stamps.companion.js';
-import { BugVisibilityCompanion } from './bug-visibility.companion.js';
-import { BugGetAnswer } from './bug-get.answer.js';
+import { BugStampsCompanion, BugStampsForWriteCompanion } from './store/bug-stamps.companion.js';
+import { BugVisibilityCompanion } from './store/bug-visibility.companion.js';
+import { BugGetAnswer } from './store/bug-get.answer.js';
 import { BugHistoryService } from './bug-history.service.js';
-import { BugCreateService } from './bug-create.service.js';
-import { BugSearchService } from './search/bug-search.service.js';
 import { BugController } from './bug.controller.js';
-import { BugRepository } from './bug.repository.js';
-import { BugLoaderRepository } from './bug-loader.repository.js';
-import { BugVisibilityRepository } from './bug-visibility.repository.js';
+import { BugRepository } from './store/bug.repository.js';
+import { BugUpdateRepository } from './store/bug-update.repository.js';
+import { BugStoreService } from './store/bug-store.service.js';
+import { BugLoaderRepository } from './store/bug-loader.repository.js';
+import { BugVisibilityRepository } from './store/bug-visibility.repository.js';
 import { BugHistoryRepository } from './bug-history.repository.js';
-import { BugSearchRepository } from './search/bug-search.repository.js';
 import { Bug } from './entities/bug.entity.js';
 import { BugActivity } from './entities/bug-activity.entity.js';
 import { BugAlias } from './entities/bug-alias.entity.js';
@@ -34,15 +33,17 @@ import { FieldModule } from '../field/field.module.js';
 import { FlagModule } from '../flag/flag.module.js';
 import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
-import { BugFlagsService } from './rules/bug-flags.service.js';
-import { BugCommentChangeService } from './bug-comment-change.service.js';
-import { BugEditsService } from './bug-edits.service.js';
+import { BugEditsService } from './store/bug-edits.service.js';
 import { BugEventsService } from './bug-events.service.js';
 
 /**
- * Bugs: create, get, search, history (Update Bug is its own module, update/), with the shared pieces every module
- * that shows or changes bugs uses: the visibility rule, the page loader and the change recorder. BugRepository is
- * exported for Update Bug only (it is part of the bug module, split off so that the two evolve apart).
+ * Bugs, stored and shown: the bug tables (entities/, owned here), Get Bug and history, and the shared pieces every
+ * module that shows or changes bugs uses: the visibility rule, the page loader with its kept bugs, the presenter, the
+ * change recorder, the events. Writing bugs (Create and Update Bug: src/bug-write) and Search Bugs (src/bug-search)
+ * are modules of their own on top of this one; they write the bug tables through BugStoreService, never a repository.
+ * The bug store (store/) is where reading and writing bugs meets the speed machinery (kept bugs, companion reads,
+ * held rows, the kept Get Bug answer): the rest of the bug modules say what they read and write, and leave the how
+ * to it, to src/database and to src/common (eslint.config.js, machineryBoundary).
  */
 @Module({
   imports: [
@@ -51,10 +52,10 @@ import { BugEventsService } from './bug-events.service.js';
   ],
   controllers: [BugController],
   providers: [
-    BugRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository, BugSearchRepository,
-    BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugCreateService, BugSearchService,
-    BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugStampsCompanion, BugStampsForWriteCompanion, BugVisibilityCompanion, BugGetAnswer,
+    BugRepository, BugUpdateRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository,
+    BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugStoreService,
+    BugEditsService, BugEventsService, BugStampsCompanion, BugStampsForWriteCompanion, BugVisibilityCompanion, BugGetAnswer,
   ],
-  exports: [BugVisibilityService, BugVisibilityCompanion, BugStampsForWriteCompanion, ChangeRecorderService, BugLoaderService, BugRepository, BugFlagsService, BugEditsService, BugCommentChangeService, BugEventsService, BugService],
+  exports: [BugVisibilityService, BugVisibilityCompanion, BugStampsForWriteCompanion, ChangeRecorderService, BugLoaderService, BugStoreService, BugEditsService, BugEventsService, BugService, BugHistoryService],
 })
 export class BugModule {}

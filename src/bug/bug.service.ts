@@ -5,15 +5,13 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { isIdInRange } from '../common/ids.js';
-import { BugLoaderService } from './bug-loader.service.js';
-import { BugStampsCompanion } from './bug-stamps.companion.js';
-import { companionValue, type CompanionFound } from '../common/http/companion-read.js';
+import { BugLoaderService } from './store/bug-loader.service.js';
+import { stampsKnownTo } from './store/bug-stamps.companion.js';
+import type { CompanionFound } from '../common/http/companion-read.js';
 import type { BugDetail } from './loaded-bug.js';
 import { presentCallerFields, presentSharedFields, seesWholeAddresses, showsCallerFields } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
 import { joinJsonObjects, RawJson } from '../common/http/raw-json.js';
-import { BugSearchService } from './search/bug-search.service.js';
-import type { BugSearchInput } from './dto/bug-search.dto.js';
 
 /** An element of `faults` (updates.md "Get Bug faults"): the reference as the client gave it, and why it failed. */
 export interface BugFault {
@@ -30,13 +28,12 @@ export interface ReadContext {
   companion?: CompanionFound;
 }
 
-/** Get Bug and Search Bugs: resolve, check visibility, load a page with constant queries, present. */
+/** Get Bug and the pages of Search Bugs: resolve, check visibility, load a page with constant queries, present. */
 @Injectable()
 export class BugService {
   constructor(
     private readonly visibility: BugVisibilityService,
     private readonly loader: BugLoaderService,
-    private readonly search: BugSearchService,
   ) {}
 
   /**
@@ -51,7 +48,7 @@ export class BugService {
     const aliasIds = await this.visibility.idsOfAliases(parsed.flatMap((r) => ('alias' in r ? [r.alias] : [])));
     const candidateIds = parsed.flatMap((r) =>
       'id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []);
-    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known: companionValue(ctx.companion, BugStampsCompanion) });
+    const details = await this.loader.details(candidateIds, { visibleTo: ctx.caller, known: stampsKnownTo(ctx) });
     const visible = { get: (id: number) => details.get(id)?.visible };
 
     const faults: BugFault[] = [];
@@ -93,16 +90,14 @@ export class BugService {
   }
 
   /**
-   * Search Bugs (`GET /rest/bug`): only `bugs` (with `total_matches` when asked), or `{bug_count}` with count_only;
-   * hidden and unknown bugs are silently absent; no update_token. `params` are the request's parameters (criteria).
-   * The page's ETag is derived from its bugs' kept JSON and own fields, not hashed over the whole page.
+   * A page of Search Bugs (`GET /rest/bug`, src/bug-search): `bugs` in the order of `ids` (with `total_matches` when
+   * given); unknown bugs are silently absent; no update_token. The page's ETag is derived from its bugs' kept JSON and
+   * own fields, not hashed over the whole page.
    */
-  async searchBugs(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | RawJson> {
-    const outcome = await this.search.search(ctx.caller, input, params);
-    if ('count' in outcome) return { bug_count: outcome.count };
-    const details = await this.loader.details(outcome.ids);
-    const bugs = await this.renderBugs(outcome.ids, details, ctx, false);
-    const total = outcome.total !== undefined ? `,"total_matches":${outcome.total}` : '';
+  async searchPage(ctx: ReadContext, ids: readonly number[], totalMatches: number | undefined): Promise<RawJson> {
+    const details = await this.loader.details(ids);
+    const bugs = await this.renderBugs(ids, details, ctx, false);
+    const total = totalMatches !== undefined ? `,"total_matches":${totalMatches}` : '';
     return RawJson.derived(`{"bugs":[${bugs.map(bugJson).join(',')}]${total}}`, ['Bug.search', total, ...bugs.flatMap((bug) => [bug.shared, bug.own])]);
   }
 

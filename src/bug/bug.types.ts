@@ -1,11 +1,16 @@
 import type { Sql, SqlValue } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 
+export type { SqlCondition } from './store/bug-visibility.repository.js';
+
 /**
  * Shared contracts of the bug module: the bug row as stored, and the services the create/get/history code and
  * the update code both use. Implementations: bug-visibility.service.ts, change-recorder.service.ts,
  * bug-loader.service.ts, comment module's CommentService.
  */
+
+/** The two ways of the dependency graph: the bugs a bug depends on, and those it blocks. */
+export type Direction = 'depends_on' | 'blocks';
 
 /** A `bugs` row with API-named fields; times are DB strings (`YYYY-MM-DD hh:mm:ss`, UTC). */
 export interface BugRow {

@@ -74,3 +74,11 @@ export interface BugPage {
   /** The installation's custom fields, when `custom` was loaded. */
   customFields: CustomFieldDef[];
 }
+
+/**
+ * How the loader orders a bug's lists, compared here rather than by the database so that both dialects agree; whoever
+ * builds a bug's lists itself (an update keeping the bug as it leaves it) sorts with these.
+ */
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const ccOrder = (a: UserDetail, b: UserDetail) => byText(a.login, b.login);
+export const keywordOrder = (a: string, b: string) => byText(a.toLowerCase(), b.toLowerCase());

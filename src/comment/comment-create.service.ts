@@ -5,9 +5,9 @@ import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { ProductService } from '../product/product.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
-import { visibilityOfStamps } from '../bug/bug-stamps.companion.js';
-import { BugLoaderService, type KnownStamps } from '../bug/bug-loader.service.js';
-import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
+import { stampsKnownTo, visibilityOfStamps } from '../bug/store/bug-stamps.companion.js';
+import { BugLoaderService } from '../bug/store/bug-loader.service.js';
+import { BugCommentChangeService } from '../bug-write/bug-comment-change.service.js';
 import { normaliseCommentText } from '../bug/bug-comments.js';
 import type { CommentCreateInput } from './dto/comment.dto.js';
 
@@ -32,9 +32,10 @@ export class CommentCreateService {
     private readonly bugChanges: BugCommentChangeService,
   ) {}
 
-  /** `known`: the bugs' stamps and visibility when the route's companion read brought them with the caller. */
-  async create(ctx: Pick<RequestContext, 'caller' | 'now'>, bug: string | undefined, input: CommentCreateInput, known?: KnownStamps): Promise<number> {
+  /** The bugs' stamps and visibility are taken from the route's companion read when it brought them with the caller. */
+  async create(ctx: Pick<RequestContext, 'caller' | 'now' | 'companion'>, bug: string | undefined, input: CommentCreateInput): Promise<number> {
     const { caller } = ctx;
+    const known = stampsKnownTo(ctx);
     if (bug === undefined || bug.trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'id' });
     if ((input.comment ?? '').trim() === '') throw TrackerError.of(Errors.PARAM_REQUIRED, { function: FUNCTION, param: 'comment' });
     const [bugId] = await this.visibility.resolveVisible(caller, [bug], undefined, visibilityOfStamps(known));

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { companionValue, type CompanionRequest } from '../common/http/companion-read.js';
+import type { CompanionRequest } from '../common/http/companion-read.js';
 import { toDto } from '../common/http/dto.js';
 import type { KeptAnswer } from '../common/http/kept-answer.js';
 import type { RawJson } from '../common/http/raw-json.js';
 import type { RequestContext } from '../common/http/request-context.js';
-import { BugStampsCompanion } from '../bug/bug-stamps.companion.js';
+import { stampsKnownTo } from '../bug/store/bug-stamps.companion.js';
 import { CommentViewService } from './comment-view.service.js';
 import { CommentGetInput } from './dto/comment.dto.js';
 
@@ -22,7 +22,7 @@ export class CommentsAnswer implements KeptAnswer {
       bugs: context.params.listWithPath('ids', [idOrAlias]),
       commentIds: context.params.list('comment_ids', { commas: true }),
       newSince: input.new_since,
-      knownBugs: companionValue(context.companion, BugStampsCompanion),
+      knownBugs: stampsKnownTo(context),
     }, context.selection);
   }
 

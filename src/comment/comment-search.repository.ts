@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql } from '../database/sql.js';
-import type { BugCommentSearch, ColumnMatcher, CommentSearchField, SearchAccess, SqlCondition } from '../bug/bug-search-sources.js';
+import type { BugCommentSearch, ColumnMatcher, CommentSearchField, SearchAccess, SqlCondition } from '../bug-search/bug-search-sources.js';
 import { Comment } from './entities/comment.entity.js';
 
 const PROPERTY: Readonly<Record<CommentSearchField, keyof Comment>> = { text: 'text', author: 'userId', work_time: 'workTime' };

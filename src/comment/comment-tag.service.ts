@@ -3,7 +3,7 @@ import { Db } from '../database/db.service.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
-import { BugCommentChangeService } from '../bug/bug-comment-change.service.js';
+import { BugCommentChangeService } from '../bug-write/bug-comment-change.service.js';
 import { CommentRepository } from './comment.repository.js';
 import type { CommentTagUpdateInput } from './dto/comment.dto.js';
 

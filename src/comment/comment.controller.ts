@@ -9,11 +9,8 @@ import { CommentViewService } from './comment-view.service.js';
 import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
 import { CommentCreateInput, CommentGetInput, CommentTagSearchInput, CommentTagUpdateInput } from './dto/comment.dto.js';
-import { companionValue, WithCompanionRead } from '../common/http/companion-read.js';
-import { BugStampsCompanion, BugStampsForWriteCompanion } from '../bug/bug-stamps.companion.js';
 import { COMMENT_OBJECTS } from './comment.presenter.js';
 import { CommentsAnswer } from './comment-get.answer.js';
-import { AnswersFromKept } from '../common/http/kept-answer.js';
 
 @ApiTags('comments')
 @Controller()
@@ -31,8 +28,6 @@ export class CommentController {
   @ApiQuery({ name: 'comment_ids', required: false, type: 'integer', isArray: true, description: 'Comments by id, returned whatever new_since says.' })
   @ApiQuery({ type: CommentGetInput })
   @SelectableFields(...COMMENT_OBJECTS)
-  @WithCompanionRead(BugStampsCompanion)
-  @AnswersFromKept(CommentsAnswer)
   ofBugs(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentGetInput, 'Bug.comments') input: CommentGetInput) {
     return this.commentsAnswer.respond(ctx, idOrAlias, input);
   }
@@ -55,9 +50,8 @@ export class CommentController {
   @RequireLogin()
   @ApiOperation({ summary: 'Create Comment (Bug.add_comment); answers {id} with status 200 (the seed; 5.0 answered 201).' })
   @ApiBody({ type: CommentCreateInput })
-  @WithCompanionRead(BugStampsForWriteCompanion)
   async create(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentCreateInput, 'Bug.add_comment') input: CommentCreateInput) {
-    return { id: await this.creator.create(ctx, input.id ?? idOrAlias, input, companionValue(ctx.companion, BugStampsForWriteCompanion)) };
+    return { id: await this.creator.create(ctx, input.id ?? idOrAlias, input) };
   }
 
   @Get('bug/comment/tags/:query')

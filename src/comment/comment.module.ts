@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { providingPorts } from '../common/modules/port.js';
 import { BUG_COMMENTS } from '../bug/bug-comments.js';
-import { BUG_COMMENT_SEARCH } from '../bug/bug-search-sources.js';
+import { BUG_COMMENT_SEARCH } from '../bug-search/bug-search-sources.js';
 import { CommentSearchRepository } from './comment-search.repository.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CommentService } from './comment.service.js';
@@ -15,11 +15,12 @@ import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
 import { CommentsAnswer } from './comment-get.answer.js';
 import { BugModule } from '../bug/bug.module.js';
+import { BugWriteModule } from '../bug-write/bug-write.module.js';
 import { ProductModule } from '../product/product.module.js';
 import { UserModule } from '../user/user.module.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Comment, CommentTag, CommentTagWeight]), BugModule, ProductModule, UserModule],
+  imports: [TypeOrmModule.forFeature([Comment, CommentTag, CommentTagWeight]), BugModule, BugWriteModule, ProductModule, UserModule],
   controllers: [CommentController],
   providers: [CommentService, CommentRepository, CommentSearchRepository, CommentViewService, CommentCreateService, CommentTagService, CommentsAnswer],
   exports: [CommentService],
@@ -34,7 +35,7 @@ export class CommentModule {
   static forBug(): DynamicModule {
     return providingPorts(CommentModule, [
       { token: BUG_COMMENTS, implementation: CommentService },
-      // Search Bugs' comment criteria (longdesc, commenter, work_time)
+      // Search Bugs' comment criteria (longdesc, commenter, work_time): bug-search's port
       { token: BUG_COMMENT_SEARCH, implementation: CommentSearchRepository },
     ], [CommentViewService]);
   }

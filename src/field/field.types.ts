@@ -1,7 +1,6 @@
 /**
  * The field module's public types of statuses and the status workflow, which the field module owns (bug_status,
- * status_workflow) and the bug module's workflow rules read (`src/bug/rules/workflow.ts`), and of the fields of a
- * fresh install. Field type numbers are in `field-type.ts`.
+ * status_workflow) and the bug rules read (`src/bug-rules/workflow.ts`), and of the fields of a fresh install. Field type numbers are in `field-type.ts`.
  */
 
 /** One bug status (bug_status), as the workflow rules read it. */

@@ -18,8 +18,8 @@ export interface NewBugFlag {
 }
 
 /**
- * The flags table. Which flags a bug gets, and who may set them, is the bug module's rule (src/bug/rules/flags.ts);
- * this writes what it decided, in the caller's transaction.
+ * The flags table. Which flags a bug gets, and who may set them, is a bug rule (src/bug-rules/flags.ts); this writes
+ * what it decided, in the caller's transaction.
  */
 @Injectable()
 export class FlagService {

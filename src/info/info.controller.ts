@@ -2,7 +2,6 @@ import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '../common/openapi/openapi-decorators.js';
 import { InfoService } from './info.service.js';
 import { VersionAnswer } from './version.answer.js';
-import { AnswersFromKept } from '../common/http/kept-answer.js';
 import { Ctx, CurrentCaller, Now, Params, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
@@ -15,7 +14,6 @@ export class InfoController {
 
   @Get('version')
   @OpenWithRequireLogin()
-  @AnswersFromKept(VersionAnswer)
   version() {
     return this.versionAnswer.body;
   }

@@ -5,7 +5,7 @@ import { expectSqlSnapshot, recordSql, type RoundTrip } from '../support/sql-sna
 import { inProcess, itWhen, needsFastPaths } from '../support/conditions.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
-import { BugUpdateService } from '../../src/bug/update/bug-update.service.js';
+import { BugUpdateService } from '../../src/bug-write/bug-update.service.js';
 import { expectError, fileBug } from './bug-fixtures.js';
 import { commentsOf, historyOf, updated } from './bug-update-fixtures.js';
 import { ok } from '../support/catalogue-fixtures.js';

@@ -18,7 +18,7 @@ import type { LogLevel } from '../../src/common/logging/log.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { MoreThan } from 'typeorm';
 import { jest } from '@jest/globals';
-import { BugLoaderService } from '../../src/bug/bug-loader.service.js';
+import { BugLoaderService } from '../../src/bug/store/bug-loader.service.js';
 
 /**
  * E2E_BASE_URL: the suite speaks to that running instance (a container, a compose stack, a staging server) instead

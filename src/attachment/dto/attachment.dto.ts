@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '../../common/openapi/openapi-decorators.js';
 import { IsArray, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { BooleanParam, LooseParam, TextParam } from '../../common/http/dto.js';
-import { FlagChangeDoc, NewFlagDoc } from '../../bug/dto/flag-change.doc.js';
+import { FlagChangeDoc, NewFlagDoc } from '../../bug-rules/dto/flag-change.doc.js';
 
 /**
  * The values Create and Update Attachment share. Types only: presence, lengths, the MIME type and the flags are

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../common/http/request-context.js';
 import { Errors, TrackerError } from '../../common/errors/index.js';
 import { toApiDateTime, toDbDateTime } from '../../common/time/datetime.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
-import { BugLoaderService } from '../bug-loader.service.js';
+import { BugLoaderService } from '../store/bug-loader.service.js';
 import { LastVisitRepository } from './last-visit.repository.js';
 
 export interface LastVisit {

@@ -21,7 +21,7 @@ export interface CallerResolver {
  * mark read then (issue 13: the credential's statement was a round trip of its own before the write's). The transaction
  * carries the credential's check as its commit condition (Db.transaction), so nothing commits unless the credential
  * still names exactly that caller; a request that did not commit so is checked the whole way and, for another
- * caller, run again (PresumesCaller).
+ * caller, run again (presumesCaller in src/fast-paths.ts).
  */
 export interface PresumedCaller {
   readonly caller: Caller;

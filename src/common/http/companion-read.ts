@@ -1,6 +1,5 @@
 import type { Caller } from '../caller.js';
 import type { RequestParams } from './request-params.js';
-import { RouteOption } from './route-option.js';
 
 /**
  * A companion read's part of the credential's statement: columns, all named `c_…`, from one table joined on a
@@ -47,14 +46,11 @@ export interface CompanionRead<T> {
   plan(request: CompanionRequest, caller: Caller): CompanionPlan<T> | undefined;
 }
 
-/** The Fastify route config key under which a route names its companion read (see WithCompanionRead). */
+/** The Fastify route config key under which a route names its companion read (`companion` in fast-paths.ts). */
 export const COMPANION_READ = 'trackerCompanionRead';
 
 /** A companion read's provider class; the request hook takes its instance from the application. */
 export type CompanionReadType<T = unknown> = abstract new (...args: never[]) => CompanionRead<T>;
-
-/** `@WithCompanionRead(BugStampsCompanion)` on a GET handler: see CompanionRead. */
-export const WithCompanionRead = (type: CompanionReadType) => RouteOption({ [COMPANION_READ]: type });
 
 /** The companion's value the caller resolver found for this request, if the route's companion is `read`. */
 export interface CompanionFound {

@@ -1,7 +1,6 @@
 import type { CompanionRequest } from './companion-read.js';
 import type { RawJson } from './raw-json.js';
 import type { RequestContext } from './request-context.js';
-import { RouteOption } from './route-option.js';
 
 /**
  * A route's whole answer, given by the request hook itself (issue 13) — for a route with a companion read, once that
@@ -17,10 +16,10 @@ export interface KeptAnswer {
   answer(context: RequestContext, request: CompanionRequest): Promise<RawJson>;
 }
 
-/** The Fastify route config key under which a route names its KeptAnswer (see AnswersFromKept). */
+/**
+ * The Fastify route config key under which a GET route (with a companion read, or whose answer needs none) names its
+ * KeptAnswer (`keptAnswer` in fast-paths.ts).
+ */
 export const KEPT_ANSWER = 'trackerKeptAnswer';
 
 export type KeptAnswerType = abstract new (...args: never[]) => KeptAnswer;
-
-/** `@AnswersFromKept(BugGetAnswer)` on a GET handler (with a companion read, or whose answer needs none): see KeptAnswer. */
-export const AnswersFromKept = (type: KeptAnswerType) => RouteOption({ [KEPT_ANSWER]: type });

@@ -1,23 +1,20 @@
-import { applyDecorators, Injectable, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { accessRuleOf } from '../guards/access.decorators.js';
 import { accessRefusal } from '../guards/access.guard.js';
 import type { PresumedCaller } from '../guards/caller-resolver.js';
 import { requestContext, setRequestContext } from './request-context.js';
-import { RouteOption } from './route-option.js';
-
-/** The Fastify route config key of a route that presumes its caller (see PresumesCaller). */
-export const PRESUMES_CALLER = 'trackerPresumesCaller';
 
 /**
- * `@PresumesCaller()` on a write handler: a request with an API key or login token whose caller this instance knows
- * is handled for that caller at once, without the credential's own round trip (the request hook presumes it,
- * PresumedCaller), and the handler passes `ctx.presumed.condition` to the one transaction it writes in. The handler
- * must write nothing outside that transaction: a request that did not commit under the condition is run again when
- * the credential names another caller now (PresumedCallerInterceptor).
+ * The Fastify route config key of a write route that presumes its caller (`presumesCaller` in the fast paths' table,
+ * fast-paths.ts): a request with an API key or login token whose caller this instance knows is handled for that
+ * caller at once, without the credential's own round trip (the request hook presumes it, PresumedCaller), and the
+ * handler passes `ctx.presumed.condition` to the one transaction it writes in. The handler must write nothing outside
+ * that transaction: a request that did not commit under the condition is run again when the credential names
+ * another caller now (PresumedCallerInterceptor).
  */
-export const PresumesCaller = () => applyDecorators(RouteOption({ [PRESUMES_CALLER]: true }), UseInterceptors(PresumedCallerInterceptor));
+export const PRESUMES_CALLER = 'trackerPresumesCaller';
 
 /**
  * Settles a presumed caller after the handler. A commit under the condition proves the caller, whatever followed;

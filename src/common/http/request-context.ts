@@ -15,7 +15,7 @@ export interface RequestContext {
   ip: string;
   /** The route's companion read, when it was read with the credential (see CompanionRead). */
   companion?: CompanionFound;
-  /** Set when `caller` is presumed (PresumesCaller): the route's write must commit under its condition. */
+  /** Set when `caller` is presumed (src/fast-paths.ts): the route's write must commit under its condition. */
   presumed?: PresumedCaller;
 }
 

@@ -45,9 +45,9 @@ interface RequestHookDependencies {
   clock: Clock;
   /** Present when rate limits are on (TRACKER_RATE_LIMIT_*): checked before the caller is resolved. */
   limiter?: RateLimiter;
-  /** AppConfig.fastPaths: off, no route is answered here (AnswersFromKept); each goes through Nest's pipeline. */
+  /** AppConfig.fastPaths: off, no route is answered here (its kept answer: fast-paths.ts); each goes through Nest's pipeline. */
   fastPaths: boolean;
-  /** The application's instance of a provider a route names (WithCompanionRead, AnswersFromKept). */
+  /** The application's instance of a provider a route names (its companion read, its kept answer: fast-paths.ts). */
   instanceOf: <T>(type: abstract new (...args: never[]) => T) => T;
 }
 

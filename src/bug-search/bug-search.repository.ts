@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import type { Sql, SqlValue } from '../database/sql.js';
+import { concatSql, likeEscape } from '../database/dialect.js';
+import { Errors, TrackerError } from '../common/errors/index.js';
+import type { SqlCondition } from '../bug/bug.types.js';
+import type { ColumnMatcher } from './bug-search-sources.js';
+import type { BaseTest } from './search-criteria.js';
+import type { BugColumn, BugRelation, ValueType } from './search-fields.js';
+
+/** A column of `bugs` holding another module's id: the search resolves names to ids through that module's service. */
+export type BugIdColumn = 'product_id' | 'component_id' | 'reporter_id' | 'assigned_to_id' | 'qa_contact_id';
+
+/** One sort key of `order`: a column of `bugs`, ascending or descending. */
+export interface SortKey {
+  column: BugColumn;
+  descending: boolean;
+}
+
+/** A page of a search: at most `limit` ids after skipping `offset`. */
+export interface SearchWindow {
+  limit: number;
+  offset: number;
+}
+
+/** The sub-selects of the bug module's own tables that hang on a bug: (table, the bug's column, the tested column). */
+const RELATIONS: Readonly<Record<Exclude<BugRelation, 'tags'>, [table: string, bugColumn: string, valueColumn: string]>> = {
+  aliases: ['bug_aliases', 'bug_id', 'alias'],
+  // `blocked` of a bug: the bugs it blocks, i.e. those that depend on it.
+  blocked: ['bug_dependencies', 'depends_on_id', 'blocked_id'],
+  dependson: ['bug_dependencies', 'blocked_id', 'depends_on_id'],
+  dup_id: ['bug_duplicates', 'dupe_id', 'dupe_of_id'],
+  see_also: ['bug_see_also', 'bug_id', 'url'],
+  keywords: ['bug_keywords', 'bug_id', 'keyword_id'],
+  cc: ['bug_cc', 'bug_id', 'user_id'],
+  groups: ['bug_groups', 'bug_id', 'group_id'],
+};
+
+/**
+ * The hand-written SQL of Search Bugs (a hot path bench/ measures). A search is one WHERE over `bugs` aliased `b`:
+ * each criterion is a test of a column of `bugs` or a sub-select of the bug module's own tables; criteria on other
+ * modules' tables come from those modules (comments, attachments, flags) or as ids their services resolved
+ * (products, components, users, keywords, groups). Every identifier is quoted in the handle's dialect; every value
+ * is bound. Case: text columns carry case-insensitive collations (MariaDB utf8mb4_unicode_ci, SQLite NOCASE), LIKE is
+ * case-insensitive on both.
+ */
+@Injectable()
+export class BugSearchRepository {
+  /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
+  async findIds(sql: Sql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]> {
+    const q = sql.quote;
+    const sort = [...order.map((k) => `${q(`b.${k.column}`)}${k.descending ? ' DESC' : ''}`), q('b.id')].join(', ');
+    const rows = await sql.all<{ id: number }>(
+      `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${where.sql} ORDER BY ${sort} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
+      where.params,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** How many bugs meet `where`. */
+  async count(sql: Sql, where: SqlCondition): Promise<number> {
+    const row = await sql.one<{ n: number }>(`SELECT COUNT(*) AS ${sql.quote('n')} FROM ${sql.quote('bugs')} b WHERE ${where.sql}`, where.params);
+    return Number(row?.n ?? 0);
+  }
+
+  /** A test of a column of the bug itself. */
+  onBug(sql: Sql, column: BugColumn | BugIdColumn, match: ColumnMatcher): SqlCondition {
+    return match(sql.quote(`b.${column}`));
+  }
+
+  /** `b.id IN (bugs with a row of the relation whose value matches)`; tags count only the owner's. */
+  related(sql: Sql, relation: BugRelation, match: ColumnMatcher, tagOwnerId = 0): SqlCondition {
+    const q = sql.quote;
+    if (relation === 'tags') {
+      const test = match(q('t.name'));
+      return {
+        sql: `${q('b.id')} IN (SELECT ${q('x.bug_id')} FROM ${q('bug_tags')} x JOIN ${q('tags')} t ON ${q('t.id')} = ${q('x.tag_id')} WHERE ${q('t.user_id')} = ? AND ${test.sql})`,
+        params: [tagOwnerId, ...test.params],
+      };
+    }
+    const [table, bugColumn, valueColumn] = RELATIONS[relation];
+    const test = match(q(`r.${valueColumn}`));
+    return { sql: `${q('b.id')} IN (SELECT ${q(`r.${bugColumn}`)} FROM ${q(table)} r WHERE ${test.sql})`, params: test.params };
+  }
+
+  /** A custom field's value (one row per value, multi-selects have several). */
+  custom(sql: Sql, fieldId: number, match: ColumnMatcher): SqlCondition {
+    const q = sql.quote;
+    const test = match(q('cv.value'));
+    return {
+      sql: `${q('b.id')} IN (SELECT ${q('cv.bug_id')} FROM ${q('bug_custom_values')} cv WHERE ${q('cv.field_id')} = ? AND ${test.sql})`,
+      params: [fieldId, ...test.params],
+    };
+  }
+
+  /**
+   * The `changed*` operators: bugs whose history has a change of one of `fields` meeting every given test (moment
+   * before/after, old value, new value, who).
+   */
+  changed(sql: Sql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition {
+    const q = sql.quote;
+    const parts = [`${q('a.field_name')} IN ${sql.in(fields)}`];
+    const params: SqlValue[] = [...fields];
+    if (test.before !== undefined) { parts.push(`${q('a.changed_at')} < ?`); params.push(test.before); }
+    if (test.after !== undefined) { parts.push(`${q('a.changed_at')} > ?`); params.push(test.after); }
+    for (const [matcher, column] of [[test.from, 'removed'], [test.to, 'added'], [test.by, 'user_id']] as const) {
+      if (!matcher) continue;
+      const condition = matcher(q(`a.${column}`));
+      parts.push(condition.sql);
+      params.push(...condition.params);
+    }
+    return { sql: `${q('b.id')} IN (SELECT ${q('a.bug_id')} FROM ${q('bug_activity')} a WHERE ${parts.join(' AND ')})`, params };
+  }
+
+  /**
+   * The SQL of a base test of `values` (any of them) on a column expression of the given type; dates arrive as DB
+   * text, booleans as 0/1. `label` names the field in errors.
+   */
+  matcher(sql: Sql, base: BaseTest, values: readonly SqlValue[], type: ValueType, label: string): ColumnMatcher {
+    const any = (one: (column: string) => string, bound: (v: SqlValue) => SqlValue = (v) => v): ColumnMatcher => (column) =>
+      values.length
+        ? { sql: values.length === 1 ? one(column) : `(${values.map(() => one(column)).join(' OR ')})`, params: values.map(bound) }
+        : { sql: '1 = 0', params: [] };
+    const mysql = sql.dialect === 'mysql';
+    const like = mysql ? 'LIKE ?' : "LIKE ? ESCAPE '\\'";
+    switch (base) {
+      case 'in':
+        return (column) => (values.length
+          ? { sql: `${column}${type === 'text' && !mysql ? ' COLLATE NOCASE' : ''} IN ${sql.in(values)}`, params: [...values] }
+          : { sql: '1 = 0', params: [] });
+      case 'substring':
+        return any((c) => `${c} ${like}`, (v) => `%${likeEscape(String(v))}%`);
+      case 'casesubstring':
+        return any((c) => (mysql ? `INSTR(CAST(${c} AS BINARY), CAST(? AS BINARY)) > 0` : `INSTR(${c}, ?) > 0`));
+      case 'regexp':
+        if (!mysql) throw TrackerError.of(Errors.REGEXP_UNSUPPORTED, { field: label });
+        return any((c) => `${c} REGEXP ?`);
+      case 'word':
+        // A word is delimited by spaces or the ends of the text.
+        return any((c) => `${concatSql(sql.dialect, "' '", c, "' '")} ${like}`, (v) => `% ${likeEscape(String(v))} %`);
+      case 'lessthan': return any((c) => `${c} < ?`);
+      case 'lessthaneq': return any((c) => `${c} <= ?`);
+      case 'greaterthan': return any((c) => `${c} > ?`);
+      case 'greaterthaneq': return any((c) => `${c} >= ?`);
+      case 'isempty':
+        if (type === 'text') return (c) => ({ sql: `COALESCE(${c}, '') = ''`, params: [] });
+        if (type === 'number' || type === 'bool') return (c) => ({ sql: `COALESCE(${c}, 0) = 0`, params: [] });
+        return (c) => ({ sql: `${c} IS NULL`, params: [] });
+    }
+  }
+
+  /** `column IN (ids)`: ids another module's service resolved (none: nothing matches). */
+  idsMatcher(sql: Sql, ids: readonly number[]): ColumnMatcher {
+    return (column) => (ids.length ? { sql: `${column} IN ${sql.in(ids)}`, params: [...ids] } : { sql: '1 = 0', params: [] });
+  }
+}
