@@ -9,6 +9,8 @@ export { settingsMarkSql, type AuditEntry } from './audit.repository.js';
 /** The audit log: every create/update of an administrative object writes here, inside the write's transaction. */
 @Injectable()
 export class AuditService {
+  private settingsMovesCommitted = 0;
+
   constructor(private readonly db: Db, private readonly auditLog: AuditRepository) {}
 
   async record(tx: Sql, entry: AuditEntry): Promise<void> {
@@ -41,5 +43,18 @@ export class AuditService {
   /** Moves the settings mark (ChangeMarkSubscriber, for a transaction that wrote settings). */
   moveSettingsMark(tx: Sql): Promise<void> {
     return this.auditLog.moveSettingsMark(tx);
+  }
+
+  /** Called by ChangeMarkSubscriber once a transaction of this instance that moved the settings mark committed. */
+  settingsMoveCommitted(): void {
+    this.settingsMovesCommitted++;
+  }
+
+  /**
+   * How many moves of the settings mark this instance has committed: a mark read before the count last changed may
+   * be stale, though no read of the mark says so yet (a presumed caller is not presumed under it: PresumedCaller).
+   */
+  settingsMovesCommittedHere(): number {
+    return this.settingsMovesCommitted;
   }
 }

@@ -4,6 +4,7 @@ import {
   type EntitySubscriberInterface,
   type InsertEvent,
   type RemoveEvent,
+  type QueryRunner,
   type TransactionCommitEvent,
   type TransactionRollbackEvent,
   type UpdateEvent,
@@ -50,13 +51,29 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
   async beforeTransactionCommit(event: TransactionCommitEvent): Promise<void> {
     const tables = writtenTables(event.queryRunner);
     if (!tables.size) return;
-    if (!leavesSettingsAlone(this.dataSource, tables)) await this.audit.moveSettingsMark(new Sql(event.manager, dialectOf(this.dataSource)));
+    if (!leavesSettingsAlone(this.dataSource, tables)) {
+      await this.audit.moveSettingsMark(new Sql(event.manager, dialectOf(this.dataSource)));
+      noteOf(event.queryRunner).movedSettingsMark = true;
+    }
     // The mark's own write was noted too: this transaction has nothing left to mark.
     forgetWrittenTables(event.queryRunner);
   }
 
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    const note = noteOf(event.queryRunner);
+    if (note.movedSettingsMark) this.audit.settingsMoveCommitted();
+    delete note.movedSettingsMark;
+  }
+
   afterTransactionRollback(event: TransactionRollbackEvent): void {
     // A rolled-back savepoint leaves the outer transaction's writes in place: keep their note until it ends.
-    if (!event.queryRunner.isTransactionActive) forgetWrittenTables(event.queryRunner);
+    if (event.queryRunner.isTransactionActive) return;
+    forgetWrittenTables(event.queryRunner);
+    delete noteOf(event.queryRunner).movedSettingsMark;
   }
+}
+
+/** Whether the runner's transaction moved the settings mark: noted before its COMMIT, told once it committed. */
+function noteOf(runner: QueryRunner): { movedSettingsMark?: boolean } {
+  return runner.data;
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Injectable, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { applyDecorators, Injectable, Logger, UseInterceptors, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { accessRuleOf } from '../guards/access.decorators.js';
@@ -6,6 +6,9 @@ import { accessRefusal } from '../guards/access.guard.js';
 import type { PresumedCaller } from '../guards/caller-resolver.js';
 import { requestContext, setRequestContext } from './request-context.js';
 import { RouteOption } from './route-option.js';
+import { presumedCallerReruns } from '../metrics/metrics.js';
+
+const log = new Logger('PresumedCaller');
 
 /** The Fastify route config key of a route that presumes its caller (see PresumesCaller). */
 export const PRESUMES_CALLER = 'trackerPresumesCaller';
@@ -24,7 +27,10 @@ export const PresumesCaller = () => applyDecorators(RouteOption({ [PRESUMES_CALL
  * otherwise — the handler failed, its transaction failed the condition, or it wrote nothing — the credential is
  * checked the whole way: for the presumed caller the outcome stands, for another one (or none: its refusal is the
  * answer) the handler runs again, as the access guard would have let it. Nothing was committed, so nothing is
- * done twice.
+ * done twice; but the first run's transaction was sent and rolled back, and on MySQL the ids its INSERTs took (a
+ * bug's, a comment's) stay unused. This instance does not presume across a settings change it made itself
+ * (CallerResolverService.presume); one made through another instance is only seen by the condition, so such a run
+ * again happens once per caller after each, and is logged and counted (tracker_presumed_caller_reruns_total).
  */
 @Injectable()
 export class PresumedCallerInterceptor implements NestInterceptor {
@@ -46,6 +52,9 @@ export class PresumedCallerInterceptor implements NestInterceptor {
     if (caller === presumed.caller) return given(outcome);
     const refused = accessRefusal(caller, accessRuleOf(request.routeOptions.config));
     if (refused) throw refused;
+    presumedCallerReruns.inc();
+    log.log(`${request.method} ${request.routeOptions.url ?? request.url} presumed user ${presumed.caller.id} under settings mark ${presumed.caller.settingsMark}; `
+      + `the credential names user ${caller.id} under mark ${caller.settingsMark} now: its transaction rolled back, and it runs again`);
     setRequestContext(request, { ...requestContext(request), caller, presumed: undefined });
     return lastValueFrom(next.handle());
   }
