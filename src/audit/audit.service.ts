@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Row, Sql } from '../database/sql.js';
+import type { Row, Sql, ReadSql } from '../database/sql.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
 import { AuditRepository, type AuditEntry } from './audit.repository.js';
 
@@ -28,7 +28,7 @@ export class AuditService {
   }
 
   /** The time (`YYYY-MM-DD hh:mm:ss` UTC) of the newest audit row of any of these classes, or of any class; null when none. */
-  lastChangeTime(classes: readonly string[], sql: Sql = this.db.read): Promise<string | null> {
+  lastChangeTime(classes: readonly string[], sql: ReadSql = this.db.read): Promise<string | null> {
     return this.auditLog.lastTime(sql, classes);
   }
 

@@ -11,7 +11,7 @@ import {
 } from 'typeorm';
 import { Sql } from '../database/sql.js';
 import { dialectOf } from '../database/dialect.js';
-import { forgetWrittenTables, noteWrittenTable, writtenTables } from '../database/written-tables.js';
+import { forgetWrittenTables, noteWrittenTable, WriteOutsideTransaction, writtenTables } from '../database/written-tables.js';
 import { leavesSettingsAlone } from '../database/activity-table.js';
 import { AuditService } from './audit.service.js';
 
@@ -20,7 +20,7 @@ import { AuditService } from './audit.service.js';
  * @ActivityTable), or a table that is part of a bug without touching the bug (ActivityTable's `partOf`), so values
  * kept under the mark (parameters, callers, the catalogue, loaded bugs) can never outlive such a change, whoever
  * made it and however. Entity writes (repositories and query builders) are noted here from TypeORM's events, raw
- * writes by Sql.run.
+ * writes by Sql.run. A write outside a transaction would move no mark: it is refused here (and in Sql.run).
  */
 @Injectable()
 export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModuleInit, OnModuleDestroy {
@@ -34,6 +34,18 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
     const subscribers = this.dataSource.subscribers;
     const index = subscribers.indexOf(this);
     if (index >= 0) subscribers.splice(index, 1);
+  }
+
+  beforeInsert(event: InsertEvent<unknown>): void {
+    refuseOutsideTransaction(event.queryRunner, event.metadata.tableName);
+  }
+
+  beforeUpdate(event: UpdateEvent<unknown>): void {
+    refuseOutsideTransaction(event.queryRunner, event.metadata.tableName);
+  }
+
+  beforeRemove(event: RemoveEvent<unknown>): void {
+    refuseOutsideTransaction(event.queryRunner, event.metadata.tableName);
   }
 
   afterInsert(event: InsertEvent<unknown>): void {
@@ -71,6 +83,11 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
     forgetWrittenTables(event.queryRunner);
     delete noteOf(event.queryRunner).movedSettingsMark;
   }
+}
+
+/** A write outside a transaction could not move the settings mark: every instance would keep stale settings. */
+function refuseOutsideTransaction(runner: QueryRunner, table: string): void {
+  if (!runner.isTransactionActive) throw new WriteOutsideTransaction(table);
 }
 
 /** Whether the runner's transaction moved the settings mark: noted before its COMMIT, told once it committed. */

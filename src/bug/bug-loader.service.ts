@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import type { FieldSelection } from '../common/fields/field-selection.js';
 import { BugVisibilityService } from './bug-visibility.service.js';
@@ -249,7 +249,7 @@ export class BugLoaderService {
    * Rows with names and people (one query per 500 bugs); with `visibleTo`, each says whether that caller may see
    * it. Outside a transaction, bugs the cache holds current cost only their stamp (see LoadedBugCache).
    */
-  async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
+  async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: ReadSql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
     const cached = !options.sql || options.sql === this.db.read;
     const parts = chunks(ids);
     const detailsOfChunk = (chunk: readonly number[]) => (cached ? this.detailsThroughCache(chunk, options.visibleTo, options.known) : this.detailsOf(chunk, options));
@@ -326,7 +326,7 @@ export class BugLoaderService {
     };
   }
 
-  private detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: Sql }): Promise<Map<number, BugDetail>> {
+  private detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: ReadSql }): Promise<Map<number, BugDetail>> {
     return this.repository.details(options.sql ?? this.db.read, unique, this.visibleColumn(options.visibleTo));
   }
 
@@ -373,7 +373,7 @@ export class BugLoaderService {
   async relations(
     ids: readonly number[],
     wanted: ReadonlySet<BugRelation>,
-    options: { tagOwnerId?: number; sql?: Sql } = {},
+    options: { tagOwnerId?: number; sql?: ReadSql } = {},
   ): Promise<{ byBug: Map<number, BugRelations>; customFields: CustomFieldDef[] }> {
     const byBug = new Map<number, BugRelations>();
     let customFields: CustomFieldDef[] = [];
@@ -391,7 +391,7 @@ export class BugLoaderService {
     details: ReadonlyMap<number, BugDetail>,
     caller: Caller,
     selection: FieldSelection,
-    sql: Sql = this.db.read,
+    sql: ReadSql = this.db.read,
   ): Promise<BugPage> {
     const present = [...new Set(ids)].filter((id) => details.has(id));
     const wanted = this.wantedRelations(caller, selection);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type RowId, type Sql } from '../database/sql.js';
+import { type RowId, type Sql, type ReadSql } from '../database/sql.js';
 import { findRows, insertRowHeld, insertRows, lockRows, updateRows } from '../database/entity-rows.js';
 import type { BugRow } from './bug.types.js';
 import type { Direction } from './rules/dependency-loops.js';
@@ -37,7 +37,7 @@ export class BugRepository {
   }
 
   /** The bugs owning these aliases (compared as the column's collation: case-insensitively). */
-  aliasOwners(sql: Sql, aliases: readonly string[]): Promise<BugAlias[]> {
+  aliasOwners(sql: ReadSql, aliases: readonly string[]): Promise<BugAlias[]> {
     if (!aliases.length) return Promise.resolve([]);
     return sql.repository(BugAlias).find({ select: { bugId: true, alias: true }, where: { alias: In([...aliases]) } });
   }

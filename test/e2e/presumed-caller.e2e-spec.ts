@@ -50,7 +50,7 @@ describe('a presumed caller commits only while its credential still names it (My
   inProcessIt('a key revoked in the database behind the instance (no settings mark moves) is refused, and nothing is written', async () => {
     if (!mysqlOnly()) return;
     const user = await warmUser('revoked');
-    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: user.id }, { revoked: true }));
     const before = await bugCount();
     const sent = await roundTrips(async () => expect((await create(user.apiKey)).body).toMatchObject({ error: true, code: 306 }));
     // The presumed transaction failed its condition and rolled back; the key was then checked the whole way.
@@ -126,7 +126,7 @@ describe('a presumed caller commits only while its credential still names it (My
     const user = await warmUser('revoked-update');
     const id = (await create(user.apiKey)).body.id as number;
     expect((await updateBug(user.apiKey, id, 'before')).status).toBe(200);
-    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: user.id }, { revoked: true }));
     const sent = await roundTrips(async () => expect((await updateBug(user.apiKey, id, 'after')).body).toMatchObject({ error: true, code: 306 }));
     expect(sent.join('\n')).toMatch(/ROLLBACK/);
     expect((await t.get(`/bug/${id}`, { key: ADMIN_API_KEY })).body.bugs[0].whiteboard).toBe('before');
