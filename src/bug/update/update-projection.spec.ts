@@ -1,4 +1,6 @@
-import { followsWrites, stateAfter } from './update-projection.js';
+import { getMetadataArgsStorage } from 'typeorm';
+import { followsWrites, ROW_FOLLOWING, stateAfter, type RowFollowing } from './update-projection.js';
+import { Bug } from '../entities/bug.entity.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
 import type { LockedBug } from '../bug-loader.service.js';
 import type { Caller } from '../../common/caller.js';
@@ -93,5 +95,43 @@ describe('followsWrites: only what stateAfter can follow was written', () => {
     expect(followsWrites(new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', 'bug_activity', 'mail_queue', 'webhook_deliveries']))).toBe(true);
     expect(followsWrites(new Set(['bugs', 'flags']))).toBe(false);
     expect(followsWrites(new Set(['bugs', 'bug_custom_values']))).toBe(false);
+  });
+});
+
+/** Columns of `bugs` a loaded bug's row does not hold, and why. */
+const NOT_IN_ROW: Readonly<Record<string, string>> = {
+  revision: 'the stamp a kept bug is kept under (LoadedBugCache), read with the bug, not shown',
+};
+
+/** The value a change of `column` sets in the tests below: one the state can name (a known person, a workflow status). */
+function changedValue(column: keyof BugRow): unknown {
+  const overrides: Partial<BugRow> = { status: 'RESOLVED', qaContactId: amy.id, deadline: '2026-03-03' };
+  if (column in overrides) return overrides[column];
+  const before = row[column];
+  return typeof before === 'number' ? amy.id : typeof before === 'boolean' ? !before : `changed ${column}`;
+}
+
+const rowColumns = Object.entries(ROW_FOLLOWING) as Array<[keyof BugRow, RowFollowing]>;
+
+describe('every column of a bug is followed by kept bugs, or says why not (ROW_FOLLOWING)', () => {
+  it('the Bug entity\'s columns are the row\'s columns (each with how an update follows it) and the ones excluded with a reason', () => {
+    const entityColumns = getMetadataArgsStorage().columns.filter((column) => column.target === Bug).map((column) => column.propertyName);
+    const unhandled = entityColumns.filter((column) => !(column in ROW_FOLLOWING) && !(column in NOT_IN_ROW));
+    expect(unhandled).toEqual([]);
+    expect(Object.keys(ROW_FOLLOWING).filter((column) => !entityColumns.includes(column))).toEqual([]);
+    expect(Object.keys(NOT_IN_ROW).filter((column) => !entityColumns.includes(column))).toEqual([]);
+  });
+
+  it.each(rowColumns.filter(([, following]) => 'followed' in following))('%s: its change is followed into the kept state', (column, following) => {
+    const w = work();
+    const value = changedValue(column);
+    w.set(column, (following as { followed: string }).followed, row[column], value);
+    expect(stateAfter(w, basis())?.detail.row[column]).toEqual(value);
+  });
+
+  it.each(rowColumns.filter(([, following]) => 'readAgain' in following))('%s: its change is not followed: the bug is read again', (column, following) => {
+    const w = work();
+    w.set(column, (following as { readAgain: string }).readAgain, row[column], changedValue(column));
+    expect(stateAfter(w, basis())).toBeUndefined();
   });
 });
