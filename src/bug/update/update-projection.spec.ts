@@ -8,6 +8,7 @@ import type { ProductRecord } from '../../product/product.service.js';
 import type { UserRecord } from '../../user/user.service.js';
 import type { LoadedBug, UserDetail } from '../loaded-bug.js';
 import type { BugRow } from '../bug.types.js';
+import type { BugColumns } from './bug-update.repository.js';
 
 const person = (id: number, login: string): UserDetail => ({ id, login, realName: login.toUpperCase(), email: login });
 const reporter = person(1, 'reporter@example.com');
@@ -111,7 +112,10 @@ function changedValue(column: keyof BugRow): unknown {
   return typeof before === 'number' ? amy.id : typeof before === 'boolean' ? !before : `changed ${column}`;
 }
 
-const rowColumns = Object.entries(ROW_FOLLOWING) as Array<[keyof BugRow, RowFollowing]>;
+/** The row's columns an update records changes of, by how the state follows them: each is one of the update's columns. */
+const changedUnder = <K extends 'followed' | 'readAgain'>(kind: K) =>
+  Object.entries(ROW_FOLLOWING).flatMap(([column, following]: [string, RowFollowing]) =>
+    kind in following ? [[column as keyof BugColumns, (following as Record<K, string>)[kind]] as const] : []);
 
 describe('every column of a bug is followed by kept bugs, or says why not (ROW_FOLLOWING)', () => {
   it('the Bug entity\'s columns are the row\'s columns (each with how an update follows it) and the ones excluded with a reason', () => {
@@ -122,16 +126,16 @@ describe('every column of a bug is followed by kept bugs, or says why not (ROW_F
     expect(Object.keys(NOT_IN_ROW).filter((column) => !entityColumns.includes(column))).toEqual([]);
   });
 
-  it.each(rowColumns.filter(([, following]) => 'followed' in following))('%s: its change is followed into the kept state', (column, following) => {
+  it.each(changedUnder('followed'))('%s: its change (%s) is followed into the kept state', (column, field) => {
     const w = work();
     const value = changedValue(column);
-    w.set(column, (following as { followed: string }).followed, row[column], value);
+    w.set(column, field, row[column], value);
     expect(stateAfter(w, basis())?.detail.row[column]).toEqual(value);
   });
 
-  it.each(rowColumns.filter(([, following]) => 'readAgain' in following))('%s: its change is not followed: the bug is read again', (column, following) => {
+  it.each(changedUnder('readAgain'))('%s: its change (%s) is not followed: the bug is read again', (column, field) => {
     const w = work();
-    w.set(column, (following as { readAgain: string }).readAgain, row[column], changedValue(column));
+    w.set(column, field, row[column], changedValue(column));
     expect(stateAfter(w, basis())).toBeUndefined();
   });
 });
