@@ -1,6 +1,7 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
 import { inProcessDescribe, loginNamed } from '../support/in-process.js';
 import { testDialect } from '../support/test-database.js';
+import { outputDuring } from '../support/capture-output.js';
 import { metricsRegistry } from '../../src/common/metrics/metrics.js';
 import { DEFAULT_BUG } from './bug-fixtures.js';
 
@@ -21,8 +22,9 @@ inProcessDescribe('the first write after a settings change runs once', () => {
   let t: TestApp;
   let other: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
-    other = await startTestApp({}, { sharing: t });
+    // At info, for the line a write run again leaves in the log (Nest's Logger writes through the app started last).
+    t = await startTestApp({}, { logLevel: 'info' });
+    other = await startTestApp({}, { logLevel: 'info', sharing: t });
   });
   afterAll(async () => {
     await other.close();
@@ -69,8 +71,12 @@ inProcessDescribe('the first write after a settings change runs once', () => {
     await create(user.apiKey, 'warm');
     await other.setParameters({ maintainer: `elsewhere-${Date.now()}@example.com` });
     const rerunsBefore = await reruns();
-    const id = await create(user.apiKey, 'after a change elsewhere');
+    let id = 0;
+    const log = await outputDuring(async () => {
+      id = await create(user.apiKey, 'after a change elsewhere');
+    });
     expect(await reruns()).toBe(rerunsBefore + 1);
+    expect(log).toMatch(new RegExp(`"context":"PresumedCaller".*POST /rest/bug presumed user ${user.id} under settings mark \\d+; the credential names user ${user.id} under mark \\d+ now`));
     expect((await t.get(`/bug/${id}`, { key: user.apiKey })).body.bugs[0]).toMatchObject({ summary: 'after a change elsewhere', creator: user.login });
   });
 });

@@ -54,7 +54,7 @@ export class PresumedCallerInterceptor implements NestInterceptor {
     if (refused) throw refused;
     presumedCallerReruns.inc();
     log.log(`${request.method} ${request.routeOptions.url ?? request.url} presumed user ${presumed.caller.id} under settings mark ${presumed.caller.settingsMark}; `
-      + `the credential names user ${caller.id} under mark ${caller.settingsMark} now: its transaction rolled back, and it runs again`);
+      + `the credential names user ${caller.id} under mark ${caller.settingsMark} now: nothing was committed, and it runs again for them`);
     setRequestContext(request, { ...requestContext(request), caller, presumed: undefined });
     return lastValueFrom(next.handle());
   }
