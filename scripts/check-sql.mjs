@@ -13,7 +13,8 @@
 //                   `WHERE bug_id =`, `ORDER BY`, `GROUP BY`). Keywords are matched in capitals, as the house
 //                   writes SQL, so prose ("select a product") does not count;
 //   - sql-handle:   a call of `.all(` `.one(` `.run(` or `.repository(` on a
-//                   `Sql` handle (src/database/sql.ts), decided by the type checker, not by the variable's name;
+//                   `Sql` or `ReadSql` handle (src/database/sql.ts), decided by the type checker, not by the
+//                   variable's name;
 //   - query-call:   a `.createQueryBuilder(` call, or a `.query(` call on a TypeORM object (data source, entity
 //                   manager, query runner, repository);
 //   - inject-repository: `@InjectRepository(…)` (a TypeORM repository belongs in the module's repository).
@@ -85,12 +86,15 @@ function literalText(node) {
   return null;
 }
 
+/** The handle types of src/database/sql.ts: a transaction's `Sql` and the read-only `ReadSql` (Db.read). */
+const SQL_HANDLE_TYPES = new Set(['Sql', 'ReadSql']);
+
 function isSqlHandle(checker, expression) {
   const type = checker.getTypeAtLocation(expression);
   const types = type.isUnion() ? type.types : [type];
   return types.some((t) => {
     const symbol = t.getSymbol() ?? t.aliasSymbol;
-    if (!symbol || symbol.getName() !== 'Sql') return false;
+    if (!symbol || !SQL_HANDLE_TYPES.has(symbol.getName())) return false;
     return (symbol.getDeclarations() ?? []).some((d) => rel(d.getSourceFile().fileName) === 'src/database/sql.ts');
   });
 }

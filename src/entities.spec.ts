@@ -1,6 +1,7 @@
 import { DataSource, type EntityMetadata } from 'typeorm';
 import { dataSourceOptions } from './database/data-source-options.js';
 import { ENTITIES } from './entities.js';
+import { ActivityTable, declaredTableKind, SettingsTable } from './database/activity-table.js';
 
 /**
  * MariaDB runs here, but the service must also start on MySQL 8, where GROUPS, RANK and SYSTEM are reserved: every
@@ -48,5 +49,25 @@ describe('MySQL statements built from the entities', () => {
         expect({ sql, unquoted: identifiers.filter((name) => bare.has(name.toLowerCase())) }).toEqual({ sql, unquoted: [] });
       }
     }
+  });
+});
+
+/** The entities that declare no table kind (@SettingsTable or @ActivityTable), by class name. */
+const undeclared = (entities: readonly object[]) => entities.filter((entity) => declaredTableKind(entity) === undefined).map((entity) => (entity as { name: string }).name);
+
+describe('every entity declares whether its table is settings or activity (the settings mark)', () => {
+  it('each entity of the service declares one: none counts as settings by default', () => {
+    expect(undeclared(ENTITIES)).toEqual([]);
+  });
+
+  it('an entity that declares none is named, one that declares both is refused', () => {
+    class Forgotten {}
+    @SettingsTable()
+    class Catalogue {}
+    @ActivityTable({ partOf: 'bugs' })
+    class Part {}
+    expect(undeclared([Forgotten, Catalogue, Part])).toEqual(['Forgotten']);
+    expect([declaredTableKind(Catalogue), declaredTableKind(Part)]).toEqual(['settings', 'activity']);
+    expect(() => SettingsTable()(Part)).toThrow(/declares its table kind twice/);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { AttachmentRepository } from './attachment.repository.js';
 
 /**
@@ -12,7 +12,7 @@ export interface AttachmentStorage {
   /** Stores the contents of a new attachment, inside the transaction that creates it. */
   save(tx: Sql, attachmentId: number, data: Buffer): Promise<void>;
   /** The contents of some attachments (those absent from the map have none). */
-  read(sql: Sql, attachmentIds: readonly number[]): Promise<Map<number, Buffer>>;
+  read(sql: ReadSql, attachmentIds: readonly number[]): Promise<Map<number, Buffer>>;
 }
 
 export const ATTACHMENT_STORAGE = Symbol('AttachmentStorage');

@@ -3,7 +3,7 @@ import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { ReadSql } from '../database/sql.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { visibilityKnownTo } from '../bug/store/bug-visibility.companion.js';
 import { emailFilter } from '../bug/bug.presenter.js';
@@ -74,7 +74,7 @@ export class AttachmentViewService {
   }
 
   /** The flags of some attachments with their people's logins, by attachment (one query for flags, one for users). */
-  async flagsOf(sql: Sql, attachmentIds: readonly number[]): Promise<Map<number, AttachmentFlag[]>> {
+  async flagsOf(sql: ReadSql, attachmentIds: readonly number[]): Promise<Map<number, AttachmentFlag[]>> {
     const rows = await this.flags.attachmentFlags(sql, attachmentIds);
     const people = await this.users.findByIds(rows.flatMap((r) => (r.requesteeId ? [r.setterId, r.requesteeId] : [r.setterId])), sql);
     const byAttachment = new Map<number, AttachmentFlag[]>(attachmentIds.map((id) => [id, []]));
@@ -89,7 +89,7 @@ export class AttachmentViewService {
   }
 
   /** Loads what the attachments' objects show (flags, creators, and the contents when `withData`). */
-  private async presenter(sql: Sql, caller: Caller, attachments: readonly Attachment[], withData: boolean) {
+  private async presenter(sql: ReadSql, caller: Caller, attachments: readonly Attachment[], withData: boolean) {
     const ids = [...new Set(attachments.map((a) => a.id))];
     const [flags, creators, data] = await Promise.all([
       this.flagsOf(sql, ids),

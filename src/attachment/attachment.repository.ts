@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { Attachment } from './entities/attachment.entity.js';
 import { AttachmentData } from './entities/attachment-data.entity.js';
@@ -22,13 +22,13 @@ export class AttachmentRepository {
   }
 
   /** Attachment rows (never their data) by id, in id order. */
-  byIds(sql: Sql, ids: readonly number[]): Promise<Attachment[]> {
+  byIds(sql: ReadSql, ids: readonly number[]): Promise<Attachment[]> {
     if (!ids.length) return Promise.resolve([]);
     return sql.repository(Attachment).find({ where: { id: In([...ids]) }, order: { id: 'ASC' } });
   }
 
   /** The attachments of some bugs (never their data), in id order. */
-  ofBugs(sql: Sql, bugIds: readonly number[]): Promise<Attachment[]> {
+  ofBugs(sql: ReadSql, bugIds: readonly number[]): Promise<Attachment[]> {
     if (!bugIds.length) return Promise.resolve([]);
     return sql.repository(Attachment).find({ where: { bugId: In([...bugIds]) }, order: { id: 'ASC' } });
   }

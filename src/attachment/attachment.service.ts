@@ -4,7 +4,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
-import type { PendingId, Sql } from '../database/sql.js';
+import type { PendingId, Sql, ReadSql } from '../database/sql.js';
 import type { BugAttachments } from '../bug/bug-attachments.js';
 import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments.js';
 import { bugMailState } from '../bug/bug-events.js';
@@ -224,7 +224,7 @@ export class AttachmentService implements BugAttachments {
    * The bugs' rows with names, each visible (else `denied`, by default Bugzilla's 101/102) and of a product the
    * caller may edit (109).
    */
-  private async editableBugs(tx: Sql, caller: Caller, bugIds: readonly number[], denied?: (bugId: number) => TrackerError, known?: KnownStamps) {
+  private async editableBugs(tx: ReadSql, caller: Caller, bugIds: readonly number[], denied?: (bugId: number) => TrackerError, known?: KnownStamps) {
     const details = await this.loader.details([...new Set(bugIds)], { visibleTo: caller, sql: tx, known });
     for (const bugId of new Set(bugIds)) {
       const bug = details.get(bugId);

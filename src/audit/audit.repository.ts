@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Row, type Sql } from '../database/sql.js';
+import { type Row, type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { companionJoin, companionRows } from '../database/companion.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
@@ -51,7 +51,7 @@ export class AuditRepository {
   }
 
   /** The time of the newest row of any of these classes (of any class when none is given), or null. */
-  async lastTime(sql: Sql, classes: readonly string[]): Promise<string | null> {
+  async lastTime(sql: ReadSql, classes: readonly string[]): Promise<string | null> {
     const query = sql.repository(AuditLogEntry).createQueryBuilder('audit').select('MAX(audit.atTime)', 'at');
     if (classes.length) query.where('audit.class IN (:...classes)', { classes });
     const row = await query.getRawOne<{ at: string | null }>();
@@ -62,7 +62,7 @@ export class AuditRepository {
    * The settings mark, for a request that has no credential to read it with (an anonymous caller); with a companion
    * read, its rows in the same statement (companionJoin).
    */
-  async settingsMark(sql: Sql, companion?: CompanionStatement): Promise<{ mark: number; companionRows: Row[] }> {
+  async settingsMark(sql: ReadSql, companion?: CompanionStatement): Promise<{ mark: number; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
     // Based on the mark's own row, not a one-row derived table: a sixth less for MariaDB on every anonymous request.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Row, Sql } from '../database/sql.js';
+import type { Row, Sql, ReadSql } from '../database/sql.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
 import { AuditRepository, type AuditEntry } from './audit.repository.js';
 
@@ -9,6 +9,8 @@ export { settingsMarkSql, type AuditEntry } from './audit.repository.js';
 /** The audit log: every create/update of an administrative object writes here, inside the write's transaction. */
 @Injectable()
 export class AuditService {
+  private settingsMovesCommitted = 0;
+
   constructor(private readonly db: Db, private readonly auditLog: AuditRepository) {}
 
   async record(tx: Sql, entry: AuditEntry): Promise<void> {
@@ -26,7 +28,7 @@ export class AuditService {
   }
 
   /** The time (`YYYY-MM-DD hh:mm:ss` UTC) of the newest audit row of any of these classes, or of any class; null when none. */
-  lastChangeTime(classes: readonly string[], sql: Sql = this.db.read): Promise<string | null> {
+  lastChangeTime(classes: readonly string[], sql: ReadSql = this.db.read): Promise<string | null> {
     return this.auditLog.lastTime(sql, classes);
   }
 
@@ -41,5 +43,18 @@ export class AuditService {
   /** Moves the settings mark (ChangeMarkSubscriber, for a transaction that wrote settings). */
   moveSettingsMark(tx: Sql): Promise<void> {
     return this.auditLog.moveSettingsMark(tx);
+  }
+
+  /** Called by ChangeMarkSubscriber once a transaction of this instance that moved the settings mark committed. */
+  settingsMoveCommitted(): void {
+    this.settingsMovesCommitted++;
+  }
+
+  /**
+   * How many moves of the settings mark this instance has committed: a mark read before the count last changed may
+   * be stale, though no read of the mark says so yet (a presumed caller is not presumed under it: PresumedCaller).
+   */
+  settingsMovesCommittedHere(): number {
+    return this.settingsMovesCommitted;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan, MoreThan } from 'typeorm';
-import { type Row, type Sql, type Statement } from '../database/sql.js';
+import { type Row, type Sql, type Statement, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { companionJoin, companionRows } from '../database/companion.js';
 import type { CompanionStatement } from '../common/http/companion-read.js';
@@ -37,7 +37,7 @@ export type ApiKeyChanges = Partial<Pick<ApiKey, 'description' | 'revoked'>>;
 @Injectable()
 export class AuthRepository {
   /** The token with the settings mark; with a companion read, its rows in the same statement (companionJoin). */
-  async tokenByDigest(sql: Sql, tokenHash: string, companion?: CompanionStatement): Promise<{ token?: TokenCheck; companionRows: Row[] }> {
+  async tokenByDigest(sql: ReadSql, tokenHash: string, companion?: CompanionStatement): Promise<{ token?: TokenCheck; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
     const rows = await sql.all<{ id: number; user_id: number; ip_addr: string | null; last_used: string; settings_mark: number | null }>(
@@ -51,7 +51,7 @@ export class AuthRepository {
   }
 
   /** The key with the settings mark; with a companion read, its rows in the same statement (companionJoin). */
-  async apiKeyByDigest(sql: Sql, keyHash: string, companion?: CompanionStatement): Promise<{ key?: ApiKeyCheck; companionRows: Row[] }> {
+  async apiKeyByDigest(sql: ReadSql, keyHash: string, companion?: CompanionStatement): Promise<{ key?: ApiKeyCheck; companionRows: Row[] }> {
     const q = sql.quote;
     const join = companionJoin(companion);
     const rows = await sql.all<{ id: number; user_id: number; revoked: number; last_used: string | null; settings_mark: number | null }>(
@@ -113,7 +113,7 @@ export class AuthRepository {
   }
 
   /** A user's keys, oldest first. */
-  apiKeysOf(sql: Sql, userId: number): Promise<ApiKey[]> {
+  apiKeysOf(sql: ReadSql, userId: number): Promise<ApiKey[]> {
     return sql.repository(ApiKey).find({ where: { userId }, order: { id: 'ASC' } });
   }
 

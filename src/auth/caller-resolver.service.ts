@@ -39,11 +39,16 @@ let refreshBound = { second: -1, text: '' };
 
 /**
  * The caller a credential named last on this instance, and until when (ms) the credential's last use needs no refresh
- * as it was then: a write presumes the caller only within that time, since its condition refreshes nothing.
+ * as it was then: a write presumes the caller only within that time, since its condition refreshes nothing. A write
+ * presumes it only while this instance has committed no move of the settings mark since the credential's statement
+ * was sent (`settingsMovesBefore`, AuditService.settingsMovesCommittedHere): the caller is kept under the mark that
+ * statement read, and a write presuming it under a mark this instance knows is gone would fail its condition, roll
+ * back and run again (its bug id and comment id skipped on MySQL).
  */
 interface KnownCaller {
   caller: Caller;
   lastUseFreshUntil: number;
+  settingsMovesBefore: number;
 }
 
 /** A request's API key or login token (a login token wins, as in Bugzilla), with its digest and lastCallers' key. */
@@ -100,6 +105,7 @@ export class CallerResolverService implements CallerResolver {
       return { caller: await this.callerFor(user, parameters, { kind: 'password' }) };
     }
     const { token, digest, known: knownKey } = secretOf(credentials);
+    const settingsMovesBefore = this.audit.settingsMovesCommittedHere();
     const known = this.fastPaths ? this.lastCallers.latest(knownKey) : undefined;
     const guess = known?.caller;
     const plan = guess && companion && planOf(companion, guess);
@@ -111,21 +117,22 @@ export class CallerResolverService implements CallerResolver {
     if (!this.fastPaths) return { caller };
     // A confirmed guess is kept as it is: re-entering it on every request (to refresh its place in the cache's
     // order) cost ~2% of a kept read; a busy credential pushed out by 10,000 newer ones costs one unplanned read.
-    if (caller !== guess) this.lastCallers.set(knownKey, caller.settingsMark!, { caller, lastUseFreshUntil });
-    else known!.lastUseFreshUntil = lastUseFreshUntil;
+    if (caller !== guess) this.lastCallers.set(knownKey, caller.settingsMark!, { caller, lastUseFreshUntil, settingsMovesBefore });
+    else Object.assign(known!, { lastUseFreshUntil, settingsMovesBefore });
     return { caller, companion: plan && caller === guess ? { read: companion.read, value: plan.read(companionRows) } : undefined };
   }
 
   /**
    * The caller the request's API key or login token named last here, presumed for a write that carries the
-   * credential's check as its commit condition (PresumedCaller). Not on SQLite (the check is MySQL's), and not once
-   * the credential's last use is due for a refresh: that request resolves its caller the whole way, which refreshes it.
+   * credential's check as its commit condition (PresumedCaller). Not on SQLite (the check is MySQL's), not once
+   * the credential's last use is due for a refresh (that request resolves its caller the whole way, which refreshes it),
+   * and not after this instance committed a settings change (KnownCaller): that request resolves its caller first.
    */
   presume(credentials: Credentials, ip: string): PresumedCaller | undefined {
     if (!this.fastPaths || this.db.dialect !== 'mysql' || (credentials.login !== undefined && credentials.password !== undefined)) return undefined;
     const { token, digest, known: knownKey } = secretOf(credentials);
     const known = digest === undefined ? undefined : this.lastCallers.latest(knownKey);
-    if (!known || Date.now() >= known.lastUseFreshUntil) return undefined;
+    if (!known || Date.now() >= known.lastUseFreshUntil || known.settingsMovesBefore !== this.audit.settingsMovesCommittedHere()) return undefined;
     const { caller } = known;
     const q = this.db.read.quote;
     let statement: Statement;

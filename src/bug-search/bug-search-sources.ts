@@ -1,4 +1,4 @@
-import type { Sql } from '../database/sql.js';
+import type { ReadSql } from '../database/sql.js';
 import type { SqlCondition } from '../bug/bug.types.js';
 
 export type { SqlCondition };
@@ -27,15 +27,15 @@ export type AttachmentSearchField = 'description' | 'filename' | 'mimetype' | 'i
  */
 export interface BugCommentSearch {
   /** `<bugId> IN (bugs with a comment whose field matches)`; private comments count only with `includePrivate`. */
-  bugsWithComment(sql: Sql, bugId: string, field: CommentSearchField, match: ColumnMatcher, access: SearchAccess): SqlCondition;
+  bugsWithComment(sql: ReadSql, bugId: string, field: CommentSearchField, match: ColumnMatcher, access: SearchAccess): SqlCondition;
 }
 
 /** Search Bugs' criteria over attachments; provided by AttachmentModule.forBug() as BUG_ATTACHMENT_SEARCH. */
 export interface BugAttachmentSearch {
   /** `<bugId> IN (bugs with an attachment whose field matches)`; private attachments count only with `includePrivate`. */
-  bugsWithAttachment(sql: Sql, bugId: string, field: AttachmentSearchField, match: ColumnMatcher, access: SearchAccess): SqlCondition;
+  bugsWithAttachment(sql: ReadSql, bugId: string, field: AttachmentSearchField, match: ColumnMatcher, access: SearchAccess): SqlCondition;
   /** True where the attachment id in `column` is none (NULL) or a public attachment: flags on private ones stay hidden. */
-  noneOrPublic(sql: Sql, column: string): SqlCondition;
+  noneOrPublic(sql: ReadSql, column: string): SqlCondition;
 }
 
 export const BUG_COMMENT_SEARCH = Symbol('BugCommentSearch');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql, SqlValue } from '../database/sql.js';
+import type { SqlValue, ReadSql } from '../database/sql.js';
 import { concatSql, likeEscape } from '../database/dialect.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { SqlCondition } from '../bug/bug.types.js';
@@ -46,7 +46,7 @@ const RELATIONS: Readonly<Record<Exclude<BugRelation, 'tags'>, [table: string, b
 @Injectable()
 export class BugSearchRepository {
   /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
-  async findIds(sql: Sql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]> {
+  async findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]> {
     const q = sql.quote;
     const sort = [...order.map((k) => `${q(`b.${k.column}`)}${k.descending ? ' DESC' : ''}`), q('b.id')].join(', ');
     const rows = await sql.all<{ id: number }>(
@@ -57,18 +57,18 @@ export class BugSearchRepository {
   }
 
   /** How many bugs meet `where`. */
-  async count(sql: Sql, where: SqlCondition): Promise<number> {
+  async count(sql: ReadSql, where: SqlCondition): Promise<number> {
     const row = await sql.one<{ n: number }>(`SELECT COUNT(*) AS ${sql.quote('n')} FROM ${sql.quote('bugs')} b WHERE ${where.sql}`, where.params);
     return Number(row?.n ?? 0);
   }
 
   /** A test of a column of the bug itself. */
-  onBug(sql: Sql, column: BugColumn | BugIdColumn, match: ColumnMatcher): SqlCondition {
+  onBug(sql: ReadSql, column: BugColumn | BugIdColumn, match: ColumnMatcher): SqlCondition {
     return match(sql.quote(`b.${column}`));
   }
 
   /** `b.id IN (bugs with a row of the relation whose value matches)`; tags count only the owner's. */
-  related(sql: Sql, relation: BugRelation, match: ColumnMatcher, tagOwnerId = 0): SqlCondition {
+  related(sql: ReadSql, relation: BugRelation, match: ColumnMatcher, tagOwnerId = 0): SqlCondition {
     const q = sql.quote;
     if (relation === 'tags') {
       const test = match(q('t.name'));
@@ -83,7 +83,7 @@ export class BugSearchRepository {
   }
 
   /** A custom field's value (one row per value, multi-selects have several). */
-  custom(sql: Sql, fieldId: number, match: ColumnMatcher): SqlCondition {
+  custom(sql: ReadSql, fieldId: number, match: ColumnMatcher): SqlCondition {
     const q = sql.quote;
     const test = match(q('cv.value'));
     return {
@@ -96,7 +96,7 @@ export class BugSearchRepository {
    * The `changed*` operators: bugs whose history has a change of one of `fields` meeting every given test (moment
    * before/after, old value, new value, who).
    */
-  changed(sql: Sql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition {
+  changed(sql: ReadSql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition {
     const q = sql.quote;
     const parts = [`${q('a.field_name')} IN ${sql.in(fields)}`];
     const params: SqlValue[] = [...fields];
@@ -115,7 +115,7 @@ export class BugSearchRepository {
    * The SQL of a base test of `values` (any of them) on a column expression of the given type; dates arrive as DB
    * text, booleans as 0/1. `label` names the field in errors.
    */
-  matcher(sql: Sql, base: BaseTest, values: readonly SqlValue[], type: ValueType, label: string): ColumnMatcher {
+  matcher(sql: ReadSql, base: BaseTest, values: readonly SqlValue[], type: ValueType, label: string): ColumnMatcher {
     const any = (one: (column: string) => string, bound: (v: SqlValue) => SqlValue = (v) => v): ColumnMatcher => (column) =>
       values.length
         ? { sql: values.length === 1 ? one(column) : `(${values.map(() => one(column)).join(' OR ')})`, params: values.map(bound) }
@@ -149,7 +149,7 @@ export class BugSearchRepository {
   }
 
   /** `column IN (ids)`: ids another module's service resolved (none: nothing matches). */
-  idsMatcher(sql: Sql, ids: readonly number[]): ColumnMatcher {
+  idsMatcher(sql: ReadSql, ids: readonly number[]): ColumnMatcher {
     return (column) => (ids.length ? { sql: `${column} IN ${sql.in(ids)}`, params: [...ids] } : { sql: '1 = 0', params: [] });
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql, SqlValue } from '../database/sql.js';
+import type { SqlValue, ReadSql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { parseDateInput, toApiDate, toDbDateTime } from '../common/time/datetime.js';
@@ -130,7 +130,7 @@ interface SearchSources {
 class Compiler {
   private productList?: Promise<ProductRecord[]>;
   private componentList?: Promise<ComponentRecord[]>;
-  constructor(private readonly sql: Sql, private readonly caller: Caller, private readonly s: SearchSources, private readonly customIds: ReadonlyMap<string, number>) {}
+  constructor(private readonly sql: ReadSql, private readonly caller: Caller, private readonly s: SearchSources, private readonly customIds: ReadonlyMap<string, number>) {}
 
   async compile(criterion: Criterion): Promise<SqlCondition> {
     switch (criterion.kind) {

@@ -1,4 +1,4 @@
-import type { Sql } from '../database/sql.js';
+import type { ReadSql } from '../database/sql.js';
 
 /**
  * What the bug module needs to know about attachments: which are private (Bug history hides their changes from
@@ -7,7 +7,7 @@ import type { Sql } from '../database/sql.js';
  */
 export interface BugAttachments {
   /** Those of `attachmentIds` that are private. */
-  privateAmong(sql: Sql, attachmentIds: readonly number[]): Promise<ReadonlySet<number>>;
+  privateAmong(sql: ReadSql, attachmentIds: readonly number[]): Promise<ReadonlySet<number>>;
 }
 
 export const BUG_ATTACHMENTS = Symbol('BugAttachments');

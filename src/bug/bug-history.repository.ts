@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import type { ActivityEntry } from './bug.types.js';
 import { BugActivity } from './entities/bug-activity.entity.js';
@@ -34,7 +34,7 @@ export class BugHistoryRepository {
   }
 
   /** The history of the bugs, oldest first; with `since`, only changes strictly after it. */
-  async ofBugs(sql: Sql, bugIds: readonly number[], since?: string): Promise<ActivityRow[]> {
+  async ofBugs(sql: ReadSql, bugIds: readonly number[], since?: string): Promise<ActivityRow[]> {
     if (!bugIds.length) return [];
     const query = sql.repository(BugActivity).createQueryBuilder('a')
       .select('a.id', 'id')

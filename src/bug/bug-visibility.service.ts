@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { isIdInRange } from '../common/ids.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { Caller } from '../common/caller.js';
 import { GroupService } from '../group/group.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
@@ -74,7 +74,7 @@ export class BugVisibilityService implements BugVisibility {
    * in no group (`inNoGroup`: read under the bug's row lock, or just written) is visible to everyone by the rule's
    * first clause, and costs no statement (issue 13: one round trip of an update less, under the lock).
    */
-  async usersWhoCanSee(bugId: number, userIds: readonly number[], changer: Pick<Caller, 'parameters' | 'settingsMark'>, sql: Sql = this.db.read, inNoGroup = false): Promise<Set<number>> {
+  async usersWhoCanSee(bugId: number, userIds: readonly number[], changer: Pick<Caller, 'parameters' | 'settingsMark'>, sql: ReadSql = this.db.read, inNoGroup = false): Promise<Set<number>> {
     const unique = [...new Set(userIds)];
     if (!unique.length || inNoGroup) return new Set(unique);
     const memberships = await this.groups.membershipsOfManyAt(changer.settingsMark, unique, sql);
@@ -91,7 +91,7 @@ export class BugVisibilityService implements BugVisibility {
     return this.repository.visibleColumn(this.db.read, caller, alias);
   }
 
-  async visibleIds(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Set<number>> {
+  async visibleIds(caller: Caller, ids: readonly number[], sql: ReadSql = this.db.read): Promise<Set<number>> {
     return new Set(await this.repository.visibleIds(sql, caller, [...new Set(ids)]));
   }
 
@@ -109,7 +109,7 @@ export class BugVisibilityService implements BugVisibility {
   }
 
   /** The visible bugs' ids, or the first reference's error; `known`: what the route's companion read already found. */
-  async resolveVisible(caller: Caller, idsOrAliases: readonly string[], sql: Sql = this.db.read, known?: KnownVisibility): Promise<number[]> {
+  async resolveVisible(caller: Caller, idsOrAliases: readonly string[], sql: ReadSql = this.db.read, known?: KnownVisibility): Promise<number[]> {
     const lookups = await this.lookup(caller, idsOrAliases, sql, known);
     const failed = lookups.find((l) => l.error)?.error;
     if (failed) throw failed;
@@ -120,7 +120,7 @@ export class BugVisibilityService implements BugVisibility {
    * Resolves each reference to a visible bug id or to its error, in order, with one query for aliases (only when
    * some are named) and one for existence and visibility together.
    */
-  async lookup(caller: Caller, idsOrAliases: readonly unknown[], sql: Sql = this.db.read, known?: KnownVisibility): Promise<BugLookup[]> {
+  async lookup(caller: Caller, idsOrAliases: readonly unknown[], sql: ReadSql = this.db.read, known?: KnownVisibility): Promise<BugLookup[]> {
     const references = idsOrAliases.map(parseBugReference);
     const aliasIds = await this.idsOfAliases(references.flatMap((r) => ('alias' in r ? [r.alias] : [])), sql);
     const ids = references.flatMap((r) => ('id' in r ? [r.id] : 'alias' in r && aliasIds.has(r.alias.toLowerCase()) ? [aliasIds.get(r.alias.toLowerCase())!] : []));
@@ -130,14 +130,14 @@ export class BugVisibilityService implements BugVisibility {
   }
 
   /** Bug ids of aliases (case-insensitive, as the column's collation); keys are lower-cased aliases. */
-  async idsOfAliases(aliases: readonly string[], sql: Sql = this.db.read): Promise<Map<string, number>> {
+  async idsOfAliases(aliases: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, number>> {
     if (!aliases.length) return new Map();
     const rows = await this.bugs.aliasOwners(sql, [...new Set(aliases)]);
     return new Map(rows.map((r) => [r.alias.toLowerCase(), r.bugId]));
   }
 
   /** For each existing bug of `ids`, whether the caller may see it (absent from the map: no such bug). */
-  async visibilityOf(caller: Caller, ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, boolean>> {
+  async visibilityOf(caller: Caller, ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, boolean>> {
     const rows = await this.repository.visibilityOf(sql, caller, [...new Set(ids)]);
     return new Map(rows.map((r) => [r.id, r.visible]));
   }

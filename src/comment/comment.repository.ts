@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual } from 'typeorm';
-import { type PendingId, type Sql, type SqlValue } from '../database/sql.js';
+import { type PendingId, type Sql, type SqlValue, type ReadSql } from '../database/sql.js';
 import { insertRowLater, insertRows, type NewRow } from '../database/entity-rows.js';
 import { Comment } from './entities/comment.entity.js';
 import { CommentTag } from './entities/comment-tag.entity.js';
@@ -72,7 +72,7 @@ export class CommentRepository {
   }
 
   /** The bug and privacy of those of `ids` that exist. */
-  owners(sql: Sql, ids: readonly number[]): Promise<Array<Pick<Comment, 'id' | 'bugId' | 'isPrivate'>>> {
+  owners(sql: ReadSql, ids: readonly number[]): Promise<Array<Pick<Comment, 'id' | 'bugId' | 'isPrivate'>>> {
     if (!ids.length) return Promise.resolve([]);
     return sql.repository(Comment).find({ select: { id: true, bugId: true, isPrivate: true }, where: { id: In([...ids]) } });
   }
@@ -85,7 +85,7 @@ export class CommentRepository {
    * join it by primary key: a window, or a sort, over whole rows made MariaDB copy every comment's text into an
    * on-disk temporary table (for 121 comments 1,385 µs of its time against ~360 now).
    */
-  async ofBugs(sql: Sql, bugIds: readonly number[], filter: CommentFilter): Promise<CommentRow[]> {
+  async ofBugs(sql: ReadSql, bugIds: readonly number[], filter: CommentFilter): Promise<CommentRow[]> {
     if (!bugIds.length) return [];
     const q = sql.quote;
     const params: SqlValue[] = [...bugIds];
@@ -127,7 +127,7 @@ export class CommentRepository {
   // ---- Tags ---------------------------------------------------------------------------------------------------
 
   /** The tags of every comment of the bugs (comment id → tags, sorted), in one statement. */
-  async tagsOfBugs(sql: Sql, bugIds: readonly number[]): Promise<Map<number, string[]>> {
+  async tagsOfBugs(sql: ReadSql, bugIds: readonly number[]): Promise<Map<number, string[]>> {
     if (!bugIds.length) return new Map();
     const rows = await sql.repository(CommentTag).createQueryBuilder('t')
       .innerJoin('t.comment', 'c')
@@ -139,14 +139,14 @@ export class CommentRepository {
   }
 
   /** The tags of these comments (comment id → tags, sorted). */
-  async tagsOf(sql: Sql, commentIds: readonly number[]): Promise<Map<number, string[]>> {
+  async tagsOf(sql: ReadSql, commentIds: readonly number[]): Promise<Map<number, string[]>> {
     if (!commentIds.length) return new Map();
     const rows = await sql.repository(CommentTag).find({ select: { commentId: true, tag: true }, where: { commentId: In([...commentIds]) }, order: { tag: 'ASC' } });
     return byComment(rows);
   }
 
   /** Tags in use containing `text` (case-insensitively), most used first. */
-  async searchTags(sql: Sql, text: string, limit: number): Promise<string[]> {
+  async searchTags(sql: ReadSql, text: string, limit: number): Promise<string[]> {
     const pattern = `%${text.replace(/[!%_]/g, (c) => LIKE_ESCAPE + c)}%`;
     const rows = await sql.repository(CommentTagWeight).createQueryBuilder('w')
       .select(['w.tag'])

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type HeldStatement, type Statement } from './sql.js';
+import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type HeldStatement, type ReadSql, type Statement } from './sql.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
 import { combineHeldWrites } from './held-writes.js';
@@ -219,7 +219,8 @@ function observePool(dataSource: DataSource): void {
 @Injectable()
 export class Db {
   readonly dialect: Dialect;
-  readonly read: Sql;
+  /** Reads outside a write: a read-only handle (ReadSql), since a write outside a transaction moves no settings mark. */
+  readonly read: ReadSql;
   // SQLite has one connection (better-sqlite3): its transactions must not interleave, so they queue here. The only
   // process-local state that orders work, and SQLite is single-process by nature (the server kind below is a fact).
   private sqliteQueue: Promise<unknown> = Promise.resolve();

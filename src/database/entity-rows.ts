@@ -1,6 +1,6 @@
 import type { EntityMetadata, ObjectLiteral, Repository } from 'typeorm';
 import { dialectOf } from './dialect.js';
-import { holdStatement, isSqlExpression, runInsertHeld, runWrite, runWriteLater, type HeldRowId, type PendingId, type RowId, type SqlValue, type WriteValue } from './sql.js';
+import { holdStatement, isSqlExpression, runInsertHeld, runWrite, runWriteLater, type HeldRowId, type PendingId, type ReadRepository, type RowId, type SqlValue, type WriteValue } from './sql.js';
 import { insertSql, updateSql, type Assignment, type WriteShape } from './held-writes.js';
 
 /**
@@ -72,10 +72,12 @@ function insertStatements<T extends ObjectLiteral>(repository: Repository<T>, ro
  * The rows matching `where` (in no particular order), with their selectable columns; `forUpdate` locks them for the
  * rest of the transaction on MySQL (SQLite's writer is alone).
  */
-export async function findRows<T extends ObjectLiteral>(repository: Repository<T>, where: NoInfer<Where<T>>, options: { forUpdate?: boolean } = {}): Promise<T[]> {
-  const { metadata, manager } = repository;
+export async function findRows<T extends ObjectLiteral>(repository: ReadRepository<T>, where: NoInfer<Where<T>>, options: { forUpdate?: boolean } = {}): Promise<T[]> {
+  // A read, so a read handle's repository will do: its statement goes through that repository's manager.
+  const readable = repository as Repository<T>;
+  const { metadata, manager } = readable;
   const driver = manager.connection.driver;
-  const condition = whereClause(repository, where);
+  const condition = whereClause(readable, where);
   if (!condition) return [];
   const columns = metadata.columns.filter((column) => column.isSelect);
   const lock = options.forUpdate && dialectOf(manager.connection) === 'mysql' ? ' FOR UPDATE' : '';

@@ -1,7 +1,7 @@
 import type { EntityManager, EntityTarget, ObjectLiteral, QueryRunner, Repository } from 'typeorm';
 import { queryCounter } from './counting-logger.js';
 import type { Dialect } from './dialect.js';
-import { noteWrittenTable, tableWrittenBy, writtenTables } from './written-tables.js';
+import { noteWrittenTable, tableWrittenBy, WriteOutsideTransaction, writtenTables } from './written-tables.js';
 import type { WriteShape } from './held-writes.js';
 
 export type SqlValue = string | number | boolean | null | Buffer;
@@ -127,28 +127,22 @@ export async function holdStatement(manager: EntityManager, sql: string, params:
 }
 
 /**
- * Runs a write on the manager: the generated id of an INSERT and the number of affected rows. Inside a transaction
- * the write is noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts). A write held
- * by `Sql.withHeldWrites` answers id 0 and no rows: it has not run yet.
+ * Runs a write on a transaction's manager: the generated id of an INSERT and the number of affected rows. The write is
+ * noted on its query runner, as TypeORM's entity events note theirs (written-tables.ts); outside a transaction it is
+ * refused (WriteOutsideTransaction). A write held by `Sql.withHeldWrites` answers id 0 and no rows: it has not run yet.
  */
 export async function runWrite(manager: EntityManager, sql: string, params: WriteValue[], shape?: WriteShape): Promise<{ insertId: number; affected: number }> {
   const runner = manager.queryRunner;
-  let raw: WriteResult;
-  let affected: number | undefined;
-  if (runner) {
-    noteWrittenTable(runner, tableWrittenBy(sql));
-    const hold = holdOf(runner);
-    if (hold?.writeScopes) {
-      await holdStatement(manager, sql, params, shape);
-      return { insertId: 0, affected: 0 };
-    }
-    const result = await runner.query(sql, params, true);
-    raw = result.raw as WriteResult;
-    affected = result.affected;
-  } else {
-    raw = await manager.query<WriteResult>(sql, params);
+  if (!runner?.isTransactionActive) throw new WriteOutsideTransaction(tableWrittenBy(sql));
+  noteWrittenTable(runner, tableWrittenBy(sql));
+  const hold = holdOf(runner);
+  if (hold?.writeScopes) {
+    await holdStatement(manager, sql, params, shape);
+    return { insertId: 0, affected: 0 };
   }
-  return { insertId: insertIdOf(raw), affected: affected ?? Number(raw?.affectedRows ?? raw?.changes ?? 0) };
+  const result = await runner.query(sql, params, true);
+  const raw = result.raw as WriteResult;
+  return { insertId: insertIdOf(raw), affected: result.affected ?? Number(raw?.affectedRows ?? raw?.changes ?? 0) };
 }
 
 /**
@@ -204,10 +198,37 @@ function holdAnswered(hold: StatementHold, held: HeldStatement): Promise<unknown
 }
 
 /**
+ * What a read handle lets a repository do with an entity's table: read it. A read method takes a `ReadSql` and so
+ * cannot write, whichever handle it is given; the writes (`insert`, `update`, `delete`, `save`, `increment` …) are
+ * the transaction's (`Sql.repository`). A query builder's writes are refused at run time outside a transaction
+ * (ChangeMarkSubscriber).
+ */
+export type ReadRepository<T extends ObjectLiteral> = Pick<
+  Repository<T>,
+  | 'metadata' | 'target' | 'create' | 'find' | 'findBy' | 'findOne' | 'findOneBy' | 'findOneOrFail' | 'findOneByOrFail'
+  | 'findAndCount' | 'findAndCountBy' | 'count' | 'countBy' | 'exists' | 'existsBy' | 'sum' | 'maximum' | 'minimum' | 'createQueryBuilder'
+>;
+
+/**
+ * A handle that reads: `Db.read` is one, and a transaction's `Sql` is one too (a read inside a write sees the write).
+ * It has no way to write (no `run`, no held or combined writes, no steps, entity repositories that only read): a
+ * write outside a transaction would never move the settings mark (ChangeMarkSubscriber notes a transaction's
+ * tables), and every instance would then serve stale settings.
+ */
+export interface ReadSql {
+  readonly dialect: Dialect;
+  readonly quote: (identifier: string) => string;
+  repository<T extends ObjectLiteral>(entity: EntityTarget<T>): ReadRepository<T>;
+  all<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
+  one<T extends object = Row>(sql: string, params?: SqlValue[]): Promise<T | undefined>;
+  in(values: readonly unknown[]): string;
+}
+
+/**
  * Plain SQL over one EntityManager (the transaction's, or the data source's for reads). Both dialects take `?`
  * placeholders. Values are bound, never interpolated; lists go through `in()`.
  */
-export class Sql {
+export class Sql implements ReadSql {
   /**
    * `reads` decides where reads outside a transaction go: `manager` (the default), `replica` (TypeORM replication's
    * "slave" mode) or a direct function (the MySQL pool itself, skipping TypeORM's per-query runner on the hot path).
@@ -221,9 +242,9 @@ export class Sql {
   ) {}
 
   /**
-   * Settles once this handle's transaction ended: true when it committed, false when it rolled back (outside a
-   * transaction, true: each write committed as it ran). For what must follow only a commit: waking an outbox's
-   * worker (CommitSignals), forgetting what a write made stale in this instance's memory.
+   * Settles once this handle's transaction ended: true when it committed, false when it rolled back. For what must
+   * follow only a commit: waking an outbox's worker (CommitSignals), forgetting what a write made stale in this
+   * instance's memory.
    */
   committed(): Promise<boolean> {
     return this.end?.committed ?? Promise.resolve(true);

@@ -7,6 +7,17 @@ import type { QueryRunner } from 'typeorm';
  */
 const WRITTEN_TABLES = 'writtenTables';
 
+/**
+ * A write refused because it ran outside a transaction (a read handle's manager): it would be noted nowhere, so it
+ * would move no settings mark, and every instance would keep serving the settings it changed. Write in
+ * `Db.transaction`.
+ */
+export class WriteOutsideTransaction extends Error {
+  constructor(table: string) {
+    super(`a write of ${table} outside a transaction: it would move no settings mark (write in Db.transaction)`);
+  }
+}
+
 export function noteWrittenTable(runner: QueryRunner | undefined, table: string): void {
   if (!runner?.isTransactionActive) return;
   const data = runner.data as { [WRITTEN_TABLES]?: Set<string> };

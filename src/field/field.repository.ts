@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { FieldDefinition } from './entities/field-definition.entity.js';
 import { FieldValue } from './entities/field-value.entity.js';
@@ -23,7 +23,7 @@ export interface TransitionRow {
 @Injectable()
 export class FieldRepository {
   /** Fields, obsolete ones only when asked, custom ones only when asked; by sort key, then name. */
-  findFields(sql: Sql, filter: { customOnly?: boolean } = {}): Promise<FieldDefinition[]> {
+  findFields(sql: ReadSql, filter: { customOnly?: boolean } = {}): Promise<FieldDefinition[]> {
     return sql.repository(FieldDefinition).find({
       where: { obsolete: false, ...(filter.customOnly ? { custom: true } : {}) },
       order: { sortkey: 'ASC', name: 'ASC' },
@@ -31,7 +31,7 @@ export class FieldRepository {
   }
 
   /** Fields by id or internal name, obsolete ones too. */
-  findByIdsOrNames(sql: Sql, ids: readonly number[], names: readonly string[]): Promise<FieldDefinition[]> {
+  findByIdsOrNames(sql: ReadSql, ids: readonly number[], names: readonly string[]): Promise<FieldDefinition[]> {
     const where = [...(ids.length ? [{ id: In(ids) }] : []), ...(names.length ? [{ name: In(names) }] : [])];
     return where.length ? sql.repository(FieldDefinition).find({ where }) : Promise.resolve([]);
   }
@@ -59,12 +59,12 @@ export class FieldRepository {
   }
 
   /** The legal values of some fields (by id). */
-  valuesOfFieldIds(sql: Sql, fieldIds: readonly number[]): Promise<FieldValue[]> {
+  valuesOfFieldIds(sql: ReadSql, fieldIds: readonly number[]): Promise<FieldValue[]> {
     return fieldIds.length ? sql.repository(FieldValue).findBy({ fieldId: In(fieldIds) }) : Promise.resolve([]);
   }
 
   /** The legal values of some fields (by internal name), each with its field's name. */
-  async valuesOfFieldNames(sql: Sql, names: readonly string[]): Promise<FieldValueOfName[]> {
+  async valuesOfFieldNames(sql: ReadSql, names: readonly string[]): Promise<FieldValueOfName[]> {
     if (!names.length) return [];
     const values = await sql.repository(FieldValue).createQueryBuilder('v')
       .innerJoinAndSelect('v.field', 'f')
@@ -74,7 +74,7 @@ export class FieldRepository {
   }
 
   /** The status workflow, in the order it was written. */
-  async transitions(sql: Sql): Promise<TransitionRow[]> {
+  async transitions(sql: ReadSql): Promise<TransitionRow[]> {
     const rows = await sql.repository(StatusTransition).createQueryBuilder('w')
       .innerJoin('w.toStatus', 't')
       .leftJoin('w.fromStatus', 'f')

@@ -4,7 +4,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { KeptReads } from '../common/kept-reads.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import type { FieldInstall, StatusDef, Transition } from './field.types.js';
 import { FieldType } from './field-type.js';
 import { pickByIdsAndNames } from '../common/pick-by-ids-and-names.js';
@@ -131,7 +131,7 @@ export class FieldService {
    * `caller.settingsMark`. The answers are frozen and as fresh as the mark; without a mark they are read afresh.
    * Inside a transaction pass it as `sql` (see ProductService.catalogueAt).
    */
-  catalogueAt(settingsMark: number | undefined, sql: Sql = this.db.read): FieldCatalogue {
+  catalogueAt(settingsMark: number | undefined, sql: ReadSql = this.db.read): FieldCatalogue {
     const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
     return {
       customFields: () => keep('customFields', [], () => this.customFields(sql)),
@@ -144,18 +144,18 @@ export class FieldService {
   }
 
   /** Every non-obsolete field, standard and custom, by sort key then name (Bugzilla's field list order). */
-  async allFields(sql: Sql = this.db.read): Promise<FieldDefRecord[]> {
+  async allFields(sql: ReadSql = this.db.read): Promise<FieldDefRecord[]> {
     return (await this.fieldRepository.findFields(sql)).map(toFieldDef);
   }
 
   /** Fields by id and by internal name (obsolete ones too, as Bugzilla's Field->check); an unknown one is 51. */
-  async fieldsByIdsAndNames(target: { ids: number[]; names: string[] }, sql: Sql = this.db.read): Promise<FieldDefRecord[]> {
+  async fieldsByIdsAndNames(target: { ids: number[]; names: string[] }, sql: ReadSql = this.db.read): Promise<FieldDefRecord[]> {
     const fields = await this.fieldRepository.findByIdsOrNames(sql, target.ids, target.names);
     return pickByIdsAndNames(fields.map(toFieldDef), target, 'field');
   }
 
   /** The legal values of many fields in one query, each list in sort order. */
-  async valuesOfFields(fieldIds: readonly number[], sql: Sql = this.db.read): Promise<FieldValueOfField[]> {
+  async valuesOfFields(fieldIds: readonly number[], sql: ReadSql = this.db.read): Promise<FieldValueOfField[]> {
     const values = await this.fieldRepository.valuesOfFieldIds(sql, [...new Set(fieldIds)]);
     return values
       .map((value) => ({ ...toFieldValue(value), fieldId: value.fieldId, visibilityValueId: value.visibilityValueId }))
@@ -228,13 +228,13 @@ export class FieldService {
   }
 
   /** Legal values of a select field by internal name (bug_status, resolution, bug_severity, priority, op_sys, rep_platform, cf_*), in sort order. */
-  async legalValues(fieldName: string, sql: Sql = this.db.read): Promise<FieldValueRecord[]> {
+  async legalValues(fieldName: string, sql: ReadSql = this.db.read): Promise<FieldValueRecord[]> {
     const values = await this.fieldRepository.valuesOfFieldNames(sql, [fieldName]);
     return values.map((v) => toFieldValue(v.value)).sort(bySortKey);
   }
 
   /** Legal values of several select fields in one query (Create Bug needs six): field name → its values in sort order. */
-  async legalValuesOfFields(fieldNames: readonly string[], sql: Sql = this.db.read): Promise<Map<string, FieldValueRecord[]>> {
+  async legalValuesOfFields(fieldNames: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, FieldValueRecord[]>> {
     const byField = new Map<string, FieldValueRecord[]>(fieldNames.map((name) => [name, []]));
     if (!fieldNames.length) return byField;
     for (const { field, value } of await this.fieldRepository.valuesOfFieldNames(sql, fieldNames)) byField.get(field)?.push(toFieldValue(value));
@@ -242,18 +242,18 @@ export class FieldService {
     return byField;
   }
 
-  async statuses(sql: Sql = this.db.read): Promise<StatusDef[]> {
+  async statuses(sql: ReadSql = this.db.read): Promise<StatusDef[]> {
     const values = await this.legalValues('bug_status', sql);
     return values.map((v) => ({ name: v.value, isOpen: v.isOpen !== false, isActive: v.isActive, sortKey: v.sortKey }));
   }
 
-  async transitions(sql: Sql = this.db.read): Promise<Transition[]> {
+  async transitions(sql: ReadSql = this.db.read): Promise<Transition[]> {
     const rows = await this.fieldRepository.transitions(sql);
     return rows.map((r) => ({ from: r.fromStatus, to: r.toStatus, requireComment: r.requireComment }));
   }
 
   /** Non-obsolete custom fields, in sort order. */
-  async customFields(sql: Sql = this.db.read): Promise<CustomFieldRecord[]> {
+  async customFields(sql: ReadSql = this.db.read): Promise<CustomFieldRecord[]> {
     const fields = await this.fieldRepository.findFields(sql, { customOnly: true });
     return fields.map(toFieldDef).map(({ id, name, description, type, isMandatory, enterBug, sortKey }) => ({
       id, name, description, type, isMandatory, enterBug, sortKey,
@@ -261,7 +261,7 @@ export class FieldService {
   }
 
   /** Keywords by name (case-insensitive); the map's key is the lower-cased name. */
-  async keywordsByNames(names: readonly string[], sql: Sql = this.db.read): Promise<Map<string, KeywordRecord>> {
+  async keywordsByNames(names: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, KeywordRecord>> {
     const unique = [...new Set(names.map((n) => String(n).trim()).filter((n) => n !== ''))];
     if (!unique.length) return new Map();
     const keywords = await this.keywordRepository.findByNames(sql, unique);
@@ -269,11 +269,11 @@ export class FieldService {
   }
 
   /** Every keyword (active or not) by name, with its description. */
-  async allKeywords(sql: Sql = this.db.read): Promise<KeywordDetail[]> {
+  async allKeywords(sql: ReadSql = this.db.read): Promise<KeywordDetail[]> {
     return (await this.keywordRepository.findAll(sql)).map((keyword) => ({ ...toKeyword(keyword), description: keyword.description ?? '' }));
   }
 
-  async keywordsByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, KeywordRecord>> {
+  async keywordsByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, KeywordRecord>> {
     const keywords = await this.keywordRepository.findByIds(sql, [...new Set(ids)]);
     return new Map(keywords.map((keyword) => [keyword.id, toKeyword(keyword)]));
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { findRows, insertRows } from '../database/entity-rows.js';
 import { Keyword } from './entities/keyword.entity.js';
 
@@ -11,16 +11,16 @@ export type KeywordChanges = Partial<Omit<Keyword, 'id'>>;
 @Injectable()
 export class KeywordRepository {
   /** Every keyword, by name. */
-  findAll(sql: Sql): Promise<Keyword[]> {
+  findAll(sql: ReadSql): Promise<Keyword[]> {
     return sql.repository(Keyword).find({ order: { name: 'ASC' } });
   }
 
-  findByIds(sql: Sql, ids: readonly number[]): Promise<Keyword[]> {
+  findByIds(sql: ReadSql, ids: readonly number[]): Promise<Keyword[]> {
     return findRows(sql.repository(Keyword), { id: ids });
   }
 
   /** Names compare case-insensitively (the column's collation). */
-  findByNames(sql: Sql, names: readonly string[]): Promise<Keyword[]> {
+  findByNames(sql: ReadSql, names: readonly string[]): Promise<Keyword[]> {
     return names.length ? sql.repository(Keyword).findBy({ name: In(names) }) : Promise.resolve([]);
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql, SqlValue } from '../database/sql.js';
+import type { SqlValue, ReadSql } from '../database/sql.js';
 import { concatSql } from '../database/dialect.js';
 import { Flag } from './entities/flag.entity.js';
 import { FlagType } from './entities/flag-type.entity.js';
@@ -19,10 +19,10 @@ export type FlagColumnMatcher = (column: string) => FlagSearchCondition;
 /** The SQL of Search Bugs' flag criteria: a sub-select of flags (with their types), names from the entities' metadata, quoted. */
 @Injectable()
 export class FlagSearchRepository {
-  bugsWithFlag(sql: Sql, bugId: string, field: FlagSearchField, match: FlagColumnMatcher, attachment?: FlagColumnMatcher): FlagSearchCondition {
+  bugsWithFlag(sql: ReadSql, bugId: string, field: FlagSearchField, match: FlagColumnMatcher, attachment?: FlagColumnMatcher): FlagSearchCondition {
     const q = sql.quote;
-    const flags = sql.manager.connection.getMetadata(Flag);
-    const types = sql.manager.connection.getMetadata(FlagType);
+    const flags = sql.repository(Flag).metadata;
+    const types = sql.repository(FlagType).metadata;
     const flag = (property: keyof Flag) => q(`sf.${flags.findColumnWithPropertyName(property)!.databaseName}`);
     const type = (property: keyof FlagType) => q(`st.${types.findColumnWithPropertyName(property)!.databaseName}`);
     // Bugzilla's `flagtypes.name` is the type's name followed by the status: `review?` finds requested reviews.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import type { ReadSql } from '../database/sql.js';
 import { FlagSearchRepository, type FlagColumnMatcher, type FlagSearchCondition, type FlagSearchField } from './flag-search.repository.js';
 
 export type { FlagColumnMatcher, FlagSearchCondition, FlagSearchField } from './flag-search.repository.js';
@@ -16,7 +16,7 @@ export class FlagSearchService {
    * `<bugId> IN (bugs with a flag whose field matches)`; `attachment`, when given, must hold for the flag's attachment
    * id (NULL for a flag on the bug itself): the caller's way to leave out flags on attachments they may not see.
    */
-  bugsWithFlag(sql: Sql, bugId: string, field: FlagSearchField, match: FlagColumnMatcher, attachment?: FlagColumnMatcher): FlagSearchCondition {
+  bugsWithFlag(sql: ReadSql, bugId: string, field: FlagSearchField, match: FlagColumnMatcher, attachment?: FlagColumnMatcher): FlagSearchCondition {
     return this.repository.bugsWithFlag(sql, bugId, field, match, attachment);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull, type Repository } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import type { ReadRepository, ReadSql, Sql } from '../database/sql.js';
 import { findRows, insertRows } from '../database/entity-rows.js';
 import { FlagExclusion } from './entities/flag-exclusion.entity.js';
 import { FlagInclusion } from './entities/flag-inclusion.entity.js';
@@ -19,7 +19,9 @@ export type NewFlagType = Omit<FlagType, 'id' | 'grantGroup' | 'requestGroup'>;
 export type FlagTypeChanges = Partial<Omit<NewFlagType, 'targetType'>>;
 
 /** Both clusion tables have the same columns: one repository type serves them. */
-function clusions(sql: Sql, kind: ClusionKind): Repository<FlagInclusion> {
+function clusions(sql: Sql, kind: ClusionKind): Repository<FlagInclusion>;
+function clusions(sql: ReadSql, kind: ClusionKind): ReadRepository<FlagInclusion>;
+function clusions(sql: ReadSql, kind: ClusionKind): ReadRepository<FlagInclusion> {
   return sql.repository<FlagInclusion>(kind === 'inclusions' ? FlagInclusion : FlagExclusion);
 }
 
@@ -28,16 +30,16 @@ const CLUSION_COLUMNS = { typeId: true, productId: true, componentId: true } as 
 /** The flag_types, flag_inclusions and flag_exclusions tables. */
 @Injectable()
 export class FlagTypeRepository {
-  findAll(sql: Sql): Promise<FlagType[]> {
+  findAll(sql: ReadSql): Promise<FlagType[]> {
     return sql.repository(FlagType).find();
   }
 
-  findByIds(sql: Sql, ids: readonly number[]): Promise<FlagType[]> {
+  findByIds(sql: ReadSql, ids: readonly number[]): Promise<FlagType[]> {
     return findRows(sql.repository(FlagType), { id: ids });
   }
 
   /** Names compare case-insensitively (the column's collation); several types may share one. */
-  findByNames(sql: Sql, names: readonly string[]): Promise<FlagType[]> {
+  findByNames(sql: ReadSql, names: readonly string[]): Promise<FlagType[]> {
     return names.length ? sql.repository(FlagType).findBy({ name: In(names) }) : Promise.resolve([]);
   }
 
@@ -50,13 +52,13 @@ export class FlagTypeRepository {
   }
 
   /** The clusion rows of some types, in the order they were written. */
-  clusionsOfTypes(sql: Sql, kind: ClusionKind, typeIds: readonly number[]): Promise<ClusionRow[]> {
+  clusionsOfTypes(sql: ReadSql, kind: ClusionKind, typeIds: readonly number[]): Promise<ClusionRow[]> {
     if (!typeIds.length) return Promise.resolve([]);
     return clusions(sql, kind).find({ select: CLUSION_COLUMNS, where: { typeId: In(typeIds) }, order: { id: 'ASC' } });
   }
 
   /** The clusion rows that can concern the products: theirs and the product-wide "any" ones. */
-  clusionsOfProducts(sql: Sql, kind: ClusionKind, productIds: readonly number[]): Promise<ClusionRow[]> {
+  clusionsOfProducts(sql: ReadSql, kind: ClusionKind, productIds: readonly number[]): Promise<ClusionRow[]> {
     const where = [{ productId: IsNull() }, ...(productIds.length ? [{ productId: In(productIds) }] : [])];
     return clusions(sql, kind).find({ select: CLUSION_COLUMNS, where });
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import type { ComponentFlagType, ProductFlagTypes } from '../product/product.tokens.js';
 import type { FlagType } from './entities/flag-type.entity.js';
 import { FlagTypeRepository, type ClusionRow } from './flag-type.repository.js';
@@ -71,19 +71,19 @@ export class FlagTypeService implements ProductFlagTypes {
    * The flag types of a target type that apply to a product/component, active or not, in sortkey, name order
    * (Bugzilla's match()). The caller decides what an inactive type allows.
    */
-  async applicableTypes(productId: number, componentId: number, target: 'bug' | 'attachment', sql: Sql = this.db.read): Promise<FlagTypeRecord[]> {
+  async applicableTypes(productId: number, componentId: number, target: 'bug' | 'attachment', sql: ReadSql = this.db.read): Promise<FlagTypeRecord[]> {
     const types = await this.typesForProduct(productId, componentId, sql);
     return types.filter((t) => t.targetType === target);
   }
 
   /** Types applying to a product (and component, when given), both targets, in sortkey, name order. */
-  async typesForProduct(productId: number, componentId: number | undefined, sql: Sql = this.db.read): Promise<FlagTypeRecord[]> {
+  async typesForProduct(productId: number, componentId: number | undefined, sql: ReadSql = this.db.read): Promise<FlagTypeRecord[]> {
     const { types, inclusions, exclusions } = await this.loadForProducts([productId], sql);
     return types.filter((t) => typeApplies(t.id, inclusions, exclusions, productId, componentId)).sort(byTypeOrder);
   }
 
   /** The types of many components at once (three queries whatever their number). */
-  async typesForComponents(components: ReadonlyArray<{ id: number; productId: number }>, sql: Sql = this.db.read): Promise<Map<number, ComponentFlagTypes>> {
+  async typesForComponents(components: ReadonlyArray<{ id: number; productId: number }>, sql: ReadSql = this.db.read): Promise<Map<number, ComponentFlagTypes>> {
     const result = new Map<number, ComponentFlagTypes>();
     if (!components.length) return result;
     const { types, inclusions, exclusions } = await this.loadForProducts(components.map((c) => c.productId), sql);
@@ -98,19 +98,19 @@ export class FlagTypeService implements ProductFlagTypes {
     return result;
   }
 
-  async typesByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, FlagTypeRecord>> {
+  async typesByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, FlagTypeRecord>> {
     const types = await this.flagTypeRepository.findByIds(sql, [...new Set(ids)]);
     return new Map(types.map((type) => [type.id, toFlagType(type)]));
   }
 
   /** Flag types by name (names are not unique: several types may share one), in sortkey, name order. */
-  async typesByNames(names: readonly string[], sql: Sql = this.db.read): Promise<FlagTypeRecord[]> {
+  async typesByNames(names: readonly string[], sql: ReadSql = this.db.read): Promise<FlagTypeRecord[]> {
     const types = await this.flagTypeRepository.findByNames(sql, [...new Set(names.map((n) => String(n).trim()))]);
     return types.map(toFlagType).sort(byTypeOrder);
   }
 
   /** The inclusion and exclusion rows of some types. */
-  async clusionsOf(typeIds: readonly number[], sql: Sql = this.db.read): Promise<{ inclusions: Clusion[]; exclusions: Clusion[] }> {
+  async clusionsOf(typeIds: readonly number[], sql: ReadSql = this.db.read): Promise<{ inclusions: Clusion[]; exclusions: Clusion[] }> {
     const unique = [...new Set(typeIds)];
     const [inclusions, exclusions] = await Promise.all([
       this.flagTypeRepository.clusionsOfTypes(sql, 'inclusions', unique),
@@ -120,7 +120,7 @@ export class FlagTypeService implements ProductFlagTypes {
   }
 
   /** Every type, with the clusion rows that can concern the products (product-wide "any" rows included). */
-  private async loadForProducts(productIds: readonly number[], sql: Sql): Promise<{ types: FlagTypeRecord[]; inclusions: Clusion[]; exclusions: Clusion[] }> {
+  private async loadForProducts(productIds: readonly number[], sql: ReadSql): Promise<{ types: FlagTypeRecord[]; inclusions: Clusion[]; exclusions: Clusion[] }> {
     const unique = [...new Set(productIds)];
     const [types, inclusions, exclusions] = await Promise.all([
       this.flagTypeRepository.findAll(sql),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { Flag } from './entities/flag.entity.js';
 
 /** The columns of a new flag (the generated id and the relations aside). */
@@ -32,7 +32,7 @@ export class FlagRepository {
   }
 
   /** One query joined to the flag types, oldest first. */
-  async ofAttachments(sql: Sql, attachmentIds: readonly number[]): Promise<StoredFlag[]> {
+  async ofAttachments(sql: ReadSql, attachmentIds: readonly number[]): Promise<StoredFlag[]> {
     const flags = await sql.repository(Flag).find({ relations: { type: true }, where: { attachmentId: In([...attachmentIds]) }, order: { id: 'ASC' } });
     return flags.map(({ type, setter: _setter, requestee: _requestee, ...flag }) => ({ ...flag, name: type!.name }));
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { FlagRepository, type StoredFlag } from './flag.repository.js';
 
 export type { StoredFlag };
@@ -38,7 +38,7 @@ export class FlagService {
   }
 
   /** The flags of some attachments (one query), oldest first, with their type names; people as user ids. */
-  attachmentFlags(sql: Sql, attachmentIds: readonly number[]): Promise<StoredFlag[]> {
+  attachmentFlags(sql: ReadSql, attachmentIds: readonly number[]): Promise<StoredFlag[]> {
     return attachmentIds.length ? this.store.ofAttachments(sql, [...new Set(attachmentIds)]) : Promise.resolve([]);
   }
 

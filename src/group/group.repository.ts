@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, Not } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { Group } from './entities/group.entity.js';
 import { GroupGrant } from './entities/group-grant.entity.js';
@@ -28,11 +28,11 @@ export interface MembershipFacts {
 /** The groups, group_group_map and user_group_map tables. Group names compare case-insensitively. */
 @Injectable()
 export class GroupRepository {
-  existsById(sql: Sql, id: number): Promise<boolean> {
+  existsById(sql: ReadSql, id: number): Promise<boolean> {
     return sql.repository(Group).existsBy({ id });
   }
 
-  existsByName(sql: Sql, name: string): Promise<boolean> {
+  existsByName(sql: ReadSql, name: string): Promise<boolean> {
     return sql.repository(Group).existsBy({ name });
   }
 
@@ -41,16 +41,16 @@ export class GroupRepository {
   }
 
   /** Ordered by name (Bugzilla's list order). */
-  findAll(sql: Sql): Promise<Group[]> {
+  findAll(sql: ReadSql): Promise<Group[]> {
     return sql.repository(Group).find({ order: { name: 'ASC' } });
   }
 
   /** Ordered by name. */
-  findByIds(sql: Sql, ids: readonly number[]): Promise<Group[]> {
+  findByIds(sql: ReadSql, ids: readonly number[]): Promise<Group[]> {
     return sql.repository(Group).find({ where: { id: In(ids) }, order: { name: 'ASC' } });
   }
 
-  findByNames(sql: Sql, names: readonly string[]): Promise<Group[]> {
+  findByNames(sql: ReadSql, names: readonly string[]): Promise<Group[]> {
     return sql.repository(Group).findBy({ name: In(names) });
   }
 
@@ -67,7 +67,7 @@ export class GroupRepository {
     await tx.repository(Group).update({ id }, changes);
   }
 
-  allGrants(sql: Sql): Promise<Grant[]> {
+  allGrants(sql: ReadSql): Promise<Grant[]> {
     return sql.repository(GroupGrant).find({ select: { memberId: true, grantorId: true, grantType: true } });
   }
 
@@ -80,7 +80,7 @@ export class GroupRepository {
    * three row sets are told apart by `kind`. Hand-written for the round trip; every name quoted (`groups` is
    * reserved on MySQL 8).
    */
-  async membershipFacts(sql: Sql, userIds: readonly number[]): Promise<MembershipFacts> {
+  async membershipFacts(sql: ReadSql, userIds: readonly number[]): Promise<MembershipFacts> {
     const q = sql.quote;
     const rows = await sql.all<{ kind: string; a: number; b: number; c: number | null; name: string | null }>(
       `SELECT 'u' AS ${q('kind')}, ${q('user_id')} AS ${q('a')}, ${q('group_id')} AS ${q('b')}, ${q('is_bless')} AS ${q('c')}, NULL AS ${q('name')}
@@ -99,7 +99,7 @@ export class GroupRepository {
   }
 
   /** The users with a (non-bless) membership row in any of these groups, each pair once. */
-  async membersOfGroups(sql: Sql, groupIds: readonly number[]): Promise<Array<Pick<Membership, 'userId' | 'groupId'>>> {
+  async membersOfGroups(sql: ReadSql, groupIds: readonly number[]): Promise<Array<Pick<Membership, 'userId' | 'groupId'>>> {
     const rows = await sql.repository(Membership).createQueryBuilder('m')
       .select('m.groupId', 'groupId').addSelect('m.userId', 'userId').distinct()
       .where('m.isBless = 0 AND m.groupId IN (:...groupIds)', { groupIds })
@@ -107,7 +107,7 @@ export class GroupRepository {
     return rows.map((row) => ({ groupId: Number(row.groupId), userId: Number(row.userId) }));
   }
 
-  async groupIdsOf(sql: Sql, where: Omit<MembershipRow, 'groupId'>): Promise<number[]> {
+  async groupIdsOf(sql: ReadSql, where: Omit<MembershipRow, 'groupId'>): Promise<number[]> {
     return (await sql.repository(Membership).find({ select: { groupId: true }, where })).map((row) => row.groupId);
   }
 

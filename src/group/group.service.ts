@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import type { Caller, CallerGroups } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { KeptReads } from '../common/kept-reads.js';
@@ -52,7 +52,7 @@ export interface AccountDirectory {
   /** Every account's id and login. */
   allLogins(sql: Sql): Promise<Array<{ id: number; login: string }>>;
   /** Accounts by id, ordered by login; unknown ids skipped. */
-  listByIds(ids: readonly number[], sql: Sql): Promise<GroupMemberRecord[]>;
+  listByIds(ids: readonly number[], sql: ReadSql): Promise<GroupMemberRecord[]>;
 }
 
 function toGroup(group: Group): GroupRecord {
@@ -99,35 +99,35 @@ export class GroupService {
     return this.accounts;
   }
 
-  async existsById(id: number, sql: Sql = this.db.read): Promise<boolean> {
+  async existsById(id: number, sql: ReadSql = this.db.read): Promise<boolean> {
     return this.store.existsById(sql, id);
   }
 
-  async existsByName(name: string, sql: Sql = this.db.read): Promise<boolean> {
+  async existsByName(name: string, sql: ReadSql = this.db.read): Promise<boolean> {
     return this.store.existsByName(sql, name);
   }
 
   /** Every group, ordered by name (Bugzilla's list order). */
-  async findAll(sql: Sql = this.db.read): Promise<GroupRecord[]> {
+  async findAll(sql: ReadSql = this.db.read): Promise<GroupRecord[]> {
     return (await this.store.findAll(sql)).map(toGroup);
   }
 
   /** Groups by id, ordered by name; unknown ids are skipped. */
-  async findByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<GroupRecord[]> {
+  async findByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<GroupRecord[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     return (await this.store.findByIds(sql, unique)).map(toGroup);
   }
 
   /** Groups by name (case-insensitive), keyed by lower-cased name. */
-  async findByNames(names: readonly string[], sql: Sql = this.db.read): Promise<Map<string, GroupRecord>> {
+  async findByNames(names: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, GroupRecord>> {
     const unique = [...new Set(names.map((n) => n.trim()))];
     if (!unique.length) return new Map();
     return new Map((await this.store.findByNames(sql, unique)).map((group) => [group.name.toLowerCase(), toGroup(group)]));
   }
 
   /** Groups by name, in the order given, each required to exist (51 otherwise). */
-  async requireByNames(names: readonly string[], sql: Sql = this.db.read): Promise<GroupRecord[]> {
+  async requireByNames(names: readonly string[], sql: ReadSql = this.db.read): Promise<GroupRecord[]> {
     const byName = await this.findByNames(names, sql);
     return names.map((name) => {
       const group = byName.get(name.trim().toLowerCase());
@@ -140,7 +140,7 @@ export class GroupService {
    * Groups named by id (all digits) or name, in the order given, each required to exist (51 otherwise). Used by
    * every parameter that accepts "IDs or names" of groups.
    */
-  async resolveRefs(refs: readonly unknown[], sql: Sql = this.db.read): Promise<GroupRecord[]> {
+  async resolveRefs(refs: readonly unknown[], sql: ReadSql = this.db.read): Promise<GroupRecord[]> {
     const texts = refs.map((ref) => String(ref).trim());
     const isId = (t: string) => /^\d+$/.test(t);
     const [byId, byName] = await Promise.all([
@@ -161,12 +161,12 @@ export class GroupService {
    * Bless and visibility rights come from direct bless rows and from groups the user is a member of.
    * Three small queries, run in parallel: this runs on every authenticated request.
    */
-  async membershipsOf(userId: number, sql: Sql = this.db.read): Promise<CallerGroups> {
+  async membershipsOf(userId: number, sql: ReadSql = this.db.read): Promise<CallerGroups> {
     return (await this.membershipsOfMany([userId], sql)).get(userId)!;
   }
 
   /** membershipsOf for a page of users, in one query whatever the number of users. */
-  async membershipsOfMany(userIds: readonly number[], sql: Sql = this.db.read): Promise<Map<number, CallerGroups>> {
+  async membershipsOfMany(userIds: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, CallerGroups>> {
     const unique = [...new Set(userIds)];
     const { memberships, grants, names } = await this.store.membershipFacts(sql, unique);
     const inheritance = new GroupInheritance(grants);
@@ -195,7 +195,7 @@ export class GroupService {
    * so none of them changes without moving the mark. For caller resolution and bug mail, which ask about the same
    * few people again and again.
    */
-  membershipsOfManyAt(settingsMark: number | undefined, userIds: readonly number[], sql: Sql = this.db.read): Promise<ReadonlyMap<number, CallerGroups>> {
+  membershipsOfManyAt(settingsMark: number | undefined, userIds: readonly number[], sql: ReadSql = this.db.read): Promise<ReadonlyMap<number, CallerGroups>> {
     return this.kept.throughEach(settingsMark, 'membershipsByUser', userIds, (missing) => this.membershipsOfMany(missing, sql));
   }
 
@@ -204,7 +204,7 @@ export class GroupService {
    * or in any group whose members inherit it, ordered by login. Their accounts come from the user module
    * (AccountDirectory), in one query for all the groups.
    */
-  async membersOf(groupIds: readonly number[], sql: Sql = this.db.read): Promise<Map<number, GroupMemberRecord[]>> {
+  async membersOf(groupIds: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, GroupMemberRecord[]>> {
     const inheritance = new GroupInheritance(await this.store.allGrants(sql));
     const sources = new Map(groupIds.map((id) => [id, inheritance.memberGroupsOf(id)]));
     const allSources = [...new Set([...sources.values()].flatMap((s) => [...s]))];
@@ -222,7 +222,7 @@ export class GroupService {
    * Which of these users the caller may see (Bugzilla's can_see_user): everybody while `usevisibilitygroups` is off
    * (the default); otherwise themselves and members of the groups the caller has visibility over.
    */
-  async visibleUserIds(caller: Caller, userIds: readonly number[], sql: Sql = this.db.read): Promise<Set<number>> {
+  async visibleUserIds(caller: Caller, userIds: readonly number[], sql: ReadSql = this.db.read): Promise<Set<number>> {
     if (!caller.parameters.bool('usevisibilitygroups')) return new Set(userIds);
     const memberships = await this.membershipsOfMany(userIds.filter((id) => id !== caller.id), sql);
     const visible = new Set(userIds.filter((id) => id === caller.id));
@@ -233,7 +233,7 @@ export class GroupService {
   }
 
   /** The groups a user is directly in (or may directly bless), as user_group_map says: no regexp, no inheritance. */
-  async directGroupIds(userId: number, isBless: boolean, sql: Sql = this.db.read): Promise<number[]> {
+  async directGroupIds(userId: number, isBless: boolean, sql: ReadSql = this.db.read): Promise<number[]> {
     return this.store.groupIdsOf(sql, { userId, isBless: isBless ? 1 : 0, grantType: UserGrant.DIRECT });
   }
 

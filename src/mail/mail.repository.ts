@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsNull, LessThan, LessThanOrEqual, MoreThanOrEqual } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { QueuedMail } from './entities/queued-mail.entity.js';
 
@@ -34,7 +34,7 @@ export class MailRepository {
   }
 
   /** How many rows are unsent: with attempts left (waiting) and without (given up). */
-  async unsentCounts(sql: Sql, maxAttempts: number): Promise<{ waiting: number; givenUp: number }> {
+  async unsentCounts(sql: ReadSql, maxAttempts: number): Promise<{ waiting: number; givenUp: number }> {
     const repository = sql.repository(QueuedMail);
     const [waiting, givenUp] = await Promise.all([
       repository.countBy({ sentAt: IsNull(), attempts: LessThan(maxAttempts) }),

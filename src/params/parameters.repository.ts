@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { Parameter } from './entities/parameter.entity.js';
 
 /** The parameters table: one row per parameter set away from its default (and the site secret). */
 @Injectable()
 export class ParametersRepository {
-  all(sql: Sql): Promise<Parameter[]> {
+  all(sql: ReadSql): Promise<Parameter[]> {
     return sql.repository(Parameter).find();
   }
 

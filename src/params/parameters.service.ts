@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MarkedCache } from '../common/marked-cache.js';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { LONG_TEXT_MAX, exceedsLimit } from '../common/text-limits.js';
 import { AuditService } from '../audit/audit.service.js';
@@ -34,7 +34,7 @@ export class ParametersService {
 
   constructor(private readonly db: Db, private readonly audit: AuditService, private readonly stored: ParametersRepository) {}
 
-  async load(sql: Sql = this.db.read): Promise<Parameters> {
+  async load(sql: ReadSql = this.db.read): Promise<Parameters> {
     const rows = await this.stored.all(sql);
     return new Parameters(new Map(rows.map((r) => [r.name, r.value])));
   }
@@ -44,7 +44,7 @@ export class ParametersService {
    * holds (parameters live in a settings table, so any change moves it); without a mark, read afresh. Inside a
    * transaction pass it as `sql`.
    */
-  at(settingsMark: number | undefined, sql: Sql = this.db.read): Promise<Parameters> {
+  at(settingsMark: number | undefined, sql: ReadSql = this.db.read): Promise<Parameters> {
     if (settingsMark === undefined) return this.load(sql);
     return this.kept.through('all', settingsMark, () => this.load(sql));
   }

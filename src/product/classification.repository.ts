@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { Classification } from './entities/classification.entity.js';
 
@@ -11,11 +11,11 @@ export type ClassificationChanges = Partial<Omit<Classification, 'id'>>;
 @Injectable()
 export class ClassificationRepository {
   /** Names compare case-insensitively (the column's collation). */
-  findByName(sql: Sql, name: string): Promise<Classification | null> {
+  findByName(sql: ReadSql, name: string): Promise<Classification | null> {
     return sql.repository(Classification).findOneBy({ name });
   }
 
-  findByIdsOrNames(sql: Sql, ids: readonly number[], names: readonly string[]): Promise<Classification[]> {
+  findByIdsOrNames(sql: ReadSql, ids: readonly number[], names: readonly string[]): Promise<Classification[]> {
     const where = [...(ids.length ? [{ id: In(ids) }] : []), ...(names.length ? [{ name: In(names) }] : [])];
     return where.length ? sql.repository(Classification).find({ where }) : Promise.resolve([]);
   }

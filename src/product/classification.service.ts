@@ -7,7 +7,7 @@ import type { ResourceFields } from '../common/fields/field-selection.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
 import type { ClassificationInput } from './dto/classification.dto.js';
 import { pickByIdsAndNames } from '../common/pick-by-ids-and-names.js';
@@ -41,13 +41,13 @@ export class ClassificationService {
     private readonly audit: AuditService,
   ) {}
 
-  async findByName(name: string, sql: Sql = this.db.read): Promise<ClassificationRecord | undefined> {
+  async findByName(name: string, sql: ReadSql = this.db.read): Promise<ClassificationRecord | undefined> {
     const classification = await this.classificationRepository.findByName(sql, name.trim());
     return classification ? toClassification(classification) : undefined;
   }
 
   /** Bugzilla's params_to_objects: ids then names, each must exist (51), duplicates removed. */
-  async resolve(target: { ids: number[]; names: string[] }, sql: Sql = this.db.read): Promise<ClassificationRecord[]> {
+  async resolve(target: { ids: number[]; names: string[] }, sql: ReadSql = this.db.read): Promise<ClassificationRecord[]> {
     const classifications = await this.classificationRepository.findByIdsOrNames(sql, target.ids, target.names);
     return pickByIdsAndNames(classifications.map(toClassification), target, 'classification');
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { findRows, insertRows } from '../database/entity-rows.js';
 import { ComponentCc } from './entities/component-cc.entity.js';
 import { Component } from './entities/component.entity.js';
@@ -20,18 +20,18 @@ export type ComponentChanges = Partial<Omit<NewComponent, 'productId'>>;
 /** The components and component_cc tables. */
 @Injectable()
 export class ComponentRepository {
-  async findByName(sql: Sql, productId: number, name: string): Promise<ComponentWithCc | undefined> {
+  async findByName(sql: ReadSql, productId: number, name: string): Promise<ComponentWithCc | undefined> {
     const component = await sql.repository(Component).findOneBy({ productId, name });
     return component ? (await this.withDefaultCc(sql, [component]))[0] : undefined;
   }
 
-  async findByIds(sql: Sql, ids: readonly number[]): Promise<ComponentWithCc[]> {
+  async findByIds(sql: ReadSql, ids: readonly number[]): Promise<ComponentWithCc[]> {
     if (!ids.length) return [];
     return this.withDefaultCc(sql, await findRows(sql.repository(Component), { id: ids }));
   }
 
   /** Every component of the products (active or not), by product, sort key, name. */
-  async findByProducts(sql: Sql, productIds: readonly number[]): Promise<ComponentWithCc[]> {
+  async findByProducts(sql: ReadSql, productIds: readonly number[]): Promise<ComponentWithCc[]> {
     if (!productIds.length) return [];
     const components = await sql.repository(Component).find({
       where: { productId: In(productIds) },
@@ -78,7 +78,7 @@ export class ComponentRepository {
   }
 
   /** The default cc lists of the components, one query for all of them. */
-  private async withDefaultCc(sql: Sql, components: Component[]): Promise<ComponentWithCc[]> {
+  private async withDefaultCc(sql: ReadSql, components: Component[]): Promise<ComponentWithCc[]> {
     const ids = components.map((c) => c.id);
     const cc = ids.length ? await sql.repository(ComponentCc).find({ where: { componentId: In(ids) }, order: { userId: 'ASC' } }) : [];
     const ccByComponent = new Map<number, number[]>();

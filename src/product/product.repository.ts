@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, type Repository, type SelectQueryBuilder } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import type { ReadRepository, ReadSql, Sql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { Component } from './entities/component.entity.js';
 import { GroupControl } from './entities/group-control.entity.js';
@@ -24,7 +24,9 @@ export type GroupControlRow = Omit<GroupControl, 'product' | 'group'>;
 export type ValueKind = 'version' | 'milestone';
 
 /** Versions and milestones have the same columns: one repository type serves both tables. */
-function valuesOf(sql: Sql, kind: ValueKind): Repository<Version> {
+function valuesOf(sql: Sql, kind: ValueKind): Repository<Version>;
+function valuesOf(sql: ReadSql, kind: ValueKind): ReadRepository<Version>;
+function valuesOf(sql: ReadSql, kind: ValueKind): ReadRepository<Version> {
   return sql.repository<Version>(kind === 'version' ? Version : Milestone);
 }
 
@@ -40,27 +42,27 @@ function outerProductId(query: SelectQueryBuilder<Product>): string {
 @Injectable()
 export class ProductRepository {
   /** A query of products (alias `p`) with their classification. */
-  private products(sql: Sql): SelectQueryBuilder<Product> {
+  private products(sql: ReadSql): SelectQueryBuilder<Product> {
     return sql.repository(Product).createQueryBuilder('p').leftJoinAndSelect('p.classification', 'c');
   }
 
   /** Names compare case-insensitively (the column's collation). */
-  findByName(sql: Sql, name: string): Promise<Product | null> {
+  findByName(sql: ReadSql, name: string): Promise<Product | null> {
     return this.products(sql).where('p.name = :name', { name }).getOne();
   }
 
-  findByNames(sql: Sql, names: readonly string[]): Promise<Product[]> {
+  findByNames(sql: ReadSql, names: readonly string[]): Promise<Product[]> {
     if (!names.length) return Promise.resolve([]);
     return this.products(sql).where('p.name IN (:...names)', { names }).getMany();
   }
 
-  findByIds(sql: Sql, ids: readonly number[]): Promise<Product[]> {
+  findByIds(sql: ReadSql, ids: readonly number[]): Promise<Product[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.products(sql).where('p.id IN (:...ids)', { ids }).getMany();
   }
 
   /** The products of some classifications, by name. */
-  findByClassifications(sql: Sql, classificationIds: readonly number[]): Promise<Product[]> {
+  findByClassifications(sql: ReadSql, classificationIds: readonly number[]): Promise<Product[]> {
     if (!classificationIds.length) return Promise.resolve([]);
     return sql.repository(Product).find({ where: { classificationId: In(classificationIds) }, order: { name: 'ASC' } });
   }
@@ -74,7 +76,7 @@ export class ProductRepository {
   }
 
   /** Versions or milestones of the products, by product, sort key, value. */
-  valuesOfProducts(sql: Sql, kind: ValueKind, productIds: readonly number[]): Promise<Version[]> {
+  valuesOfProducts(sql: ReadSql, kind: ValueKind, productIds: readonly number[]): Promise<Version[]> {
     if (!productIds.length) return Promise.resolve([]);
     return valuesOf(sql, kind).find({
       where: { productId: In(productIds) },
@@ -83,11 +85,11 @@ export class ProductRepository {
   }
 
   /** A version or milestone of a product by its value (case-insensitive, the column's collation). */
-  valueByName(sql: Sql, kind: ValueKind, productId: number, value: string): Promise<Version | null> {
+  valueByName(sql: ReadSql, kind: ValueKind, productId: number, value: string): Promise<Version | null> {
     return valuesOf(sql, kind).findOneBy({ productId, value });
   }
 
-  milestoneCount(sql: Sql, productId: number): Promise<number> {
+  milestoneCount(sql: ReadSql, productId: number): Promise<number> {
     return sql.repository(Milestone).countBy({ productId });
   }
 
@@ -100,13 +102,13 @@ export class ProductRepository {
   }
 
   /** The group control rows of the products, by product. */
-  controlsOf(sql: Sql, productIds: readonly number[]): Promise<GroupControl[]> {
+  controlsOf(sql: ReadSql, productIds: readonly number[]): Promise<GroupControl[]> {
     if (!productIds.length) return Promise.resolve([]);
     return sql.repository(GroupControl).find({ where: { productId: In(productIds) }, order: { productId: 'ASC' } });
   }
 
   /** Products whose control row gives one of the groups `editcomponents`. */
-  async productIdsAdministeredBy(sql: Sql, groupIds: readonly number[]): Promise<number[]> {
+  async productIdsAdministeredBy(sql: ReadSql, groupIds: readonly number[]): Promise<number[]> {
     if (!groupIds.length) return [];
     const rows = await sql.repository(GroupControl).createQueryBuilder('m')
       .select('DISTINCT m.productId', 'productId')
@@ -125,7 +127,7 @@ export class ProductRepository {
   }
 
   /** Products without a Mandatory (membercontrol) group outside `groupIds`, by name. */
-  async selectableProductIds(sql: Sql, groupIds: readonly number[]): Promise<number[]> {
+  async selectableProductIds(sql: ReadSql, groupIds: readonly number[]): Promise<number[]> {
     const query = this.productIds(sql);
     const mandatory = query.subQuery().select('1').from(GroupControl, 'm')
       .where(`m.productId = ${outerProductId(query)}`)
@@ -135,7 +137,7 @@ export class ProductRepository {
   }
 
   /** Active products with no `entry` group outside `groupIds`, an active component and an active version, by name. */
-  async enterableProductIds(sql: Sql, groupIds: readonly number[]): Promise<number[]> {
+  async enterableProductIds(sql: ReadSql, groupIds: readonly number[]): Promise<number[]> {
     const query = this.productIds(sql);
     const entry = query.subQuery().select('1').from(GroupControl, 'm').where(`m.productId = ${outerProductId(query)}`).andWhere('m.entry <> 0');
     this.outside(entry, groupIds);
@@ -152,7 +154,7 @@ export class ProductRepository {
   }
 
   /** The ids of products (alias `p`), by name. */
-  private productIds(sql: Sql): SelectQueryBuilder<Product> {
+  private productIds(sql: ReadSql): SelectQueryBuilder<Product> {
     return sql.repository(Product).createQueryBuilder('p').select('p.id', 'id').orderBy('p.name');
   }
 

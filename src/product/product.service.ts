@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 import { KeptReads } from '../common/kept-reads.js';
 import { GroupService } from '../group/group.service.js';
@@ -161,7 +161,7 @@ export class ProductService {
    * Inside a transaction pass it as `sql`: a read through the pool there can wait for a connection that other
    * transactions, waiting for this one's locks, hold.
    */
-  catalogueAt(settingsMark: number | undefined, sql: Sql = this.db.read): ProductCatalogue {
+  catalogueAt(settingsMark: number | undefined, sql: ReadSql = this.db.read): ProductCatalogue {
     const keep = <V>(kind: string, key: readonly unknown[], load: () => Promise<V>) => this.kept.through(settingsMark, kind, key, load);
     const controlsOf = (productId: number) => keep('controlsOf', [productId], () => this.productRepository.controlsOf(sql, [productId]));
     return {
@@ -193,69 +193,69 @@ export class ProductService {
   }
 
   /** Names compare case-insensitively (the column's collation), as Bugzilla's product lookup does. */
-  async findByName(name: string, sql: Sql = this.db.read): Promise<ProductRecord | undefined> {
+  async findByName(name: string, sql: ReadSql = this.db.read): Promise<ProductRecord | undefined> {
     const product = await this.productRepository.findByName(sql, String(name).trim());
     return product ? toProductRecord(product) : undefined;
   }
 
-  async findByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, ProductRecord>> {
+  async findByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, ProductRecord>> {
     const products = await this.productRepository.findByIds(sql, unique(ids));
     return new Map(products.map((p) => [p.id, toProductRecord(p)]));
   }
 
   /** Products by name (case-insensitive); the key is the lower-cased name. */
-  async findByNames(names: readonly string[], sql: Sql = this.db.read): Promise<Map<string, ProductRecord>> {
+  async findByNames(names: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, ProductRecord>> {
     const wanted = unique(names.map((n) => String(n).trim()).filter((n) => n !== ''));
     const products = await this.productRepository.findByNames(sql, wanted);
     return new Map(products.map((p) => [p.name.toLowerCase(), toProductRecord(p)]));
   }
 
-  async componentByName(productId: number, name: string, sql: Sql = this.db.read): Promise<ComponentRecord | undefined> {
+  async componentByName(productId: number, name: string, sql: ReadSql = this.db.read): Promise<ComponentRecord | undefined> {
     const component = await this.componentRepository.findByName(sql, productId, String(name).trim());
     return component && toComponentRecord(component);
   }
 
-  async componentsByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, ComponentRecord>> {
+  async componentsByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, ComponentRecord>> {
     const components = await this.componentRepository.findByIds(sql, unique(ids));
     return new Map(components.map((c) => [c.component.id, toComponentRecord(c)]));
   }
 
   /** Every component of the products (active or not), by product, sort key, name: one query plus one for the cc. */
-  async componentsOfProducts(productIds: readonly number[], sql: Sql = this.db.read): Promise<ComponentRecord[]> {
+  async componentsOfProducts(productIds: readonly number[], sql: ReadSql = this.db.read): Promise<ComponentRecord[]> {
     return (await this.componentRepository.findByProducts(sql, unique(productIds))).map(toComponentRecord);
   }
 
   /** Versions of the products, by product, sort key, value. */
-  async versionsOfProducts(productIds: readonly number[], sql: Sql = this.db.read): Promise<NamedValueRecord[]> {
+  async versionsOfProducts(productIds: readonly number[], sql: ReadSql = this.db.read): Promise<NamedValueRecord[]> {
     return (await this.productRepository.valuesOfProducts(sql, 'version', unique(productIds))).map(toNamedValue);
   }
 
   /** Milestones of the products, by product, sort key, value. */
-  async milestonesOfProducts(productIds: readonly number[], sql: Sql = this.db.read): Promise<NamedValueRecord[]> {
+  async milestonesOfProducts(productIds: readonly number[], sql: ReadSql = this.db.read): Promise<NamedValueRecord[]> {
     return (await this.productRepository.valuesOfProducts(sql, 'milestone', unique(productIds))).map(toNamedValue);
   }
 
   /** A version or milestone of a product by its value. */
-  async valueByName(kind: ValueKind, productId: number, value: string, sql: Sql = this.db.read): Promise<NamedValueRecord | undefined> {
+  async valueByName(kind: ValueKind, productId: number, value: string, sql: ReadSql = this.db.read): Promise<NamedValueRecord | undefined> {
     const found = await this.productRepository.valueByName(sql, kind, productId, String(value).trim());
     return found ? toNamedValue(found) : undefined;
   }
 
-  async versionByName(productId: number, value: string, sql: Sql = this.db.read): Promise<NamedValueRecord | undefined> {
+  async versionByName(productId: number, value: string, sql: ReadSql = this.db.read): Promise<NamedValueRecord | undefined> {
     return this.valueByName('version', productId, value, sql);
   }
 
-  async milestoneByName(productId: number, value: string, sql: Sql = this.db.read): Promise<NamedValueRecord | undefined> {
+  async milestoneByName(productId: number, value: string, sql: ReadSql = this.db.read): Promise<NamedValueRecord | undefined> {
     return this.valueByName('milestone', productId, value, sql);
   }
 
   /** How many milestones the product has (musthavemilestoneonaccept asks whether there is a choice). */
-  async milestoneCount(productId: number, sql: Sql = this.db.read): Promise<number> {
+  async milestoneCount(productId: number, sql: ReadSql = this.db.read): Promise<number> {
     return this.productRepository.milestoneCount(sql, productId);
   }
 
   /** The group controls of the products with their groups, by product and group name. */
-  async groupControls(productIds: readonly number[], sql: Sql = this.db.read): Promise<GroupControlDetail[]> {
+  async groupControls(productIds: readonly number[], sql: ReadSql = this.db.read): Promise<GroupControlDetail[]> {
     const controls = await this.productRepository.controlsOf(sql, unique(productIds));
     // The group service lists groups in name order (the database's collation): that order is kept per product.
     const ordered = await this.groups.findByIds(controls.map((c) => c.groupId), sql);
@@ -287,14 +287,14 @@ export class ProductService {
    * Bugzilla's `in_group('editcomponents', product_id)`: global editcomponents, or membership of a group whose
    * control row on the product carries `editcomponents`.
    */
-  async canAdmin(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
+  async canAdmin(caller: Caller, productId: number, sql: ReadSql = this.db.read): Promise<boolean> {
     if (caller.inGroup('editcomponents')) return true;
     const controls = await this.productRepository.controlsOf(sql, [productId]);
     return controls.some((c) => c.editcomponents && caller.inGroupId(c.groupId));
   }
 
   /** Bugzilla's get_products_by_permission('editcomponents'): products the caller administers through a group. */
-  async productIdsAdministeredThroughGroups(caller: Caller, sql: Sql = this.db.read): Promise<number[]> {
+  async productIdsAdministeredThroughGroups(caller: Caller, sql: ReadSql = this.db.read): Promise<number[]> {
     return this.productRepository.productIdsAdministeredBy(sql, caller.groupIds);
   }
 
@@ -307,7 +307,7 @@ export class ProductService {
    * Bugzilla's get_selectable_products: every product without a Mandatory (membercontrol) group the caller
    * is not in.
    */
-  async selectableProductIds(caller: Caller, sql: Sql = this.db.read): Promise<number[]> {
+  async selectableProductIds(caller: Caller, sql: ReadSql = this.db.read): Promise<number[]> {
     return this.productRepository.selectableProductIds(sql, caller.groupIds);
   }
 
@@ -315,23 +315,23 @@ export class ProductService {
    * Bugzilla's get_enterable_products: active products where the caller is in every `entry` group, and that
    * have at least one active component and one active version.
    */
-  async enterableProductIds(caller: Caller, sql: Sql = this.db.read): Promise<number[]> {
+  async enterableProductIds(caller: Caller, sql: ReadSql = this.db.read): Promise<number[]> {
     return this.productRepository.enterableProductIds(sql, caller.groupIds);
   }
 
   /** Bugzilla's get_accessible_products: selectable ∪ enterable. */
-  async accessibleProductIds(caller: Caller, sql: Sql = this.db.read): Promise<number[]> {
+  async accessibleProductIds(caller: Caller, sql: ReadSql = this.db.read): Promise<number[]> {
     const [selectable, enterable] = await Promise.all([this.selectableProductIds(caller, sql), this.enterableProductIds(caller, sql)]);
     return [...new Set([...selectable, ...enterable])].sort((a, b) => a - b);
   }
 
   /** Bugzilla's can_access_product: the product is one of the caller's accessible products. */
-  async canAccess(caller: Caller, productId: number, sql: Sql = this.db.read): Promise<boolean> {
+  async canAccess(caller: Caller, productId: number, sql: ReadSql = this.db.read): Promise<boolean> {
     return (await this.accessibleProductIds(caller, sql)).includes(productId);
   }
 
   /** May file bugs in it: the product is active and the caller is in every `entry` group of its controls. */
-  async canEnter(caller: Caller, product: ProductRecord, sql: Sql = this.db.read): Promise<boolean> {
+  async canEnter(caller: Caller, product: ProductRecord, sql: ReadSql = this.db.read): Promise<boolean> {
     if (!product.isActive) return false;
     return mayEnter(caller, await this.productRepository.controlsOf(sql, [product.id]));
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { findRows, insertRows } from '../database/entity-rows.js';
 import { likeEscape } from '../database/dialect.js';
 import { User } from './entities/user.entity.js';
@@ -23,7 +23,7 @@ export interface SavedQuery {
 /** The users, saved_searches and saved_reports tables. Logins compare case-insensitively (the column's collation). */
 @Injectable()
 export class UserRepository {
-  findById(sql: Sql, id: number): Promise<User | null> {
+  findById(sql: ReadSql, id: number): Promise<User | null> {
     return sql.repository(User).findOneBy({ id });
   }
 
@@ -33,25 +33,25 @@ export class UserRepository {
     await tx.repository(User).createQueryBuilder('u').select('u.id').where('u.id = :id', { id }).setLock('pessimistic_write').getRawOne();
   }
 
-  findByLogin(sql: Sql, login: string): Promise<User | null> {
+  findByLogin(sql: ReadSql, login: string): Promise<User | null> {
     return sql.repository(User).findOneBy({ loginName: login });
   }
 
-  findByIds(sql: Sql, ids: readonly number[]): Promise<User[]> {
+  findByIds(sql: ReadSql, ids: readonly number[]): Promise<User[]> {
     return findRows(sql.repository(User), { id: ids });
   }
 
   /** Users by id, ordered by login. */
-  listByIds(sql: Sql, ids: readonly number[]): Promise<User[]> {
+  listByIds(sql: ReadSql, ids: readonly number[]): Promise<User[]> {
     return sql.repository(User).find({ where: { id: In(ids) }, order: { loginName: 'ASC' } });
   }
 
-  findByLogins(sql: Sql, logins: readonly string[]): Promise<User[]> {
+  findByLogins(sql: ReadSql, logins: readonly string[]): Promise<User[]> {
     return findRows(sql.repository(User), { loginName: logins });
   }
 
   /** Every account's id and login. */
-  allLogins(sql: Sql): Promise<Array<Pick<User, 'id' | 'loginName'>>> {
+  allLogins(sql: ReadSql): Promise<Array<Pick<User, 'id' | 'loginName'>>> {
     return sql.repository(User).find({ select: { id: true, loginName: true } });
   }
 
@@ -59,7 +59,7 @@ export class UserRepository {
    * Accounts whose login or real name contains `text` (any case), enabled ones only unless `includeDisabled`,
    * ordered by login, at most `limit` of them (0: no cap).
    */
-  matching(sql: Sql, text: string, options: { includeDisabled: boolean; limit: number }): Promise<User[]> {
+  matching(sql: ReadSql, text: string, options: { includeDisabled: boolean; limit: number }): Promise<User[]> {
     // MySQL's LIKE escapes with a backslash by default; SQLite needs it said.
     const like = sql.dialect === 'mysql' ? 'LIKE :pattern' : "LIKE :pattern ESCAPE '\\'";
     const query = sql.repository(User).createQueryBuilder('u')
@@ -78,11 +78,11 @@ export class UserRepository {
     await tx.repository(User).update({ id }, changes);
   }
 
-  savedSearches(sql: Sql, userId: number): Promise<SavedQuery[]> {
+  savedSearches(sql: ReadSql, userId: number): Promise<SavedQuery[]> {
     return sql.repository(SavedSearch).find({ select: { id: true, name: true, query: true }, where: { userId }, order: { name: 'ASC' } });
   }
 
-  savedReports(sql: Sql, userId: number): Promise<SavedQuery[]> {
+  savedReports(sql: ReadSql, userId: number): Promise<SavedQuery[]> {
     return sql.repository(SavedReport).find({ select: { id: true, name: true, query: true }, where: { userId }, order: { name: 'ASC' } });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import type { Sql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import { AuditService } from '../audit/audit.service.js';
 import { ParametersService } from '../params/parameters.service.js';
 import { GroupService, type AccountDirectory } from '../group/group.service.js';
@@ -119,19 +119,19 @@ export class UserService implements AccountDirectory, OnModuleInit {
     return this.accounts.lock(tx, userId);
   }
 
-  async findById(id: number, sql: Sql = this.db.read): Promise<UserRecord | undefined> {
+  async findById(id: number, sql: ReadSql = this.db.read): Promise<UserRecord | undefined> {
     const user = await this.accounts.findById(sql, id);
     return user ? toUser(user) : undefined;
   }
 
   /** Logins compare case-insensitively (the column's collation). */
-  async findByLogin(login: string, sql: Sql = this.db.read): Promise<UserRecord | undefined> {
+  async findByLogin(login: string, sql: ReadSql = this.db.read): Promise<UserRecord | undefined> {
     const user = await this.accounts.findByLogin(sql, login.trim());
     return user ? toUser(user) : undefined;
   }
 
   /** Many users by id in one query (for the *_detail objects of a page of bugs). */
-  async findByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<Map<number, UserRecord>> {
+  async findByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, UserRecord>> {
     const unique = [...new Set(ids)];
     if (!unique.length) return new Map();
     return new Map((await this.accounts.findByIds(sql, unique)).map((user) => [user.id, toUser(user)]));
@@ -141,7 +141,7 @@ export class UserService implements AccountDirectory, OnModuleInit {
    * findByIds kept under a settings mark (KeptReads): users is a settings table, so no change to a user can leave
    * the mark where it was. For caller resolution and bug mail, which name the same few people again and again.
    */
-  findByIdsAt(settingsMark: number | undefined, ids: readonly number[], sql: Sql = this.db.read): Promise<ReadonlyMap<number, UserRecord>> {
+  findByIdsAt(settingsMark: number | undefined, ids: readonly number[], sql: ReadSql = this.db.read): Promise<ReadonlyMap<number, UserRecord>> {
     return this.kept.throughEach(settingsMark, 'usersById', ids, (missing) => this.findByIds(missing, sql));
   }
 
@@ -149,7 +149,7 @@ export class UserService implements AccountDirectory, OnModuleInit {
    * findByLogins kept under a settings mark, as findByIdsAt, each login kept as it was asked (trimmed): Update and
    * Create Bug name the same few people (cc, assignee) again and again. Keyed by lower-cased login, as findByLogins.
    */
-  async findByLoginsAt(settingsMark: number | undefined, logins: readonly string[], sql: Sql = this.db.read): Promise<Map<string, UserRecord>> {
+  async findByLoginsAt(settingsMark: number | undefined, logins: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, UserRecord>> {
     const asked = logins.map((login) => login.trim()).filter((login) => login !== '');
     const byAsked = await this.kept.throughEach(settingsMark, 'usersByLogin', asked, async (missing) => {
       const found = await this.findByLogins(missing, sql);
@@ -162,21 +162,21 @@ export class UserService implements AccountDirectory, OnModuleInit {
   }
 
   /** Users by id, ordered by login; unknown ids are skipped. */
-  async listByIds(ids: readonly number[], sql: Sql = this.db.read): Promise<UserRecord[]> {
+  async listByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<UserRecord[]> {
     const unique = [...new Set(ids)];
     if (!unique.length) return [];
     return (await this.accounts.listByIds(sql, unique)).map(toUser);
   }
 
   /** Many users by login, keyed by lower-cased login. */
-  async findByLogins(logins: readonly string[], sql: Sql = this.db.read): Promise<Map<string, UserRecord>> {
+  async findByLogins(logins: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, UserRecord>> {
     const unique = [...new Set(logins.map((l) => l.trim()))];
     if (!unique.length) return new Map();
     return new Map((await this.accounts.findByLogins(sql, unique)).map((user) => [user.loginName.toLowerCase(), toUser(user)]));
   }
 
   /** Every account's id and login. */
-  async allLogins(sql: Sql = this.db.read): Promise<Array<{ id: number; login: string }>> {
+  async allLogins(sql: ReadSql = this.db.read): Promise<Array<{ id: number; login: string }>> {
     return (await this.accounts.allLogins(sql)).map((user) => ({ id: user.id, login: user.loginName }));
   }
 
@@ -184,7 +184,7 @@ export class UserService implements AccountDirectory, OnModuleInit {
    * Accounts whose login or real name contains `text`, enabled ones only unless `includeDisabled`, ordered by login,
    * at most `limit` of them (0: no cap).
    */
-  async matching(text: string, options: { includeDisabled: boolean; limit: number }, sql: Sql = this.db.read): Promise<UserRecord[]> {
+  async matching(text: string, options: { includeDisabled: boolean; limit: number }, sql: ReadSql = this.db.read): Promise<UserRecord[]> {
     return (await this.accounts.matching(sql, text, options)).map(toUser);
   }
 }

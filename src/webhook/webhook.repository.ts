@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThan } from 'typeorm';
-import { type Sql } from '../database/sql.js';
+import { type Sql, type ReadSql } from '../database/sql.js';
 import { insertRows } from '../database/entity-rows.js';
 import { Webhook } from './entities/webhook.entity.js';
 import { WebhookDelivery } from './entities/webhook-delivery.entity.js';
@@ -21,7 +21,7 @@ export class WebhookRepository {
     return id;
   }
 
-  async states(sql: Sql, webhookIds: readonly number[]): Promise<Map<number, WebhookState>> {
+  async states(sql: ReadSql, webhookIds: readonly number[]): Promise<Map<number, WebhookState>> {
     if (!webhookIds.length) return new Map();
     const rows = await sql.repository(WebhookState).findBy({ webhookId: In([...webhookIds]) });
     return new Map(rows.map((row) => [row.webhookId, row]));
@@ -32,11 +32,11 @@ export class WebhookRepository {
   }
 
   /** The webhooks of one owner, or all of them (ownerId undefined), by id. */
-  list(sql: Sql, ownerId: number | undefined): Promise<Webhook[]> {
+  list(sql: ReadSql, ownerId: number | undefined): Promise<Webhook[]> {
     return sql.repository(Webhook).find({ where: ownerId === undefined ? {} : { ownerId }, order: { id: 'ASC' } });
   }
 
-  byId(sql: Sql, id: number): Promise<Webhook | null> {
+  byId(sql: ReadSql, id: number): Promise<Webhook | null> {
     return sql.repository(Webhook).findOneBy({ id });
   }
 
@@ -65,7 +65,7 @@ export class WebhookRepository {
   }
 
   /** How many deliveries wait, per webhook (only those with some). */
-  async pendingCounts(sql: Sql, webhookIds: readonly number[]): Promise<Map<number, number>> {
+  async pendingCounts(sql: ReadSql, webhookIds: readonly number[]): Promise<Map<number, number>> {
     if (!webhookIds.length) return new Map();
     const rows = await sql.repository(WebhookDelivery).createQueryBuilder('d')
       .select('d.webhookId', 'webhookId').addSelect('COUNT(*)', 'pending')
@@ -76,7 +76,7 @@ export class WebhookRepository {
   }
 
   /** A webhook's most recent deliveries, newest first. */
-  recentDeliveries(sql: Sql, webhookId: number, limit: number): Promise<WebhookDelivery[]> {
+  recentDeliveries(sql: ReadSql, webhookId: number, limit: number): Promise<WebhookDelivery[]> {
     return sql.repository(WebhookDelivery).find({ where: { webhookId }, order: { id: 'DESC' }, take: limit });
   }
 
@@ -89,13 +89,13 @@ export class WebhookRepository {
   }
 
   /** When the next delivery that may be tried is due (ms since the epoch), if any is waiting. */
-  async nextDueAt(sql: Sql): Promise<number | undefined> {
+  async nextDueAt(sql: ReadSql): Promise<number | undefined> {
     const row = await this.headsOfLine(sql).select('MIN(d.nextAttemptAt)', 'next').getRawOne<{ next: number | string | null }>();
     return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
   }
 
   /** Pending deliveries of enabled webhooks that are first in line for their webhook and bug. */
-  private headsOfLine(sql: Sql) {
+  private headsOfLine(sql: ReadSql) {
     return sql.repository(WebhookDelivery).createQueryBuilder('d')
       .innerJoin(Webhook, 'w', 'w.id = d.webhookId AND w.enabled = 1')
       .where('d.state = :pending', { pending: 'pending' })

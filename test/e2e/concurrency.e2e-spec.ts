@@ -361,7 +361,7 @@ describe('concurrency: updates of one bug that arrive together share a transacti
       // presume them. The key is then revoked behind the instance's back (no settings mark moves).
       expect((await t.get(`/bug/${id}`, { key: revoked.apiKey })).status).toBe(200);
       expect((await t.get(`/bug/${id}`, admin)).status).toBe(200);
-      await t.db.read.repository(ApiKey).update({ userId: revoked.id }, { revoked: true });
+      await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: revoked.id }, { revoked: true }));
       const bodies = [good(1), { comment: { body: 'revoked' } }, good(2)];
       together = await sendTogether(id, good(0), bodies, [ADMIN_API_KEY, revoked.apiKey, ADMIN_API_KEY]);
     });

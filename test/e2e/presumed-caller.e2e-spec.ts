@@ -49,7 +49,7 @@ describe('a presumed caller commits only while its credential still names it', (
 
   inProcessIt('a key revoked in the database behind the instance (no settings mark moves) is refused, and nothing is written', async () => {
     const user = await warmUser('revoked');
-    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: user.id }, { revoked: true }));
     const before = await bugCount();
     expect((await create(user.apiKey)).body).toMatchObject({ error: true, code: 306 });
     expect(await bugCount()).toBe(before);
@@ -60,7 +60,7 @@ describe('a presumed caller commits only while its credential still names it', (
 
   itWhen(...presumes)('a presumed create whose key was revoked behind the instance fails its condition, rolls back, and checks the key the whole way (records statements)', async () => {
     const user = await warmUser('revoked-counted');
-    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: user.id }, { revoked: true }));
     const sent = await recordSql(async () => expect((await create(user.apiKey)).body).toMatchObject({ error: true, code: 306 }));
     expectSqlSnapshot('bug/sql/create-bug-presumed-caller-revoked', 'A Create Bug presuming a caller whose API key was revoked behind the instance', sent);
   });
@@ -135,7 +135,7 @@ describe('a presumed caller commits only while its credential still names it', (
     const user = await warmUser('revoked-update');
     const id = (await create(user.apiKey)).body.id as number;
     expect((await updateBug(user.apiKey, id, 'before')).status).toBe(200);
-    await t.db.read.repository(ApiKey).update({ userId: user.id }, { revoked: true });
+    await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: user.id }, { revoked: true }));
     expect((await updateBug(user.apiKey, id, 'after')).body).toMatchObject({ error: true, code: 306 });
     expect((await t.get(`/bug/${id}`, { key: ADMIN_API_KEY })).body.bugs[0].whiteboard).toBe('before');
   });

@@ -4,6 +4,7 @@ import { openDataSource } from '../../src/database/open-data-source.js';
 import { pendingSchemaChanges } from '../../src/database/schema-diff.js';
 import { ENTITIES } from '../../src/entities.js';
 import { findRows, insertRows } from '../../src/database/entity-rows.js';
+import { WriteOutsideTransaction } from '../../src/database/written-tables.js';
 import { User } from '../../src/user/entities/user.entity.js';
 import { Keyword } from '../../src/field/entities/keyword.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -49,7 +50,7 @@ describe('schema', () => {
   /**
    * insertRows writes its INSERTs from the entity metadata (no query builder): the stored rows must be those TypeORM
    * would have written — values through the column transformers, a cell a row leaves out taking the column default —
-   * on each dialect, inside a transaction and outside one.
+   * on each dialect. Outside a transaction it writes nothing: such a write would move no settings mark.
    */
   describe('insertRows writes what the entity describes', () => {
     it('stores transformed values and defaults, and answers the generated id', async () => {
@@ -57,7 +58,8 @@ describe('schema', () => {
         { name: 'insert-a', description: 'a', isActive: false },
         { name: 'insert-b', description: 'b' },
       ]));
-      const lastId = await insertRows(dataSource.getRepository(Keyword), [{ name: 'insert-c', description: 'c', isActive: false }]);
+      await expect(insertRows(dataSource.getRepository(Keyword), [{ name: 'insert-c', description: 'c' }])).rejects.toThrow(WriteOutsideTransaction);
+      const lastId = await dataSource.transaction((manager) => insertRows(manager.getRepository(Keyword), [{ name: 'insert-c', description: 'c', isActive: false }]));
       const stored = await dataSource.getRepository(Keyword).find({ where: [{ name: 'insert-a' }, { name: 'insert-b' }, { name: 'insert-c' }], order: { id: 'ASC' } });
       expect(stored.map(({ name, isActive }) => [name, isActive])).toEqual([['insert-a', false], ['insert-b', true], ['insert-c', false]]);
       // MySQL answers the first row's id of a multi-row INSERT, SQLite the last one's.
@@ -68,13 +70,13 @@ describe('schema', () => {
 
     it('reads by ids what a repository find reads (findRowsByIds)', async () => {
       const users = dataSource.getRepository(User);
-      await insertRows(users, [
+      await dataSource.transaction((manager) => insertRows(manager.getRepository(User), [
         { loginName: 'rows-a@example.com', email: 'rows-a@example.com', loginDeniedText: '', creationTs: '2024-02-03 04:05:06', lastSeenDate: null },
         {
           loginName: 'rows-b@example.com', email: 'rows-b@example.com', realname: 'B', cryptpassword: 'x', loginDeniedText: 'no',
           emailEnabled: false, creationTs: '2024-12-31 23:59:59', lastSeenDate: '2025-01-01 00:00:00',
         },
-      ]);
+      ]));
       const byId = <T extends { id: number }>(rows: T[]) => [...rows].sort((a, b) => a.id - b.id);
       for (const repository of [users, dataSource.getRepository(Keyword)] as Array<Repository<{ id: number }>>) {
         const ids = (await repository.find({ select: { id: true } })).map((row) => row.id);

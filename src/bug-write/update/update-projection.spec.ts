@@ -1,4 +1,6 @@
-import { followsWrites, stateAfter } from './update-projection.js';
+import { getMetadataArgsStorage } from 'typeorm';
+import { followsWrites, ROW_FOLLOWING, stateAfter, type RowFollowing } from './update-projection.js';
+import { Bug } from '../../bug/entities/bug.entity.js';
 import { BugWork, type UpdateRun } from './bug-work.js';
 import type { LockedBug } from '../../bug/store/bug-loader.service.js';
 import type { Caller } from '../../common/caller.js';
@@ -6,6 +8,7 @@ import type { ProductRecord } from '../../product/product.service.js';
 import type { UserRecord } from '../../user/user.service.js';
 import type { LoadedBug, UserDetail } from '../../bug/loaded-bug.js';
 import type { BugRow } from '../../bug/bug.types.js';
+import type { BugColumns } from '../../bug/store/bug-store.service.js';
 
 const person = (id: number, login: string): UserDetail => ({ id, login, realName: login.toUpperCase(), email: login });
 const reporter = person(1, 'reporter@example.com');
@@ -93,5 +96,46 @@ describe('followsWrites: only what stateAfter can follow was written', () => {
     expect(followsWrites(new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', 'bug_activity', 'mail_queue', 'webhook_deliveries']))).toBe(true);
     expect(followsWrites(new Set(['bugs', 'flags']))).toBe(false);
     expect(followsWrites(new Set(['bugs', 'bug_custom_values']))).toBe(false);
+  });
+});
+
+/** Columns of `bugs` a loaded bug's row does not hold, and why. */
+const NOT_IN_ROW: Readonly<Record<string, string>> = {
+  revision: 'the stamp a kept bug is kept under (LoadedBugCache), read with the bug, not shown',
+};
+
+/** The value a change of `column` sets in the tests below: one the state can name (a known person, a workflow status). */
+function changedValue(column: keyof BugRow): unknown {
+  const overrides: Partial<BugRow> = { status: 'RESOLVED', qaContactId: amy.id, deadline: '2026-03-03' };
+  if (column in overrides) return overrides[column];
+  const before = row[column];
+  return typeof before === 'number' ? amy.id : typeof before === 'boolean' ? !before : `changed ${column}`;
+}
+
+/** The row's columns an update records changes of, by how the state follows them: each is one of the update's columns. */
+const changedUnder = <K extends 'followed' | 'readAgain'>(kind: K) =>
+  Object.entries(ROW_FOLLOWING).flatMap(([column, following]: [string, RowFollowing]) =>
+    kind in following ? [[column as keyof BugColumns, (following as Record<K, string>)[kind]] as const] : []);
+
+describe('every column of a bug is followed by kept bugs, or says why not (ROW_FOLLOWING)', () => {
+  it('the Bug entity\'s columns are the row\'s columns (each with how an update follows it) and the ones excluded with a reason', () => {
+    const entityColumns = getMetadataArgsStorage().columns.filter((column) => column.target === Bug).map((column) => column.propertyName);
+    const unhandled = entityColumns.filter((column) => !(column in ROW_FOLLOWING) && !(column in NOT_IN_ROW));
+    expect(unhandled).toEqual([]);
+    expect(Object.keys(ROW_FOLLOWING).filter((column) => !entityColumns.includes(column))).toEqual([]);
+    expect(Object.keys(NOT_IN_ROW).filter((column) => !entityColumns.includes(column))).toEqual([]);
+  });
+
+  it.each(changedUnder('followed'))('%s: its change (%s) is followed into the kept state', (column, field) => {
+    const w = work();
+    const value = changedValue(column);
+    w.set(column, field, row[column], value);
+    expect(stateAfter(w, basis())?.detail.row[column]).toEqual(value);
+  });
+
+  it.each(changedUnder('readAgain'))('%s: its change (%s) is not followed: the bug is read again', (column, field) => {
+    const w = work();
+    w.set(column, field, row[column], changedValue(column));
+    expect(stateAfter(w, basis())).toBeUndefined();
   });
 });

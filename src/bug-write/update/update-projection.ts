@@ -1,15 +1,59 @@
 import type { LockedBug, WrittenBug } from '../../bug/store/bug-loader.service.js';
 import { ccOrder, keywordOrder, type BugRelation, type BugRelations, type UserDetail } from '../../bug/loaded-bug.js';
+import type { BugRow } from '../../bug/bug.types.js';
 import type { BugWork } from './bug-work.js';
 
 /**
- * The changes (by their history field) whose effect on a loaded bug `stateAfter` can follow: the row's own columns,
- * the people, cc and keywords — what most updates change. Any other change (product, groups, dependencies, flags,
- * aliases, see also, custom fields, duplicates) and the bug is read again by the next request that wants it.
+ * How `stateAfter` follows a column of the bug's row (BugRow, as the loader reads it from `bugs`):
+ * - `followed`: the history field an update records its change under (BugWork.set); the new value is in the update's
+ *   columns, which the state takes over the row read under the lock;
+ * - `readAgain`: the history field of a change it does not follow: the bug is read again by the next request;
+ * - `everyUpdate`: every update writes it into its columns (why);
+ * - `fixed`: no update changes it (why).
+ */
+export type RowFollowing = { followed: string } | { readAgain: string } | { everyUpdate: string } | { fixed: string };
+
+/**
+ * Every column of a loaded bug's row, and how an update's state follows it: a column added to BugRow must be added
+ * here (the type says so), and one added to the Bug entity must reach BugRow or be excluded with its reason
+ * (update-projection.spec.ts compares them with the entity's metadata in every test run).
+ */
+export const ROW_FOLLOWING: { readonly [K in keyof BugRow]-?: RowFollowing } = {
+  id: { fixed: 'a bug keeps its id' },
+  summary: { followed: 'summary' },
+  status: { followed: 'status' },
+  resolution: { followed: 'resolution' },
+  productId: { readAgain: 'product' },
+  componentId: { readAgain: 'component' },
+  version: { followed: 'version' },
+  targetMilestone: { followed: 'target_milestone' },
+  opSys: { followed: 'op_sys' },
+  platform: { followed: 'platform' },
+  priority: { followed: 'priority' },
+  severity: { followed: 'severity' },
+  reporterId: { fixed: 'the reporter is who filed the bug' },
+  assignedToId: { followed: 'assigned_to' },
+  qaContactId: { followed: 'qa_contact' },
+  url: { followed: 'url' },
+  whiteboard: { followed: 'whiteboard' },
+  isConfirmed: { followed: 'is_confirmed' },
+  isCreatorAccessible: { followed: 'is_creator_accessible' },
+  isCcAccessible: { followed: 'is_cc_accessible' },
+  estimatedTime: { followed: 'estimated_time' },
+  remainingTime: { followed: 'remaining_time' },
+  deadline: { followed: 'deadline' },
+  creationTime: { fixed: 'the time the bug was filed' },
+  lastChangeTime: { everyUpdate: 'the update\'s time (BugUpdateService)' },
+};
+
+/**
+ * The changes (by their history field) whose effect on a loaded bug `stateAfter` can follow: the row's followed
+ * columns (ROW_FOLLOWING), cc and keywords — what most updates change. Any other change (product, groups,
+ * dependencies, flags, aliases, see also, custom fields, duplicates) and the bug is read again by the next request
+ * that wants it.
  */
 const FOLLOWED_CHANGES = new Set([
-  'status', 'resolution', 'is_confirmed', 'remaining_time', 'estimated_time', 'deadline', 'version', 'target_milestone', 'assigned_to',
-  'qa_contact', 'op_sys', 'platform', 'priority', 'severity', 'summary', 'url', 'whiteboard', 'is_cc_accessible', 'is_creator_accessible',
+  ...Object.values<RowFollowing>(ROW_FOLLOWING).flatMap((following) => ('followed' in following ? [following.followed] : [])),
   'cc', 'keywords',
 ]);
 

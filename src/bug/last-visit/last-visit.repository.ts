@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThan, MoreThanOrEqual } from 'typeorm';
-import { type Sql } from '../../database/sql.js';
+import { type Sql, type ReadSql } from '../../database/sql.js';
 import { insertRows } from '../../database/entity-rows.js';
 import { BugLastVisit } from '../entities/bug-last-visit.entity.js';
 
@@ -8,7 +8,7 @@ import { BugLastVisit } from '../entities/bug-last-visit.entity.js';
 @Injectable()
 export class LastVisitRepository {
   /** The user's visits of these bugs at or after `since` (DB format). */
-  visits(sql: Sql, userId: number, bugIds: readonly number[], since: string): Promise<BugLastVisit[]> {
+  visits(sql: ReadSql, userId: number, bugIds: readonly number[], since: string): Promise<BugLastVisit[]> {
     if (!bugIds.length) return Promise.resolve([]);
     return sql.repository(BugLastVisit).find({ where: { userId, bugId: In([...bugIds]), lastVisitTs: MoreThanOrEqual(since) } });
   }

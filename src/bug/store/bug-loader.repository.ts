@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql, SqlValue } from '../../database/sql.js';
+import type { Sql, SqlValue, ReadSql } from '../../database/sql.js';
 import type { CompanionStatement } from '../../common/http/companion-read.js';
 import { settingsMarkSql } from '../../audit/audit.service.js';
 import type { BugRow } from '../bug.types.js';
@@ -135,7 +135,7 @@ type Column = (typeof COLUMNS)[number];
 @Injectable()
 export class BugLoaderRepository {
   /** Each bug's version (its revision and the settings mark) and whether the caller may see it. */
-  async stamps(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugStamp>> {
+  async stamps(sql: ReadSql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugStamp>> {
     const statement = this.stampsStatement(sql, ids, visible);
     const rows = await sql.all<StampRow & { c_settings_mark: number }>(
       `SELECT ${statement.columns}, ${settingsMarkSql(sql.quote)} AS ${sql.quote('c_settings_mark')} FROM ${statement.table} WHERE ${statement.on}`,
@@ -162,7 +162,7 @@ export class BugLoaderRepository {
   }
 
   /** Rows with their product/component/classification names, people, duplicate and open-ness, in one statement. */
-  async details(sql: Sql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugDetail>> {
+  async details(sql: ReadSql, ids: readonly number[], visible: SqlCondition): Promise<Map<number, BugDetail>> {
     const q = sql.quote;
     const person = (alias: string) =>
       `${q(`${alias}.id`)} AS ${q(`${alias}_id`)}, ${q(`${alias}.login_name`)} AS ${q(`${alias}_login`)}, ` +
@@ -202,7 +202,7 @@ export class BugLoaderRepository {
    * Bugzilla lists them; with `custom`, the installation's custom field definitions too.
    */
   async relations(
-    sql: Sql,
+    sql: ReadSql,
     ids: readonly number[],
     wanted: ReadonlySet<BugRelation>,
     tagOwnerId: number | undefined,

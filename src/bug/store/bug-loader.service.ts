@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { observeAtScrape } from '../../common/metrics/metrics.js';
 import { Db } from '../../database/db.service.js';
-import type { Sql } from '../../database/sql.js';
+import type { Sql, ReadSql } from '../../database/sql.js';
 import type { Caller } from '../../common/caller.js';
 import type { FieldSelection } from '../../common/fields/field-selection.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
@@ -263,7 +263,7 @@ export class BugLoaderService {
    * Rows with names and people (one query per 500 bugs); with `visibleTo`, each says whether that caller may see
    * it. Outside a transaction, bugs the cache holds current cost only their stamp (see LoadedBugCache).
    */
-  async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: Sql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
+  async details(ids: readonly number[], options: { visibleTo?: Caller; sql?: ReadSql; known?: KnownStamps } = {}): Promise<Map<number, BugDetail>> {
     const cached = this.keepsBugs && (!options.sql || options.sql === this.db.read);
     const parts = chunks(ids);
     const detailsOfChunk = (chunk: readonly number[]) => (cached ? this.detailsThroughCache(chunk, options.visibleTo, options.known) : this.detailsOf(chunk, options));
@@ -340,7 +340,7 @@ export class BugLoaderService {
     };
   }
 
-  private detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: Sql }): Promise<Map<number, BugDetail>> {
+  private detailsOf(unique: readonly number[], options: { visibleTo?: Caller; sql?: ReadSql }): Promise<Map<number, BugDetail>> {
     return this.repository.details(options.sql ?? this.db.read, unique, this.visibleColumn(options.visibleTo));
   }
 
@@ -387,7 +387,7 @@ export class BugLoaderService {
   async relations(
     ids: readonly number[],
     wanted: ReadonlySet<BugRelation>,
-    options: { tagOwnerId?: number; sql?: Sql } = {},
+    options: { tagOwnerId?: number; sql?: ReadSql } = {},
   ): Promise<{ byBug: Map<number, BugRelations>; customFields: CustomFieldDef[] }> {
     const byBug = new Map<number, BugRelations>();
     let customFields: CustomFieldDef[] = [];
@@ -405,7 +405,7 @@ export class BugLoaderService {
     details: ReadonlyMap<number, BugDetail>,
     caller: Caller,
     selection: FieldSelection,
-    sql: Sql = this.db.read,
+    sql: ReadSql = this.db.read,
   ): Promise<BugPage> {
     const present = [...new Set(ids)].filter((id) => details.has(id));
     const wanted = this.wantedRelations(caller, selection);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Sql, SqlValue } from '../../database/sql.js';
+import type { Sql, SqlValue, ReadSql } from '../../database/sql.js';
 import type { Caller } from '../../common/caller.js';
 import type { CompanionStatement } from '../../common/http/companion-read.js';
 
@@ -60,7 +60,7 @@ export class BugVisibilityRepository {
   }
 
   /** Of these (distinct) ids, those the caller may see. */
-  async visibleIds(sql: Sql, caller: Caller, ids: readonly number[]): Promise<number[]> {
+  async visibleIds(sql: ReadSql, caller: Caller, ids: readonly number[]): Promise<number[]> {
     if (!ids.length) return [];
     const q = sql.quote;
     const visible = this.predicate(sql, caller);
@@ -72,7 +72,7 @@ export class BugVisibilityRepository {
   }
 
   /** For each existing bug of these (distinct) ids, whether the caller may see it; missing bugs are absent. */
-  async visibilityOf(sql: Sql, caller: Caller, ids: readonly number[]): Promise<Array<{ id: number; visible: boolean }>> {
+  async visibilityOf(sql: ReadSql, caller: Caller, ids: readonly number[]): Promise<Array<{ id: number; visible: boolean }>> {
     if (!ids.length) return [];
     const statement = this.visibilityStatement(sql, caller, ids);
     const rows = await sql.all<VisibilityRow>(
@@ -99,7 +99,7 @@ export class BugVisibilityRepository {
   }
 
   /** Which of these callers (distinct users) may see the bug, asked for all of them in one statement. */
-  async usersWhoCanSee(sql: Sql, bugId: number, callers: readonly Caller[]): Promise<number[]> {
+  async usersWhoCanSee(sql: ReadSql, bugId: number, callers: readonly Caller[]): Promise<number[]> {
     if (!callers.length) return [];
     const q = sql.quote;
     const parts: string[] = [];

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
-import { type RowId, type Sql } from '../../database/sql.js';
+import { type RowId, type Sql, type ReadSql } from '../../database/sql.js';
 import { findRows, insertRowHeld, insertRows, lockRows, updateRows } from '../../database/entity-rows.js';
-import type { BugRow, Direction } from '../bug.types.js';
+import type { BugRow } from '../bug.types.js';
 import { Bug } from '../entities/bug.entity.js';
 import { BugAlias } from '../entities/bug-alias.entity.js';
 import { BugCc } from '../entities/bug-cc.entity.js';
@@ -11,6 +11,7 @@ import { BugGroup } from '../entities/bug-group.entity.js';
 import { BugSeeAlso } from '../entities/bug-see-also.entity.js';
 import { BugCustomValue } from '../entities/bug-custom-value.entity.js';
 import { BugDependency } from '../entities/bug-dependency.entity.js';
+import type { Direction } from '../bug.types.js';
 
 /** A bug's stored columns, without its relations: what Create Bug writes. */
 export type NewBugRow = Omit<BugRow, 'id'>;
@@ -36,7 +37,7 @@ export class BugRepository {
   }
 
   /** The bugs owning these aliases (compared as the column's collation: case-insensitively). */
-  aliasOwners(sql: Sql, aliases: readonly string[]): Promise<BugAlias[]> {
+  aliasOwners(sql: ReadSql, aliases: readonly string[]): Promise<BugAlias[]> {
     if (!aliases.length) return Promise.resolve([]);
     return sql.repository(BugAlias).find({ select: { bugId: true, alias: true }, where: { alias: In([...aliases]) } });
   }

@@ -1,10 +1,13 @@
-import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { accessRuleOf } from '../guards/access.decorators.js';
 import { accessRefusal } from '../guards/access.guard.js';
 import type { PresumedCaller } from '../guards/caller-resolver.js';
 import { requestContext, setRequestContext } from './request-context.js';
+import { presumedCallerReruns } from '../metrics/metrics.js';
+
+const log = new Logger('PresumedCaller');
 
 /**
  * The Fastify route config key of a write route that presumes its caller (`presumesCaller` in the fast paths' table,
@@ -21,7 +24,10 @@ export const PRESUMES_CALLER = 'trackerPresumesCaller';
  * otherwise — the handler failed, its transaction failed the condition, or it wrote nothing — the credential is
  * checked the whole way: for the presumed caller the outcome stands, for another one (or none: its refusal is the
  * answer) the handler runs again, as the access guard would have let it. Nothing was committed, so nothing is
- * done twice.
+ * done twice; but the first run's transaction was sent and rolled back, and on MySQL the ids its INSERTs took (a
+ * bug's, a comment's) stay unused. This instance does not presume across a settings change it made itself
+ * (CallerResolverService.presume); one made through another instance is only seen by the condition, so such a run
+ * again happens once per caller after each, and is logged and counted (tracker_presumed_caller_reruns_total).
  */
 @Injectable()
 export class PresumedCallerInterceptor implements NestInterceptor {
@@ -43,6 +49,9 @@ export class PresumedCallerInterceptor implements NestInterceptor {
     if (caller === presumed.caller) return given(outcome);
     const refused = accessRefusal(caller, accessRuleOf(request.routeOptions.config));
     if (refused) throw refused;
+    presumedCallerReruns.inc();
+    log.log(`${request.method} ${request.routeOptions.url ?? request.url} presumed user ${presumed.caller.id} under settings mark ${presumed.caller.settingsMark}; `
+      + `the credential names user ${caller.id} under mark ${caller.settingsMark} now: nothing was committed, and it runs again for them`);
     setRequestContext(request, { ...requestContext(request), caller, presumed: undefined });
     return lastValueFrom(next.handle());
   }

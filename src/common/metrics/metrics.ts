@@ -39,6 +39,12 @@ new Counter({
   },
 });
 
+export const presumedCallerReruns = new Counter({
+  name: 'tracker_presumed_caller_reruns_total',
+  help: 'Writes that presumed their caller, failed their commit condition and ran again for the caller their credential names now.',
+  registers: [metricsRegistry],
+});
+
 export const mailDeliveries = new Counter({
   name: 'tracker_mail_deliveries_total', help: 'Outgoing mail handed to the transport, by outcome (sent, failed).',
   labelNames: ['outcome'] as const, registers: [metricsRegistry],

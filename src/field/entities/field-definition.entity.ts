@@ -1,7 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('fielddefs')
+@SettingsTable()
 @Index('uq_fielddefs_name', ['name'], { unique: true })
 @Index('ix_fielddefs_sortkey', ['sortkey'])
 export class FieldDefinition {

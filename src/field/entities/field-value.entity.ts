@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { FieldDefinition } from './field-definition.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('field_values')
+@SettingsTable()
 @Index('uq_field_values_field_id_value', ['fieldId', 'value'], { unique: true })
 export class FieldValue {
   @IdColumn()

@@ -3,8 +3,10 @@ import { IdColumn, IntColumn } from '../../database/columns.js';
 import type { FlagType } from './flag-type.entity.js';
 import type { Product } from '../../product/entities/product.entity.js';
 import type { Component } from '../../product/entities/component.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('flag_inclusions')
+@SettingsTable()
 @Index('ix_flag_inclusions_type_id', ['typeId'])
 @Index('ix_flag_inclusions_product_id', ['productId'])
 export class FlagInclusion {

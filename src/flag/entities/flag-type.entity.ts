@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { Group } from '../../group/entities/group.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('flag_types')
+@SettingsTable()
 @Index('ix_flag_types_name', ['name'])
 export class FlagType {
   @IdColumn()

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { IntColumn } from '../../database/columns.js';
 import type { Group } from './group.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('group_group_map')
+@SettingsTable()
 @Index('ix_group_group_map_grantor_id', ['grantorId'])
 export class GroupGrant {
   @IntColumn({ primary: true })

@@ -1,7 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, IdColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('groups')
+@SettingsTable()
 @Index('uq_groups_name', ['name'], { unique: true })
 export class Group {
   @IdColumn()

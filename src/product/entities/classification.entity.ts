@@ -1,7 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('classifications')
+@SettingsTable()
 @Index('uq_classifications_name', ['name'], { unique: true })
 export class Classification {
   @IdColumn()

@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { Product } from './product.entity.js';
 import type { User } from '../../user/entities/user.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('components')
+@SettingsTable()
 @Index('uq_components_product_id_name', ['productId', 'name'], { unique: true })
 @Index('ix_components_name', ['name'])
 export class Component {

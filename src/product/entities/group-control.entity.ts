@@ -2,8 +2,10 @@ import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, IntColumn } from '../../database/columns.js';
 import type { Product } from './product.entity.js';
 import type { Group } from '../../group/entities/group.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('group_control_map')
+@SettingsTable()
 @Index('ix_group_control_map_group_id', ['groupId'])
 export class GroupControl {
   @IntColumn({ primary: true })

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, IdColumn, IntColumn, StringColumn } from '../../database/columns.js';
 import type { Product } from './product.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('milestones')
+@SettingsTable()
 @Index('uq_milestones_product_id_value', ['productId', 'value'], { unique: true })
 export class Milestone {
   @IdColumn()

@@ -1,8 +1,10 @@
 import { Entity, Index, JoinColumn, type Relation, ManyToOne } from 'typeorm';
 import { BoolColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
 import type { Classification } from './classification.entity.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('products')
+@SettingsTable()
 @Index('uq_products_name', ['name'], { unique: true })
 @Index('ix_products_classification_id', ['classificationId'])
 export class Product {

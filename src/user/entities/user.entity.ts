@@ -1,7 +1,9 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 @Entity('users')
+@SettingsTable()
 @Index('uq_users_login_name', ['loginName'], { unique: true })
 @Index('ix_users_realname', ['realname'])
 export class User {

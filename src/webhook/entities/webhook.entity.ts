@@ -1,5 +1,6 @@
 import { Entity, Index } from 'typeorm';
 import { BoolColumn, DateTimeColumn, IdColumn, IntColumn, LongTextColumn, StringColumn } from '../../database/columns.js';
+import { SettingsTable } from '../../database/activity-table.js';
 
 /**
  * A webhook (beyond Bugzilla 5.0, issue 15): its owner, where it posts, which events of which product/component,
@@ -7,6 +8,7 @@ import { BoolColumn, DateTimeColumn, IdColumn, IntColumn, LongTextColumn, String
  * statement while none changes); what each delivery writes lives in webhook_states (activity).
  */
 @Entity('webhooks')
+@SettingsTable()
 @Index('ix_webhooks_owner_id', ['ownerId'])
 @Index('ix_webhooks_enabled', ['enabled'])
 export class Webhook {
