@@ -1,6 +1,6 @@
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, type TestApp } from '../support/test-app.js';
 import { inProcessDescribe, loginNamed } from '../support/in-process.js';
-import { testDialect } from '../support/test-database.js';
+import { itWhen, needsFastPaths, onDialect } from '../support/conditions.js';
 import { outputDuring } from '../support/capture-output.js';
 import { metricsRegistry } from '../../src/common/metrics/metrics.js';
 import { DEFAULT_BUG } from './bug-fixtures.js';
@@ -65,8 +65,7 @@ inProcessDescribe('the first write after a settings change runs once', () => {
     expect(await reruns()).toBe(rerunsBefore);
   });
 
-  // On SQLite nothing is presumed (PresumedCaller), so nothing runs again.
-  (testDialect() === 'mysql' ? it : it.skip)('after a settings change through another instance, the write runs again here once, and that is counted', async () => {
+  itWhen(onDialect('mysql', 'nothing is presumed on SQLite, so nothing runs again'), needsFastPaths)('after a settings change through another instance, the write runs again here once, and that is counted', async () => {
     const user = await t.createUser(loginNamed(`elsewhere-${Date.now()}`));
     await create(user.apiKey, 'warm');
     await other.setParameters({ maintainer: `elsewhere-${Date.now()}@example.com` });
