@@ -471,7 +471,7 @@ describe('Create Bug (POST /rest/bug)', () => {
       await file();
       let id = 0;
       const sent = await recordSql(async () => (id = await file()));
-      // The caller is presumed (PresumesCaller): the key's check is the transaction's commit condition, at the end of
+      // The caller is presumed (presumesCaller, src/fast-paths.ts): the key's check is the transaction's commit condition, at the end of
       // its first (here its only) query. The description names the bug by the session variable its INSERT left the id
       // in; its own id is asked for only by a webhook. No audit row.
       expectSqlSnapshot('bug/sql/create-bug', 'A warm Create Bug by API key, in no group, mailing nobody', sent);

@@ -567,7 +567,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       await put();
       await put();
       const sent = await recordSql(put);
-      // The caller is presumed (PresumesCaller): no statement before the transaction. The lock, then the API key's
+      // The caller is presumed (presumesCaller, src/fast-paths.ts): no statement before the transaction. The lock, then the API key's
       // check (the commit condition) and the bug's stamp (Sql.gathering): the previous update kept the bug as it left
       // it, so its state is not read, and the bug is in no group, so it is visible to the caller. Then everything else
       // with the COMMIT: the comment (no webhook asks for its id; the cc list is as asked), the row, history and mail —

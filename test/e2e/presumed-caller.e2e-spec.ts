@@ -8,7 +8,7 @@ import { DEFAULT_BUG } from './bug-fixtures.js';
 import { Db } from '../../src/database/db.service.js';
 
 /**
- * A write that presumes its caller (PresumesCaller: Create and Update Bug) takes the caller the credential named last
+ * A write that presumes its caller (presumesCaller in src/fast-paths.ts: Create and Update Bug) takes the caller the credential named last
  * on the instance and carries the credential's check in its transaction (MySQL; SQLite resolves every caller first). These
  * tests change the credential behind the instance's back and show that nothing commits for a caller the credential
  * no longer names, and that the request is answered as the credential stands now: on every dialect, with the fast

@@ -12,7 +12,8 @@ async function reruns(): Promise<number> {
 }
 
 /**
- * Create and Update Bug presume the caller their credential named last on this instance (PresumesCaller); a write
+ * Create and Update Bug presume the caller their credential named last on this instance (presumesCaller,
+ * src/fast-paths.ts); a write
  * whose presumption was wrong rolls back and runs again. A settings change made through this instance is known here:
  * the next write must not presume a caller kept under the settings before it, or it runs its transaction twice (a
  * rolled-back INSERT on MySQL skips its bug id and comment id). A change made elsewhere cannot be known in advance:
