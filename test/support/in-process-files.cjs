@@ -8,6 +8,7 @@ module.exports = [
   'crash-restart', // kills and restarts the service process
   'database-socket', // starts an instance that reaches its database through the server's Unix socket
   'db-faults', // breaks the database under a running instance
+  'first-steps', // starts an instance of its own and runs the README's commands (the admin command line among them)
   'held-statements', // runs transactions on the instance's database handle
   'kept-answers', // two instances, kept serialised answers and statement counts
   'kept-comments', // two instances, kept Get Comments answers and statement counts
@@ -18,5 +19,6 @@ module.exports = [
   'rate-limit', // configures limits and moves the clock
   'schema', // compares the database schema with the entities
   'shutdown', // signals the service process
+  'start-up', // starts instances on a busy port, a missing database, and reads the mail files
   'webhook-delivery', // needs TRACKER_WEBHOOK_ALLOW_PRIVATE=1 and fast retries, and a receiver the instance can reach
 ];
