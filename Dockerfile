@@ -1,23 +1,28 @@
 # syntax=docker/dockerfile:1
 # Tracker: build with the dev dependencies (TypeScript), run with the production ones only, as a non-root user.
 # Node 24 LTS, pinned: the version of the project's own runtime (package.json's `node` dev dependency), which
-# npm test runs on.
+# npm test runs on. BASE_IMAGE is the registry's image of that version unless told otherwise (`npm run
+# test:container` builds this file on a local base of the same shape).
 ARG NODE_VERSION=24.21.0
+ARG BASE_IMAGE=node:${NODE_VERSION}-bookworm-slim
 
-FROM node:${NODE_VERSION}-bookworm-slim AS build
+FROM ${BASE_IMAGE} AS build
 WORKDIR /app
 # Build tools for node-gyp: npm runs it for every package with a binding.gyp. better-sqlite3 ships N-API binaries
 # (glibc and musl, x64 and arm64), so its gyp step builds nothing here, but gyp itself needs Python and make.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
+# The `prepare` script (scripts/build-if-stale.mjs) runs at the end of `npm ci`; without src/ yet it builds
+# nothing. The install scripts run (better-sqlite3's binding, the `node` package's binary).
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+COPY scripts/build-if-stale.mjs ./scripts/
+RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:${NODE_VERSION}-bookworm-slim AS run
+FROM ${BASE_IMAGE} AS run
 ENV NODE_ENV=production \
     TZ=UTC \
     HOST=0.0.0.0 \

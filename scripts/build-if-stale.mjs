@@ -16,8 +16,11 @@ function newestMtime(entry) {
   return Math.max(0, ...fs.readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
 }
 
+// Without src/ there is nothing to build: `npm ci` in the image's dependency layer runs this (the `prepare` script)
+// before the sources are copied.
+const hasSources = fs.existsSync(path.join(root, 'src'));
 const builtAt = fs.statSync(built, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-if (Math.max(...sources.map((source) => newestMtime(path.join(root, source)))) > builtAt) {
+if (hasSources && Math.max(...sources.map((source) => newestMtime(path.join(root, source)))) > builtAt) {
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
   // tsc leaves files it did not need to rewrite untouched: mark the build as done now.
   const now = new Date();

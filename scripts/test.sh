@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: install, unit tests, then the end-to-end suite on SQLite and on MariaDB/MySQL (in-process,
 # with the speed mechanisms on and then off, and black-box against the production build), on the project's Node 24
-# (the `node` dev dependency), and the e2e suite on SQLite once more on Node 22, the other supported LTS line.
+# (the `node` dev dependency), the e2e suite on SQLite once more on Node 22, the other supported LTS line, and last
+# the container image built from the Dockerfile with the e2e suite black-box against it on both databases
+# (scripts/test-container.sh).
 # TEST_DATABASE_URL names the MariaDB/MySQL server (default mysql://root@127.0.0.1:3306); each e2e file creates
 # and drops a database of its own there. Without a reachable server the MariaDB run fails under CI=true and is
 # skipped (loudly) otherwise.
@@ -12,10 +14,8 @@ export TZ=UTC
 export TRACKER_CACHE_BUGS_CHECK=1
 
 if [ "${CI:-}" = "true" ] || [ ! -d node_modules ]; then
-  # `npm ci` refuses this lockfile on npm 11 (npm/cli#9846): jest's resolver declares optional platform bindings
-  # the registry here does not serve, and npm ci counts them as missing. `npm install` installs the same locked
-  # versions.
-  npm install --no-audit --no-fund
+  # Exactly the locked versions (npm 11 takes the lockfile as it is).
+  npm ci --no-audit --no-fund
 fi
 # The runtime is the `node` dev dependency (Node 24 LTS), whatever Node the machine has: npm puts
 # node_modules/.bin first on the PATH of its scripts, and this puts it there when the script is run directly.
@@ -67,3 +67,8 @@ else
   echo "!! MariaDB/MySQL at $TEST_DATABASE_URL is not reachable: the MariaDB e2e run was SKIPPED"
   echo "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
 fi
+
+# The image users build, built from the Dockerfile here (buildah), and the e2e suite against the service in it, on
+# SQLite and on MariaDB/MySQL. Without root or buildah it fails under CI=true and is skipped (loudly) otherwise.
+echo "== the container image: built from the Dockerfile, the e2e suite against it (npm run test:container)"
+bash scripts/test-container.sh

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { ConfigError, loadConfig } from '../config/app-config.js';
+import { ensureDatabaseExists } from '../database/missing-database.js';
 import { TrackerError } from '../common/errors/index.js';
 import { parseArgs, UsageError, type ParsedArgs } from './cli-args.js';
 import type { CliIo, CommandContext, CommandDefinition } from './command.js';
@@ -69,6 +70,8 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = p
   let app: INestApplicationContext | undefined;
   try {
     const config = loadConfig(env);
+    // A database that does not exist: one line (or created, with TRACKER_CREATE_DATABASE=1), not 28 s of retries.
+    await ensureDatabaseExists(config.databaseUrl, config.createDatabase);
     const context: CommandContext = {
       args,
       config,

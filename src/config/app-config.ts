@@ -8,6 +8,8 @@ export class AppConfig {
   databaseUrl: string;
   /** Read replicas (MySQL/MariaDB only): reads go there, writes to `databaseUrl`. */
   databaseReplicaUrls: string[];
+  /** TRACKER_CREATE_DATABASE=1: a MySQL/MariaDB database that does not exist yet is created at start. */
+  createDatabase: boolean;
   urlbase: string;
   adminEmail: string;
   adminPassword: string | undefined;
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.databaseReplicaUrls.length && config.databaseUrl.startsWith('sqlite:')) {
     throw new ConfigError('DATABASE_REPLICA_URLS needs a MySQL/MariaDB DATABASE_URL');
   }
+  config.createDatabase = env.TRACKER_CREATE_DATABASE?.trim() === '1';
   config.urlbase = env.TRACKER_URLBASE?.trim() ?? '';
   if (config.urlbase && !/^https?:\/\/\S+\/$/.test(config.urlbase)) {
     throw new ConfigError(`TRACKER_URLBASE must be an http(s) URL ending with '/' (got '${config.urlbase}')`);

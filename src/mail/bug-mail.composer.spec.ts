@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { UserRecord } from '../user/user.service.js';
 import type { KnownBugChangeEvent } from '../bug/bug-events.js';
 import { changeTable, composeBugMail, fromAddress, wrapCell, type ComposeContext, type RecipientView } from './bug-mail.composer.js';
@@ -48,9 +49,9 @@ describe('bug mail composition', () => {
     expect(mail.headers.From).toBe('tracker-daemon@example.com');
   });
 
-  it('qualifies a bare mailfrom (Bugzilla\'s default bugzilla-daemon) with the urlbase host, SMTP servers want a domain', () => {
+  it('qualifies a bare mailfrom (Bugzilla\'s default bugzilla-daemon) with the urlbase host, else the host name, as a local MTA would', () => {
     expect(fromAddress('bugzilla-daemon', 'https://tracker.example.com/')).toBe('bugzilla-daemon@tracker.example.com');
-    expect(fromAddress('bugzilla-daemon', '')).toBe('bugzilla-daemon');
+    expect(fromAddress('bugzilla-daemon', '')).toBe(`bugzilla-daemon@${os.hostname()}`);
     expect(fromAddress('Tracker <bugs@example.com>', 'https://tracker.example.com/')).toBe('Tracker <bugs@example.com>');
   });
 

@@ -4,6 +4,7 @@
  * "What | Removed | Added" table and the new comment, then the reasons the recipient gets it.
  * Pure: everything it needs (users, parameters, what the recipient may see) is passed in.
  */
+import os from 'node:os';
 import type { UserRecord } from '../user/user.service.js';
 import { TIME_TRACKING_FIELDS, type KnownBugChangeEvent } from '../bug/bug-events.js';
 import type { MailReason } from './bug-mail.recipients.js';
@@ -164,12 +165,12 @@ function parsedHost(urlbase: string): string | undefined {
 }
 
 /**
- * The From address. Bugzilla's default `mailfrom` is a bare `bugzilla-daemon`, which a local MTA qualifies; an
- * SMTP server usually refuses an unqualified sender, so a bare name is qualified with the urlbase host.
+ * The From address. Bugzilla's default `mailfrom` is a bare `bugzilla-daemon`, which a local MTA qualifies with the
+ * machine's name. An SMTP server usually refuses an unqualified sender, and nodemailer drops a From without a domain,
+ * so a bare name is qualified here: with the urlbase host, else with the machine's host name, as that MTA would.
  */
 export function fromAddress(mailfrom: string, urlbase: string): string {
-  const host = urlbaseHost(urlbase);
-  return mailfrom.includes('@') || !host ? mailfrom : `${mailfrom}@${host}`;
+  return mailfrom.includes('@') ? mailfrom : `${mailfrom}@${urlbaseHost(urlbase) ?? os.hostname()}`;
 }
 
 /** Bugzilla threads a bug's mails per recipient: the new-bug mail's Message-ID is what later mails reply to. */

@@ -9,6 +9,7 @@ module.exports = [
   'database-socket', // starts an instance that reaches its database through the server's Unix socket
   'db-faults', // breaks the database under a running instance
   'fast-paths-off', // starts instances with TRACKER_FAST_PATHS off and on, and spies on their statements
+  'first-steps', // starts an instance of its own and runs the README's commands (the admin command line among them)
   'held-statements', // runs transactions on the instance's database handle
   'kept-answers', // two instances, kept serialised answers and statement counts
   'kept-comments', // two instances, kept Get Comments answers and statement counts
@@ -19,5 +20,6 @@ module.exports = [
   'rate-limit', // configures limits and moves the clock
   'schema', // compares the database schema with the entities
   'shutdown', // signals the service process
+  'start-up', // starts instances on a busy port, a missing database, and reads the mail files
   'webhook-delivery', // needs TRACKER_WEBHOOK_ALLOW_PRIVATE=1 and fast retries, and a receiver the instance can reach
 ];
