@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import type { RequestContext } from '../common/http/request-context.js';
+import { commitConditionsOf, type RequestContext } from '../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { ProductService, type ProductRecord } from '../product/product.service.js';
 import { FieldService } from '../field/field.service.js';
@@ -102,9 +102,9 @@ function lockedAfter(written: WrittenBug, before: LockedBug): LockedBug {
   };
 }
 
-/** The commit conditions of the parts' presumed callers: the transaction carrying them commits only under all. */
+/** What the parts' callers commit under: the transaction carrying them commits only under all. */
 function conditionsOf(parts: readonly UpdatePart[]): CommitCondition[] {
-  return parts.flatMap(({ ctx }) => (ctx.presumed ? [ctx.presumed.condition] : []));
+  return parts.flatMap(({ ctx }) => commitConditionsOf(ctx));
 }
 
 function outcomeOf<T>(work: Promise<T>): Promise<PartOutcome<T>> {

@@ -19,6 +19,14 @@ export interface RequestContext {
   presumed?: PresumedCaller;
 }
 
+/**
+ * What a write for this request commits under (Db.transaction's conditions): for a presumed caller, its credential
+ * still naming it; nothing for a caller resolved the whole way.
+ */
+export function commitConditionsOf(context: Pick<RequestContext, 'presumed'>): Array<PresumedCaller['condition']> {
+  return context.presumed ? [context.presumed.condition] : [];
+}
+
 const CONTEXT = Symbol('tracker.request-context');
 const REFUSAL = Symbol('tracker.credentials-refusal');
 
