@@ -73,11 +73,8 @@ export class CommentViewService {
   private async oneBugAnswer(caller: Caller, bugId: number, newSince: string | undefined, selection: FieldSelection, known: KnownStamps | undefined): Promise<RawJson> {
     const detail = (await this.loader.details([bugId], { visibleTo: caller, known })).get(bugId);
     const variant = `comments|${selection.key}|${caller.isInsider ? 'insider' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}|${newSince ?? ''}`;
-    const kept = detail && this.loader.keptJson(bugId, detail, variant);
-    if (kept) return kept;
-    const answer = RawJson.tagged(selectedJson(await this.listedAndAsked(caller, [bugId], [], newSince), selection));
-    if (detail) this.loader.keepJson(bugId, detail, variant, answer);
-    return answer;
+    return this.loader.jsonOfBug(bugId, detail, variant,
+      async () => RawJson.tagged(selectedJson(await this.listedAndAsked(caller, [bugId], [], newSince), selection)));
   }
 
   private async listedAndAsked(caller: Caller, bugIds: readonly number[], commentIds: readonly number[], newSince: string | undefined): Promise<CommentsResponse> {

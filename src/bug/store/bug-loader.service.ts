@@ -350,16 +350,36 @@ export class BugLoaderService {
   }
 
   /**
-   * The JSON kept for `variant` (see BugService): the bug's JSON, or a whole answer naming only this bug; while
-   * `detail` is its current kept detail.
+   * JSON that depends only on the bug as `detail` shows it and on `variant` (the bug's JSON for a field selection and
+   * a class of caller, or a whole answer naming only this bug): the JSON made for them before, while `detail` is the
+   * bug's current kept detail; else `render`'s, kept beside the kept bug for the next read (ignored unless `detail` is
+   * the kept one). Without a detail (a bug not found), `render`'s, kept nowhere.
    */
-  keptJson(id: number, detail: BugDetail, variant: string): RawJson | undefined {
-    return this.cache.jsonOf(id, detail, variant);
+  async jsonOfBug(id: number, detail: BugDetail | undefined, variant: string, render: () => Promise<RawJson>): Promise<RawJson> {
+    const kept = detail && this.cache.jsonOf(id, detail, variant);
+    if (kept) return kept;
+    const made = await render();
+    if (detail) this.cache.storeJson(id, detail, variant, made);
+    return made;
   }
 
-  /** Keeps JSON of the bug for `variant`, made from `detail` (ignored unless `detail` is the kept one). */
-  keepJson(id: number, detail: BugDetail, variant: string, json: RawJson): void {
-    this.cache.storeJson(id, detail, variant, json);
+  /**
+   * As jsonOfBug, for many bugs, each with its detail in `details`: what was made before for `variant`, and for the
+   * others what `render` makes in one go (it may leave some out), kept.
+   */
+  async jsonOfBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, variant: string, render: (missing: number[]) => Promise<ReadonlyMap<number, RawJson>>): Promise<Map<number, RawJson>> {
+    const json = new Map<number, RawJson>();
+    for (const id of ids) {
+      const kept = this.cache.jsonOf(id, details.get(id)!, variant);
+      if (kept !== undefined) json.set(id, kept);
+    }
+    const missing = ids.filter((id) => !json.has(id));
+    if (!missing.length) return json;
+    for (const [id, made] of await render(missing)) {
+      this.cache.storeJson(id, details.get(id)!, variant, made);
+      json.set(id, made);
+    }
+    return json;
   }
 
   /** The caller's personal tags on the bugs, when the selection shows tags to this caller (else none, no query). */
