@@ -201,6 +201,16 @@ export class BugLoaderService {
   }
 
   /**
+   * Keeps the bugs as an update's transaction `tx` left them (`written`: their states after it), once it commits,
+   * each with its stamp read with the transaction's next statement (the COMMIT): a kept bug carries the version its
+   * state is. The other bugs it `changed` are forgotten. See keepWhenCommitted.
+   */
+  keepAsWritten(tx: Sql, changed: readonly number[], written: readonly WrittenBug[]): Promise<void> {
+    const stamps = written.length ? this.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
+    return this.keepWhenCommitted(changed, written, stamps, tx.committed());
+  }
+
+  /**
    * Keeps the bugs as a write left them, once `committed` says its transaction did: each with the stamp `stamps`
    * read in the transaction after its writes (Sql.readingWithNext), if that stamp's settings mark is the one the
    * state's names were read under. The other bugs it `changed` are forgotten (forgetWhenCommitted); a write of the
