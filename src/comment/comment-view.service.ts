@@ -37,7 +37,7 @@ export interface CommentsResponse {
  * comments (one), their tags (one), their authors (one), besides the bug lookups.
  *
  * The answer for one bug (no `comment_ids`) is kept whole, with its ETag, beside the kept bug (BugLoaderService
- * keptJson) per field selection, caller class (insider, whole addresses) and `new_since`: everything it shows moves
+ * .jsonOfBug) per field selection, caller class (insider, whole addresses) and `new_since`: everything it shows moves
  * the bug's revision (a comment, its privacy, its tags) or the settings mark (an author's login, the tagging
  * parameter), so it is served only while both are those the caller's credential statement read.
  */
