@@ -87,6 +87,12 @@ const PUBLIC = {
     'alias.ts', 'dependency-loops.ts', 'field-permissions.ts', 'flags.ts', 'group-controls.ts', 'see-also.ts', 'update-objects.ts',
     'workflow.ts',
   ],
+  // the settings mark (store/: its SQL expression, read beside the credential and the loaded bugs' stamps; its reads
+  // with a companion read and how many moves this instance committed, for the caller resolver)
+  audit: ['store/settings-mark.service.ts'],
+  // the caller resolver (store/: credentials resolved with their companion reads, callers presumed), which webhook
+  // deliveries use to resolve their owners as requests do
+  auth: ['store/caller-resolver.service.ts'],
   // Bugzilla's field type numbers (bug, install); the parsing of custom field values on Create Bug
   field: ['field-type.ts', 'custom-field-input.ts'],
   // the parameter catalogue (names, defaults, kinds): info lists it, bug and group name parameters, install seeds it

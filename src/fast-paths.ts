@@ -6,10 +6,10 @@ import { BugVisibilityCompanion } from './bug/store/bug-visibility.companion.js'
 import { BugCreateController } from './bug-write/bug-create.controller.js';
 import { BugUpdateController } from './bug-write/bug-update.controller.js';
 import { CommentController } from './comment/comment.controller.js';
-import { CommentsAnswer } from './comment/comment-get.answer.js';
+import { CommentsAnswer } from './comment/store/comment-get.answer.js';
 import { AttachmentController } from './attachment/attachment.controller.js';
 import { InfoController } from './info/info.controller.js';
-import { VersionAnswer } from './info/version.answer.js';
+import { VersionAnswer } from './info/store/version.answer.js';
 
 /**
  * The routes' fast paths, all in one place (src/common/http/fast-paths.ts says what each is): the controllers say

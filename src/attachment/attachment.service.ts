@@ -4,10 +4,10 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RequestContext } from '../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { Db } from '../database/db.service.js';
-import type { PendingId, Sql, ReadSql } from '../database/sql.js';
+import type { Sql, ReadSql } from '../database/sql.js';
 import type { BugAttachments } from '../bug/bug-attachments.js';
 import { BUG_COMMENTS, CommentType, type BugComments } from '../bug/bug-comments.js';
-import { bugMailState } from '../bug/bug-events.js';
+import { bugMailState, type NewRowId } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { BugLoaderService, type KnownStamps } from '../bug/store/bug-loader.service.js';
@@ -59,7 +59,7 @@ interface BugChange {
   bugId: number;
   attachment: { id: number; isNew: boolean };
   entries: ActivityEntry[];
-  comment?: { id: number | PendingId; text: string; isPrivate: boolean };
+  comment?: { id: NewRowId; text: string; isPrivate: boolean };
   joinCc: UserRecord[];
 }
 
@@ -317,10 +317,10 @@ export class AttachmentService implements BugAttachments {
     // The bugs' rows first: their UPDATE goes with the mail's reads and locks them. Those reads see the bugs' groups
     // in the transaction's snapshot, as the visibility statement would (a bug in no group then needs none); when they
     // are its first plain reads (a new attachment without flags), that snapshot is taken under the lock.
-    await tx.withHeldWrites(() => this.bugs.touch(tx, bugIds, at));
+    await this.bugs.recordChange(tx, () => this.bugs.touch(tx, bugIds, at));
     const { details, byBug: relations } = await this.loader.currentStates(tx, bugIds, new Set(['cc', 'keywords', 'groups']));
     // The cc rows, the history and the mail need no answer: they go with the COMMIT.
-    await tx.withHeldWrites(async () => {
+    await this.bugs.recordChange(tx, async () => {
       for (const [bugId, changes] of byBug) {
         const bug = details.get(bugId)!;
         const ccIds = (relations.get(bugId)?.cc ?? []).map((u) => u.id);

@@ -13,7 +13,7 @@ import { Sql } from '../database/sql.js';
 import { dialectOf } from '../database/dialect.js';
 import { forgetWrittenTables, noteWrittenTable, WriteOutsideTransaction, writtenTables } from '../database/written-tables.js';
 import { leavesSettingsAlone } from '../database/activity-table.js';
-import { AuditService } from './audit.service.js';
+import { SettingsMarkService } from './store/settings-mark.service.js';
 
 /**
  * Moves the settings mark (settingsMarkSql) for every transaction that wrote a settings table (one not marked
@@ -24,7 +24,7 @@ import { AuditService } from './audit.service.js';
  */
 @Injectable()
 export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModuleInit, OnModuleDestroy {
-  constructor(private readonly dataSource: DataSource, private readonly audit: AuditService) {}
+  constructor(private readonly dataSource: DataSource, private readonly marks: SettingsMarkService) {}
 
   onModuleInit(): void {
     this.dataSource.subscribers.push(this);
@@ -64,7 +64,7 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
     const tables = writtenTables(event.queryRunner);
     if (!tables.size) return;
     if (!leavesSettingsAlone(this.dataSource, tables)) {
-      await this.audit.moveSettingsMark(new Sql(event.manager, dialectOf(this.dataSource)));
+      await this.marks.moveSettingsMark(new Sql(event.manager, dialectOf(this.dataSource)));
       noteOf(event.queryRunner).movedSettingsMark = true;
     }
     // The mark's own write was noted too: this transaction has nothing left to mark.
@@ -73,7 +73,7 @@ export class ChangeMarkSubscriber implements EntitySubscriberInterface, OnModule
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
     const note = noteOf(event.queryRunner);
-    if (note.movedSettingsMark) this.audit.settingsMoveCommitted();
+    if (note.movedSettingsMark) this.marks.settingsMoveCommitted();
     delete note.movedSettingsMark;
   }
 

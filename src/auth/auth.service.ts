@@ -8,7 +8,7 @@ import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { FieldChanges, flag, textParam } from '../common/changes.js';
 import { UserService } from '../user/user.service.js';
 import { digestSecret, randomSecret } from '../common/credentials.js';
-import { TOKEN_LIFETIME_MS } from './caller-resolver.service.js';
+import { TOKEN_LIFETIME_MS } from './store/caller-resolver.service.js';
 import type { ApiKeyUpdateInput } from './dto/api-key.dto.js';
 import { AuthRepository, type ApiKeyChanges } from './auth.repository.js';
 

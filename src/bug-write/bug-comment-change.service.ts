@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PendingId, Sql } from '../database/sql.js';
+import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
-import { bugMailState } from '../bug/bug-events.js';
+import { bugMailState, type NewRowId } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { BugLoaderService } from '../bug/store/bug-loader.service.js';
@@ -65,7 +65,7 @@ export class BugCommentChangeService {
     const changes = new ChangeSet();
     const history: ActivityEntry[] = [];
     let remainingTime: number | undefined;
-    let id: number | PendingId;
+    let id: NewRowId;
     if (workTime === 0) {
       await this.bugs.lock(tx, [bugId]);
       id = await this.comments.addLater(tx, newComment);
@@ -78,7 +78,7 @@ export class BugCommentChangeService {
     }
     const visible = changes.entries();
     history.push(...visible.map((e) => ({ bugId, userId: caller.id, at, field: e.field, removed: e.removed, added: e.added })));
-    await tx.withHeldWrites(async () => {
+    await this.edits.recordChange(tx, async () => {
       await this.edits.touch(tx, [bugId], at, remainingTime === undefined ? {} : { remainingTime });
       await this.recorder.record(tx, history);
 

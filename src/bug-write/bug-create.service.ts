@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
-import { knownId, pendingIdOf, type PendingId, type RowId, type Sql } from '../database/sql.js';
+import type { Sql } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
-import type { PresumedCaller } from '../common/guards/caller-resolver.js';
+import { commitConditionsOf, type RequestContext } from '../common/http/request-context.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { checkTextLimit, freeText } from '../common/text-limits.js';
 import { parseDeadline, toDbDateTime } from '../common/time/datetime.js';
@@ -13,11 +13,11 @@ import { SELECT_TYPES } from '../field/custom-field-input.js';
 import { FlagTypeService } from '../flag/flag-type.service.js';
 import { UserService } from '../user/user.service.js';
 import { BUG_COMMENTS, normaliseCommentText, type BugComments } from '../bug/bug-comments.js';
-import { bugMailState } from '../bug/bug-events.js';
+import { bugMailState, type IdToAsk } from '../bug/bug-events.js';
 import { BugEventsService } from '../bug/bug-events.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
-import { BugStoreService } from '../bug/store/bug-store.service.js';
+import { BugStoreService, bugIdToAsk, bugNumber, type NewBugId } from '../bug/store/bug-store.service.js';
 import { BugEditsService } from '../bug/store/bug-edits.service.js';
 import { isCustomFieldName } from '../bug/bug.fields.js';
 import { validateAliases } from '../bug-rules/alias.js';
@@ -47,12 +47,8 @@ const DEFAULTED_SELECTS = [
   { key: 'severity', field: 'bug_severity', parameter: 'defaultseverity' },
 ] as const;
 
-export interface CreateContext {
-  caller: Caller;
-  now: Date;
-  /** Set when the caller is presumed: the bug commits only under its condition (src/fast-paths.ts). */
-  presumed?: PresumedCaller;
-}
+/** Who asks, and the request's one timestamp; the bug commits under what the request's caller commits under. */
+export type CreateContext = Pick<RequestContext, 'caller' | 'now' | 'presumed'>;
 
 /** Everything validated, ready to write. */
 interface NewBug {
@@ -137,11 +133,11 @@ export class BugCreateService {
     const id = await this.db.transaction(async (tx) => {
       const { id, commentId } = await this.insert(tx, ctx.caller, bug, at);
       // The outbox rows need no answer: they go with the mail's reads and the COMMIT.
-      await tx.withHeldWrites(() => this.notify(tx, ctx.caller, { id, commentId }, bug, at));
+      await this.edits.recordChange(tx, () => this.notify(tx, ctx.caller, { id, commentId }, bug, at));
       return id;
-    }, ctx.presumed ? [ctx.presumed.condition] : []);
+    }, commitConditionsOf(ctx));
     // Answered with the COMMIT, when nothing in the transaction needed the number first.
-    return knownId(id);
+    return bugNumber(id);
   }
 
   /**
@@ -411,11 +407,11 @@ export class BugCreateService {
   }
 
   /**
-   * Writes the bug. Its id stays in the database (RowId) while no step needs the number: the description, cc,
+   * Writes the bug. Its id stays in the database (NewBugId) while no step needs the number: the description, cc,
    * keywords, groups and See Also name it there, and go with the bug's INSERT and the COMMIT in one round trip
    * (issue 13). Flags and dependencies read the stored bug: they ask for it.
    */
-  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: RowId; commentId: PendingId }> {
+  private async insert(tx: Sql, caller: Caller, bug: NewBug, at: string): Promise<{ id: NewBugId; commentId: IdToAsk }> {
     const id = await this.bugs.insertBug(tx, {
       summary: bug.summary,
       status: bug.status,
@@ -449,13 +445,8 @@ export class BugCreateService {
       if (isUniqueViolation(err)) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias: bug.aliases.join(', '), bug_id: 'another bug' });
       throw err;
     }
-    // Nothing reads these writes' answers: they go with the transaction's next statement.
-    await tx.withHeldWrites(async () => {
-      await this.bugs.addCc(tx, id, bug.ccIds);
-      await this.bugs.addKeywords(tx, id, bug.keywords.map((k) => k.id));
-      await this.bugs.addGroups(tx, id, bug.groupIds);
-      await this.bugs.addSeeAlso(tx, id, bug.seeAlso);
-      await this.bugs.addCustomValues(tx, id, bug.custom);
+    await this.bugs.addNewBugLists(tx, id, {
+      ccIds: bug.ccIds, keywordIds: bug.keywords.map((k) => k.id), groupIds: bug.groupIds, seeAlso: bug.seeAlso, custom: bug.custom,
     });
     await this.setFlags(tx, caller, id, bug, at);
     await this.linkDependencies(tx, caller, id, bug, at);
@@ -468,9 +459,9 @@ export class BugCreateService {
    * The new bug's flags, once its row, groups and cc are stored: the rule Update Bug applies (a requestee must see
    * the bug and may grant the flag), and a requestee not on the cc list joins it.
    */
-  private async setFlags(tx: Sql, caller: Caller, id: RowId, bug: NewBug, at: string): Promise<void> {
+  private async setFlags(tx: Sql, caller: Caller, id: NewBugId, bug: NewBug, at: string): Promise<void> {
     if (!bug.flags.length) return;
-    const { joinCc } = await this.bugFlags.apply({ tx, bugId: await knownId(id), caller, at, ccIds: bug.ccIds }, bug.flags, []);
+    const { joinCc } = await this.bugFlags.apply({ tx, bugId: await bugNumber(id), caller, at, ccIds: bug.ccIds }, bug.flags, []);
     await this.bugs.addCc(tx, id, joinCc.map((u) => u.id));
     bug.ccIds.push(...joinCc.map((u) => u.id));
   }
@@ -479,9 +470,9 @@ export class BugCreateService {
    * Dependencies of the new bug. The new bug's own creation is not history, but each bug it blocks or depends on
    * changes: it gets a history row (`depends_on` / `blocks` added) and a new last_change_time (updates.md).
    */
-  private async linkDependencies(tx: Sql, caller: Caller, newId: RowId, bug: NewBug, at: string): Promise<void> {
+  private async linkDependencies(tx: Sql, caller: Caller, newId: NewBugId, bug: NewBug, at: string): Promise<void> {
     if (!bug.dependsOn.length && !bug.blocks.length) return;
-    const id = await knownId(newId);
+    const id = await bugNumber(newId);
     await checkStoredDependencyLoops(tx, this.bugs, id, bug.dependsOn, bug.blocks);
     await this.bugs.addDependencies(tx, [
       ...bug.dependsOn.map((other) => ({ blockedId: id, dependsOnId: other })),
@@ -493,9 +484,9 @@ export class BugCreateService {
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
-  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: RowId; commentId: PendingId }, bug: NewBug, at: string): Promise<void> {
+  private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: NewBugId; commentId: IdToAsk }, bug: NewBug, at: string): Promise<void> {
     await this.bugEvents.publish(tx, {
-      bugId: pendingIdOf(id),
+      bugId: bugIdToAsk(id),
       summary: bug.summary,
       product: bug.product.name,
       component: bug.component.name,
@@ -510,7 +501,7 @@ export class BugCreateService {
       participants: { reporterId: caller.id, assigneeId: bug.assigneeId, qaContactId: bug.qaContactId, ccIds: bug.ccIds, formerIds: [] },
       at,
       settingsMark: caller.settingsMark,
-      canSee: async (userIds) => this.visibility.usersWhoCanSee(await knownId(id), userIds, caller, tx, !bug.groupIds.length),
+      canSee: async (userIds) => this.visibility.usersWhoCanSee(await bugNumber(id), userIds, caller, tx, !bug.groupIds.length),
     });
   }
 }

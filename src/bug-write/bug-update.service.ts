@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Db } from '../database/db.service.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import type { RequestContext } from '../common/http/request-context.js';
+import { callerOnTrust, commitConditionsOf, type RequestContext } from '../common/http/request-context.js';
 import { toApiDateTime, toDbDateTime } from '../common/time/datetime.js';
 import { ProductService, type ProductRecord } from '../product/product.service.js';
 import { FieldService } from '../field/field.service.js';
@@ -11,16 +11,16 @@ import { BugEventsService } from '../bug/bug-events.service.js';
 import { BugVisibilityService, plainBugIds } from '../bug/bug-visibility.service.js';
 import { visibilityKnownTo } from '../bug/store/bug-visibility.companion.js';
 import { ChangeRecorderService } from '../bug/change-recorder.service.js';
-import { BugLoaderService, type BugStamp, type LockedBug, type WrittenBug } from '../bug/store/bug-loader.service.js';
+import { BugLoaderService, type LockedBug, type WrittenBug } from '../bug/store/bug-loader.service.js';
 import type { Sql } from '../database/sql.js';
-import type { CommitCondition } from '../database/db.service.js';
 import type { ActivityEntry } from '../bug/bug.types.js';
 import { productRights } from '../bug-rules/field-permissions.js';
 import { TIME_TRACKING_FIELDS } from '../bug/bug.fields.js';
 import { parseUpdateRequest, type UpdateRequest } from './update/update-request.js';
 import type { BugUpdateInput } from './dto/bug-update.dto.js';
 import { UpdateStateLoader, type BugState, type StateNeeds } from './update/update-state.js';
-import { followsWrites, stateAfter } from './update/update-projection.js';
+import { statesAfter, stillFollowed } from './store/update-projection.js';
+import { undoneAloneIfRefused } from './store/shared-update.js';
 import { BugWork, type UpdateRun } from './update/bug-work.js';
 import { FieldSteps } from './update/update-fields.js';
 import { RelationSteps } from './update/update-relations.js';
@@ -102,9 +102,9 @@ function lockedAfter(written: WrittenBug, before: LockedBug): LockedBug {
   };
 }
 
-/** The commit conditions of the parts' presumed callers: the transaction carrying them commits only under all. */
-function conditionsOf(parts: readonly UpdatePart[]): CommitCondition[] {
-  return parts.flatMap(({ ctx }) => (ctx.presumed ? [ctx.presumed.condition] : []));
+/** What the parts' callers commit under: the transaction carrying them commits only under all. */
+function conditionsOf(parts: readonly UpdatePart[]): ReturnType<typeof commitConditionsOf> {
+  return parts.flatMap(({ ctx }) => commitConditionsOf(ctx));
 }
 
 function outcomeOf<T>(work: Promise<T>): Promise<PartOutcome<T>> {
@@ -186,7 +186,7 @@ export class BugUpdateService {
     // As Bugzilla: the bugs are checked (100/101/102) before the body is read; the companion read of the caller's
     // credential statement (BugVisibilityCompanion) has usually found them already. For a presumed caller there was
     // none: bugs named by id are checked under their locks (checkUnderLock), and before a body error is answered.
-    const presumedIds = ctx.presumed && plainBugIds(idsOrAliases);
+    const presumedIds = callerOnTrust(ctx) && plainBugIds(idsOrAliases);
     const ids = presumedIds
       ? [...new Set(presumedIds)]
       : await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, visibilityKnownTo(ctx));
@@ -231,9 +231,8 @@ export class BugUpdateService {
       onLocked?.();
       await this.checkUnderLock(tx, part, locked);
       const { answer, works, bumped } = await this.apply(tx, part, locked);
-      const written = followsWrites(tx.writtenTables()) ? works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined) : [];
       const changed = [...new Set([...works.map(({ w }) => w.id), ...bumped])];
-      if (changed.length) kept = this.keepWhenCommitted(tx, changed, written);
+      if (changed.length) kept = this.loader.keepAsWritten(tx, changed, statesAfter(tx, works));
       return answer;
     }, conditionsOf([part]));
     // Kept before the answer leaves: a read of the bug that follows it costs no load.
@@ -243,7 +242,7 @@ export class BugUpdateService {
 
   /**
    * Requests that update the same one bug, in one transaction (UpdateBatches), each on the bug as the ones before it
-   * left it, and each undone alone if it is refused (Sql.undoableStep), so that each comes to what it would have alone.
+   * left it, and each undone alone if it is refused (undoneAloneIfRefused), so that each comes to what it would have alone.
    * If the transaction itself fails, nothing of it committed, and each request runs again in its own (a deadlock
    * victim's then fails alone, and `update` runs it again) — unless the connection was lost, when it may have
    * committed: then they all fail with that error, as a lone request would. `onLocked` is called once the bug's lock
@@ -269,21 +268,21 @@ export class BugUpdateService {
           try {
             if (!basis) throw TrackerError.of(Errors.BUG_NOT_FOUND, { id });
             const current = new Map([[id, basis]]);
-            const { answer, works } = await tx.undoableStep(async () => {
+            const { answer, works } = await undoneAloneIfRefused(tx, async () => {
               await this.checkUnderLock(tx, part, current);
               return this.apply(tx, part, current);
             });
             outcomes[i] = { answer };
             if (!works.length) continue;
             changed = true;
-            written = followsWrites(tx.writtenTables()) ? stateAfter(works[0].w, basis) : undefined;
+            [written] = statesAfter(tx, [{ w: works[0].w, basis }]);
             basis = written ? lockedAfter(written, basis) : await this.states.reload(tx, basis, needs);
           } catch (error) {
             if (!(error instanceof TrackerError)) throw error;
             outcomes[i] = { error };
           }
         }
-        if (changed) kept = this.keepWhenCommitted(tx, [id], written && followsWrites(tx.writtenTables()) ? [written] : []);
+        if (changed) kept = this.loader.keepAsWritten(tx, [id], stillFollowed(tx, written));
       }, conditionsOf(parts));
     } catch (error) {
       if (connectionLost(error)) throw error;
@@ -291,13 +290,6 @@ export class BugUpdateService {
     }
     await kept;
     return outcomes;
-  }
-
-  /** Keeps the bugs as the transaction left them once it commits, with the stamps read with its COMMIT. */
-  private keepWhenCommitted(tx: Sql, changed: readonly number[], written: WrittenBug[]): Promise<void> {
-    // The stamps after the writes go with the COMMIT: a kept bug must carry the version its state is.
-    const stamps = written.length ? this.loader.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
-    return this.loader.keepWhenCommitted(changed, written, stamps, tx.committed());
   }
 
   /**
@@ -403,7 +395,7 @@ export class BugUpdateService {
     if (!w.changes.isEmpty) w.changed = true;
     // The row, the history and the outbox rows need no answer: they go with the mail's visibility read and the
     // COMMIT, so that the bug's lock is held for two round trips here instead of six.
-    if (w.changed) await w.run.tx.withHeldWrites(() => this.writeChange(w));
+    if (w.changed) await this.edits.recordChange(w.run.tx, () => this.writeChange(w));
   }
 
   /** The bug's element of the response. */
@@ -466,7 +458,7 @@ export class BugUpdateService {
   private async finishOthers(run: UpdateRun): Promise<void> {
     const ids = [...run.bumped];
     if (!ids.length) return;
-    await run.tx.withHeldWrites(() => this.writeOthers(run, ids));
+    await this.edits.recordChange(run.tx, () => this.writeOthers(run, ids));
   }
 
   private async writeOthers(run: UpdateRun, ids: readonly number[]): Promise<void> {

@@ -1,4 +1,6 @@
-import type { PendingId, RowId, Sql } from '../database/sql.js';
+import type { Sql } from '../database/sql.js';
+import type { NewRowValue } from '../database/entity-rows.js';
+import type { IdToAsk } from './bug-events.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 
 /** Longest comment text accepted (defaults.md "comment length"). */
@@ -17,7 +19,7 @@ export const CommentType = {
 
 export interface NewComment {
   /** A new bug's id may still be held in the database (Create Bug's description). */
-  bugId: RowId;
+  bugId: NewRowValue<number>;
   userId: number;
   text: string;
   isPrivate: boolean;
@@ -49,7 +51,7 @@ export interface BugComments {
   /** Adds one comment inside the caller's transaction and returns its id. Errors: 114 (too long). */
   add(tx: Sql, comment: NewComment): Promise<number>;
   /** Adds one comment whose id is asked for later, if at all (an event's comment): on MySQL it is held (runWriteLater). */
-  addLater(tx: Sql, comment: NewComment): Promise<PendingId>;
+  addLater(tx: Sql, comment: NewComment): Promise<IdToAsk>;
   /** The privacy of those of `ids` that are comments of the bug (comment id → is private); other ids are absent. */
   privacyOf(sql: Sql, bugId: number, ids: readonly number[]): Promise<Map<number, boolean>>;
   /** Makes a comment private or public. The caller checks the insider right and records the history. */

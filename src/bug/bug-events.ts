@@ -1,4 +1,4 @@
-import type { PendingId, Sql } from '../database/sql.js';
+import type { Sql } from '../database/sql.js';
 import type { BugRow } from './bug.types.js';
 
 /**
@@ -43,7 +43,7 @@ export type BugAction = 'create' | 'modify' | 'comment' | 'attachment';
 export interface BugChangeEvent {
   action: BugAction;
   /** A new bug's id may be pending (Create Bug keeps it in the database): a listener with work to do asks (knownBug). */
-  bugId: number | PendingId;
+  bugId: NewRowId;
   summary: string;
   product: string;
   component: string;
@@ -60,12 +60,12 @@ export interface BugChangeEvent {
    */
   changes: ReadonlyArray<{ field: string; removed: string; added: string; attachmentId?: number | null }>;
   /** The attachments this change added (isNew) or changed (action `attachment`), each with the comment it added. */
-  attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: number | PendingId }>;
+  attachments?: ReadonlyArray<{ id: number; isNew: boolean; commentId?: NewRowId }>;
   /**
    * The comment added by this change, if any: its text goes into the mail, webhooks read it by id as their owner.
    * A pending id (BugComments.addLater) is asked for only by a listener that needs it (idOf).
    */
-  comment?: { id: number | PendingId; text: string; isPrivate: boolean };
+  comment?: { id: NewRowId; text: string; isPrivate: boolean };
   /** The people around the bug after the change, plus those the change removed (old assignee, removed cc …). */
   participants: { reporterId: number; assigneeId: number; qaContactId: number | null; ccIds: readonly number[]; formerIds: readonly number[] };
   /** The request's one timestamp, DB format. */
@@ -92,8 +92,14 @@ export interface BugChangeListener {
 export const BUG_MAILER = Symbol('BugMailer');
 export const BUG_WEBHOOKS = Symbol('BugWebhooks');
 
-/** An id an event names (its bug's, its comment's, an attachment's); a pending one is asked for here, by the listener that needs it. */
-export function idOf(id: number | PendingId): Promise<number> {
+/** A generated id a reader asks for when it needs it (idOf): the write that makes it may still be on its way. */
+export type IdToAsk = () => Promise<number>;
+
+/** The id of a row the change wrote, as an event names it: known, or to ask for. */
+export type NewRowId = number | IdToAsk;
+
+/** An id an event names (its bug's, its comment's, an attachment's); one to ask for is asked for here, by the listener that needs it. */
+export function idOf(id: NewRowId): Promise<number> {
   return typeof id === 'function' ? id() : Promise.resolve(id);
 }
 

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../common/caller.js';
-import type { FieldSelection } from '../common/fields/field-selection.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { BugVisibilityService, parseBugReference } from './bug-visibility.service.js';
 import { isIdInRange } from '../common/ids.js';
 import { BugLoaderService } from './store/bug-loader.service.js';
 import { stampsKnownTo } from './store/bug-stamps.companion.js';
-import type { CompanionFound } from '../common/http/companion-read.js';
+import type { RequestContext } from '../common/http/request-context.js';
 import type { BugDetail } from './loaded-bug.js';
 import { presentCallerFields, presentSharedFields, seesWholeAddresses, showsCallerFields } from './bug.presenter.js';
 import { BUG_FIELDS } from './bug.fields.js';
@@ -20,13 +18,8 @@ export interface BugFault {
   faultCode: number;
 }
 
-export interface ReadContext {
-  caller: Caller;
-  selection: FieldSelection;
-  now: Date;
-  /** What the route's companion read brought with the caller (Get Bug: BugStampsCompanion). */
-  companion?: CompanionFound;
-}
+/** Who reads, with the field selection, at the request's one timestamp; and what came with the caller (stampsKnownTo). */
+export type ReadContext = Pick<RequestContext, 'caller' | 'selection' | 'now' | 'companion'>;
 
 /** Get Bug and the pages of Search Bugs: resolve, check visibility, load a page with constant queries, present. */
 @Injectable()
@@ -80,13 +73,8 @@ export class BugService {
       const [bug] = await this.renderBugs([id], details, ctx, true);
       return RawJson.derived(getBugAnswer([], [bugJson(bug)]), ['Bug.get one', bug.shared, bug.own]);
     }
-    const detail = details.get(id)!;
-    const variant = `answer|${variantOf(ctx)}`;
-    const kept = this.loader.keptJson(id, detail, variant);
-    if (kept) return kept;
-    const answer = RawJson.tagged(getBugAnswer([], (await this.renderBugs([id], details, ctx, true)).map(bugJson)));
-    this.loader.keepJson(id, detail, variant, answer);
-    return answer;
+    return this.loader.jsonOfBug(id, details.get(id), `answer|${variantOf(ctx)}`,
+      async () => RawJson.tagged(getBugAnswer([], (await this.renderBugs([id], details, ctx, true)).map(bugJson))));
   }
 
   /**
@@ -110,30 +98,20 @@ export class BugService {
   private async renderBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, ctx: ReadContext, withUpdateToken: boolean): Promise<RenderedBug[]> {
     const { caller, selection } = ctx;
     const present = [...new Set(ids)].filter((id) => details.has(id));
-    const variant = variantOf(ctx);
-    const kept = new Map<number, RawJson>();
-    for (const id of present) {
-      const json = this.loader.keptJson(id, details.get(id)!, variant);
-      if (json !== undefined) kept.set(id, json);
-    }
     const view = { caller, siteSecret: caller.parameters.get(SITE_SECRET_PARAMETER), now: ctx.now, withUpdateToken };
     const ownFields = (detail: BugDetail, tags: readonly string[]) => JSON.stringify(selection.apply(presentCallerFields(detail.row, tags, view), BUG_FIELDS));
-    const rendered = new Map<number, RenderedBug>();
-
-    const missing = present.filter((id) => !kept.has(id));
-    if (missing.length) {
+    // The caller's own fields of the bugs rendered now come with them; those of the others need the caller's tags.
+    const renderedOwn = new Map<number, string>();
+    const shared = await this.loader.jsonOfBugs(present, details, variantOf(ctx), async (missing) => {
       const page = await this.loader.complete(missing, details, caller, selection);
-      for (const bug of page.bugs) {
-        const shared = new RawJson(JSON.stringify(selection.apply(presentSharedFields(bug, { caller, customFields: page.customFields }), BUG_FIELDS)));
-        this.loader.keepJson(bug.row.id, details.get(bug.row.id)!, variant, shared);
-        rendered.set(bug.row.id, { shared, own: ownFields(bug, bug.tags) });
-      }
-    }
-    if (kept.size) {
-      const tags = await this.loader.tagsOf([...kept.keys()], caller, selection);
-      for (const [id, shared] of kept) rendered.set(id, { shared, own: ownFields(details.get(id)!, tags.get(id) ?? []) });
-    }
-    return present.map((id) => rendered.get(id)!);
+      return new Map(page.bugs.map((bug) => {
+        renderedOwn.set(bug.row.id, ownFields(bug, bug.tags));
+        return [bug.row.id, new RawJson(JSON.stringify(selection.apply(presentSharedFields(bug, { caller, customFields: page.customFields }), BUG_FIELDS)))];
+      }));
+    });
+    const keptIds = [...shared.keys()].filter((id) => !renderedOwn.has(id));
+    const tags = keptIds.length ? await this.loader.tagsOf(keptIds, caller, selection) : new Map<number, string[]>();
+    return present.map((id) => ({ shared: shared.get(id)!, own: renderedOwn.get(id) ?? ownFields(details.get(id)!, tags.get(id) ?? []) }));
   }
 }
 

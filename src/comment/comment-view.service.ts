@@ -37,7 +37,7 @@ export interface CommentsResponse {
  * comments (one), their tags (one), their authors (one), besides the bug lookups.
  *
  * The answer for one bug (no `comment_ids`) is kept whole, with its ETag, beside the kept bug (BugLoaderService
- * keptJson) per field selection, caller class (insider, whole addresses) and `new_since`: everything it shows moves
+ * .jsonOfBug) per field selection, caller class (insider, whole addresses) and `new_since`: everything it shows moves
  * the bug's revision (a comment, its privacy, its tags) or the settings mark (an author's login, the tagging
  * parameter), so it is served only while both are those the caller's credential statement read.
  */
@@ -73,11 +73,8 @@ export class CommentViewService {
   private async oneBugAnswer(caller: Caller, bugId: number, newSince: string | undefined, selection: FieldSelection, known: KnownStamps | undefined): Promise<RawJson> {
     const detail = (await this.loader.details([bugId], { visibleTo: caller, known })).get(bugId);
     const variant = `comments|${selection.key}|${caller.isInsider ? 'insider' : ''}|${seesWholeAddresses(caller) ? 'whole' : ''}|${newSince ?? ''}`;
-    const kept = detail && this.loader.keptJson(bugId, detail, variant);
-    if (kept) return kept;
-    const answer = RawJson.tagged(selectedJson(await this.listedAndAsked(caller, [bugId], [], newSince), selection));
-    if (detail) this.loader.keepJson(bugId, detail, variant, answer);
-    return answer;
+    return this.loader.jsonOfBug(bugId, detail, variant,
+      async () => RawJson.tagged(selectedJson(await this.listedAndAsked(caller, [bugId], [], newSince), selection)));
   }
 
   private async listedAndAsked(caller: Caller, bugIds: readonly number[], commentIds: readonly number[], newSince: string | undefined): Promise<CommentsResponse> {

@@ -10,7 +10,7 @@ import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
 import { CommentCreateInput, CommentGetInput, CommentTagSearchInput, CommentTagUpdateInput } from './dto/comment.dto.js';
 import { COMMENT_OBJECTS } from './comment.presenter.js';
-import { CommentsAnswer } from './comment-get.answer.js';
+import { CommentsAnswer } from './store/comment-get.answer.js';
 
 @ApiTags('comments')
 @Controller()

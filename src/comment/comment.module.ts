@@ -13,7 +13,7 @@ import { CommentController } from './comment.controller.js';
 import { CommentViewService } from './comment-view.service.js';
 import { CommentCreateService } from './comment-create.service.js';
 import { CommentTagService } from './comment-tag.service.js';
-import { CommentsAnswer } from './comment-get.answer.js';
+import { CommentsAnswer } from './store/comment-get.answer.js';
 import { BugModule } from '../bug/bug.module.js';
 import { BugWriteModule } from '../bug-write/bug-write.module.js';
 import { ProductModule } from '../product/product.module.js';

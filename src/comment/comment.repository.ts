@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { In, LessThanOrEqual } from 'typeorm';
-import { type PendingId, type Sql, type SqlValue, type ReadSql } from '../database/sql.js';
+import { type Sql, type SqlValue, type ReadSql } from '../database/sql.js';
 import { insertRowLater, insertRows, type NewRow } from '../database/entity-rows.js';
+import type { IdToAsk } from '../bug/bug-events.js';
 import { Comment } from './entities/comment.entity.js';
 import { CommentTag } from './entities/comment-tag.entity.js';
 import { CommentTagWeight } from './entities/comment-tag-weight.entity.js';
@@ -57,7 +58,7 @@ export class CommentRepository {
   }
 
   /** Writes one comment whose id is asked for later, if at all (runWriteLater). */
-  insertLater(tx: Sql, comment: NewCommentRow): Promise<PendingId> {
+  insertLater(tx: Sql, comment: NewCommentRow): Promise<IdToAsk> {
     return insertRowLater(tx.repository(Comment), comment);
   }
 

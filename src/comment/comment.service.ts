@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { PendingId, Sql } from '../database/sql.js';
+import type { Sql } from '../database/sql.js';
+import type { IdToAsk } from '../bug/bug-events.js';
 import { CommentType, normaliseCommentText, type BugComments, type NewComment } from '../bug/bug-comments.js';
 import { CommentRepository, type NewCommentRow } from './comment.repository.js';
 
@@ -17,7 +18,7 @@ export class CommentService implements BugComments {
   }
 
   /** Adds one comment whose id is asked for later, if at all: on MySQL it goes with the transaction's next statement. */
-  async addLater(tx: Sql, comment: NewComment): Promise<PendingId> {
+  async addLater(tx: Sql, comment: NewComment): Promise<IdToAsk> {
     return this.repository.insertLater(tx, commentRow(comment));
   }
 

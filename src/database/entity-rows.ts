@@ -16,8 +16,11 @@ type ColumnMetadata = EntityMetadata['columns'][number];
 /** A condition on entity properties, all of which must hold: each equal to a value (null: IS NULL), or one of a list. */
 export type Where<T> = { [K in keyof T]?: T[K] | ReadonlyArray<T[K]> };
 
-/** A row to insert: its properties' values; an id column may take a row id still held in the database (HeldRowId). */
-export type NewRow<T> = { [K in keyof T]?: T[K] | (T[K] extends number ? HeldRowId : never) };
+/** A value of a row to insert: a number column may take a row id still held in the database (HeldRowId). */
+export type NewRowValue<V> = V | (V extends number ? HeldRowId : never);
+
+/** A row to insert: its properties' values (NewRowValue). */
+export type NewRow<T> = { [K in keyof T]?: NewRowValue<T[K]> };
 
 /** Rows per INSERT statement: keeps the bound parameters under SQLite's limit. */
 const ROWS_PER_INSERT = 500;

@@ -1,7 +1,7 @@
 import { Controller, Get, Put } from '@nestjs/common';
 import { ApiBody, ApiQuery } from '../common/openapi/openapi-decorators.js';
 import { InfoService } from './info.service.js';
-import { VersionAnswer } from './version.answer.js';
+import { VersionAnswer } from './store/version.answer.js';
 import { Ctx, CurrentCaller, Now, Params, type RequestContext } from '../common/http/request-context.js';
 import { OpenWithRequireLogin, RequireGroup } from '../common/guards/access.decorators.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FieldSelection } from '../common/fields/field-selection.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { toApiDateTime } from '../common/time/datetime.js';
-import { CallerResolverService } from '../auth/caller-resolver.service.js';
+import { CallerResolverService } from '../auth/store/caller-resolver.service.js';
 import { BugService } from '../bug/bug.service.js';
 import { mayShowChange } from '../bug/bug-history.service.js';
 import { CommentViewService } from '../comment/comment-view.service.js';

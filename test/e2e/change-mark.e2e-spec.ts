@@ -1,6 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.js';
 import { Db } from '../../src/database/db.service.js';
-import { AuditService } from '../../src/audit/audit.service.js';
+import { SettingsMarkService } from '../../src/audit/store/settings-mark.service.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { BugCc } from '../../src/bug/entities/bug-cc.entity.js';
@@ -15,15 +15,15 @@ import { toDbDateTime } from '../../src/common/time/datetime.js';
 describe('the settings mark moves with settings, a bug\'s revision with the bug (change-mark subscriber)', () => {
   let t: TestApp;
   let db: Db;
-  let audit: AuditService;
+  let marks: SettingsMarkService;
   beforeAll(async () => {
     t = await startTestApp();
     db = t.app.get(Db);
-    audit = t.app.get(AuditService);
+    marks = t.app.get(SettingsMarkService);
   });
   afterAll(() => t.close());
 
-  const settingsMark = async () => (await audit.settingsMark()).mark;
+  const settingsMark = async () => (await marks.settingsMark()).mark;
   const revisionOf = async (id: number) => (await db.read.repository(Bug).findOneByOrFail({ id })).revision;
   const fileBug = async (summary: string) => {
     const filed = await t.post('/bug', { product: 'TestProduct', component: 'TestComponent', version: 'unspecified', summary }, { key: ADMIN_API_KEY });

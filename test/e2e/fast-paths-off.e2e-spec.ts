@@ -3,7 +3,7 @@ import { ADMIN_API_KEY, startTestApp, type TestApp } from '../support/test-app.j
 import { itWhen, onDialect } from '../support/conditions.js';
 import { sentStatements } from '../support/round-trips.js';
 import { CountingLogger } from '../../src/database/counting-logger.js';
-import { VersionAnswer } from '../../src/info/version.answer.js';
+import { VersionAnswer } from '../../src/info/store/version.answer.js';
 
 /**
  * TRACKER_FAST_PATHS=off (AppConfig.fastPaths) turns the speed mechanisms off: an instance so answers exactly as one

@@ -5,7 +5,7 @@ import { addFlagType, addGroup } from './bug-update-fixtures.js';
 import { Tag } from '../../src/bug/entities/tag.entity.js';
 import { BugTag } from '../../src/bug/entities/bug-tag.entity.js';
 import { BugGetAnswer } from '../../src/bug/store/bug-get.answer.js';
-import { VersionAnswer } from '../../src/info/version.answer.js';
+import { VersionAnswer } from '../../src/info/store/version.answer.js';
 import { InfoController } from '../../src/info/info.controller.js';
 import { etagOf } from '../../src/common/http/output-format.js';
 import { expectSqlSnapshot, recordSql } from '../support/sql-snapshots.js';

@@ -5,7 +5,7 @@ import { fileBug } from './bug-fixtures.js';
 import { hashings } from '../support/hashings.js';
 import { describeWhen, itWhen, needsFastPaths } from '../support/conditions.js';
 import { etagOf } from '../../src/common/http/output-format.js';
-import { CommentsAnswer } from '../../src/comment/comment-get.answer.js';
+import { CommentsAnswer } from '../../src/comment/store/comment-get.answer.js';
 
 type User = { id: number; login: string; apiKey: string };
 

@@ -1,7 +1,7 @@
 import type { Repository } from 'typeorm';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { inProcessDescribe } from '../support/in-process.js';
-import { AuditService } from '../../src/audit/audit.service.js';
+import { SettingsMarkService } from '../../src/audit/store/settings-mark.service.js';
 import { Parameter } from '../../src/params/entities/parameter.entity.js';
 import { WriteOutsideTransaction } from '../../src/database/written-tables.js';
 
@@ -17,7 +17,7 @@ inProcessDescribe('a write outside a transaction is refused', () => {
   });
   afterAll(() => t.close());
 
-  const settingsMark = async () => (await t.app.get(AuditService).settingsMark()).mark;
+  const settingsMark = async () => (await t.app.get(SettingsMarkService).settingsMark()).mark;
   const maintainer = async () => (await t.db.read.repository(Parameter).findOneBy({ name: 'maintainer' }))?.value;
   /** The read handle's repository with its write methods, as a cast would give it. */
   const forced = () => t.db.read.repository(Parameter) as Repository<Parameter>;

@@ -13,7 +13,7 @@ import { AuthRepository } from '../../src/auth/auth.repository.js';
 import { GroupService } from '../../src/group/group.service.js';
 import { ParametersService } from '../../src/params/parameters.service.js';
 import { AuditLogEntry } from '../../src/audit/entities/audit-log-entry.entity.js';
-import { AuditService } from '../../src/audit/audit.service.js';
+import { SettingsMarkService } from '../../src/audit/store/settings-mark.service.js';
 import type { LogLevel } from '../../src/common/logging/log.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { MoreThan } from 'typeorm';
@@ -212,7 +212,7 @@ export class TestApp {
 
   /** Moves the settings mark, so that the next request finds nothing kept at all (bugs are kept under it too). */
   async forgetKeptValues(): Promise<void> {
-    await this.db.transaction((tx) => this.app.get(AuditService).moveSettingsMark(tx));
+    await this.db.transaction((tx) => this.app.get(SettingsMarkService).moveSettingsMark(tx));
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@ import { BugWork } from './bug-work.js';
 import { callerAs } from '../../bug-rules/bug-flags.service.js';
 import { BugStoreService } from '../../bug/store/bug-store.service.js';
 import { roundHours } from './update-request.js';
-import type { PendingId } from '../../database/sql.js';
+import type { NewRowId } from '../../bug/bug-events.js';
 
 /**
  * Comments on Update Bug: the new comment (validated early, written once the workflow has decided whether it is
@@ -58,7 +58,7 @@ export class CommentSteps {
     };
     // The work_time history row names the comment; otherwise only a webhook may ask for its id, and the row goes
     // with the change's other writes (the COMMIT, for a bug in no group) unless one does.
-    let id: number | PendingId;
+    let id: NewRowId;
     if (workTime !== 0) {
       id = await this.comments.add(run.tx, newComment);
       w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });

@@ -34,4 +34,14 @@ export class BugEditsService {
   addCc(tx: Sql, bugId: number, userIds: readonly number[]): Promise<void> {
     return this.bugs.addCc(tx, bugId, userIds);
   }
+
+  /**
+   * Runs `write`: the writes that record a change (the bugs' stamps, joined cc, history, the outbox) and the reads
+   * they compose from, when nothing reads the writes' answers. The writes go with the transaction's next statement
+   * (on MySQL often the COMMIT): each answers no id and no rows, and one that fails fails that statement, so the
+   * transaction, as it would have alone. A write whose answer is needed (an id, a count) does not belong here.
+   */
+  recordChange<T>(tx: Sql, write: () => Promise<T>): Promise<T> {
+    return tx.withHeldWrites(write);
+  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Sql, SqlValue, ReadSql } from '../../database/sql.js';
 import type { CompanionStatement } from '../../common/http/companion-read.js';
-import { settingsMarkSql } from '../../audit/audit.service.js';
+import { settingsMarkSql } from '../../audit/store/settings-mark.service.js';
 import type { BugRow } from '../bug.types.js';
 import type { SqlCondition } from './bug-visibility.repository.js';
 import { byText, ccOrder, keywordOrder, type BugDetail, type BugRelation, type BugRelations, type CustomFieldDef, type UserDetail } from '../loaded-bug.js';

@@ -201,6 +201,16 @@ export class BugLoaderService {
   }
 
   /**
+   * Keeps the bugs as an update's transaction `tx` left them (`written`: their states after it), once it commits,
+   * each with its stamp read with the transaction's next statement (the COMMIT): a kept bug carries the version its
+   * state is. The other bugs it `changed` are forgotten. See keepWhenCommitted.
+   */
+  keepAsWritten(tx: Sql, changed: readonly number[], written: readonly WrittenBug[]): Promise<void> {
+    const stamps = written.length ? this.stampsWithNext(tx, written.map((bug) => bug.id)) : Promise.resolve(new Map<number, BugStamp>());
+    return this.keepWhenCommitted(changed, written, stamps, tx.committed());
+  }
+
+  /**
    * Keeps the bugs as a write left them, once `committed` says its transaction did: each with the stamp `stamps`
    * read in the transaction after its writes (Sql.readingWithNext), if that stamp's settings mark is the one the
    * state's names were read under. The other bugs it `changed` are forgotten (forgetWhenCommitted); a write of the
@@ -350,16 +360,36 @@ export class BugLoaderService {
   }
 
   /**
-   * The JSON kept for `variant` (see BugService): the bug's JSON, or a whole answer naming only this bug; while
-   * `detail` is its current kept detail.
+   * JSON that depends only on the bug as `detail` shows it and on `variant` (the bug's JSON for a field selection and
+   * a class of caller, or a whole answer naming only this bug): the JSON made for them before, while `detail` is the
+   * bug's current kept detail; else `render`'s, kept beside the kept bug for the next read (ignored unless `detail` is
+   * the kept one). Without a detail (a bug not found), `render`'s, kept nowhere.
    */
-  keptJson(id: number, detail: BugDetail, variant: string): RawJson | undefined {
-    return this.cache.jsonOf(id, detail, variant);
+  async jsonOfBug(id: number, detail: BugDetail | undefined, variant: string, render: () => Promise<RawJson>): Promise<RawJson> {
+    const kept = detail && this.cache.jsonOf(id, detail, variant);
+    if (kept) return kept;
+    const made = await render();
+    if (detail) this.cache.storeJson(id, detail, variant, made);
+    return made;
   }
 
-  /** Keeps JSON of the bug for `variant`, made from `detail` (ignored unless `detail` is the kept one). */
-  keepJson(id: number, detail: BugDetail, variant: string, json: RawJson): void {
-    this.cache.storeJson(id, detail, variant, json);
+  /**
+   * As jsonOfBug, for many bugs, each with its detail in `details`: what was made before for `variant`, and for the
+   * others what `render` makes in one go (it may leave some out), kept.
+   */
+  async jsonOfBugs(ids: readonly number[], details: ReadonlyMap<number, BugDetail>, variant: string, render: (missing: number[]) => Promise<ReadonlyMap<number, RawJson>>): Promise<Map<number, RawJson>> {
+    const json = new Map<number, RawJson>();
+    for (const id of ids) {
+      const kept = this.cache.jsonOf(id, details.get(id)!, variant);
+      if (kept !== undefined) json.set(id, kept);
+    }
+    const missing = ids.filter((id) => !json.has(id));
+    if (!missing.length) return json;
+    for (const [id, made] of await render(missing)) {
+      this.cache.storeJson(id, details.get(id)!, variant, made);
+      json.set(id, made);
+    }
+    return json;
   }
 
   /** The caller's personal tags on the bugs, when the selection shows tags to this caller (else none, no query). */

@@ -1,10 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { BugRepository } from './bug.repository.js';
 import { BugUpdateRepository } from './bug-update.repository.js';
-import type { Sql } from '../../database/sql.js';
+import { knownId, pendingIdOf, type RowId, type Sql } from '../../database/sql.js';
+import type { NewRowId } from '../bug-events.js';
 
 export type { NewBugRow } from './bug.repository.js';
 export type { BugColumns } from './bug-update.repository.js';
+
+/**
+ * A new bug's id as insertBug answers it. While no step needs the number it stays in the database, and the bug's
+ * lists and description name it there, so that they travel with the bug's INSERT and the COMMIT in one round trip
+ * (issue 13). A step that needs the number asks (bugNumber); a reader that may not need it takes bugIdToAsk.
+ */
+export type NewBugId = RowId;
+
+/** The number of a new bug's id, asking the database for it if it is still held there. */
+export function bugNumber(id: NewBugId): Promise<number> {
+  return knownId(id);
+}
+
+/** A new bug's id for a reader that may not need it (an event's listener): asked for only if it does. */
+export function bugIdToAsk(id: NewBugId): NewRowId {
+  return pendingIdOf(id);
+}
+
+/** The lists a new bug is filed with. */
+export interface NewBugLists {
+  ccIds: readonly number[];
+  keywordIds: readonly number[];
+  groupIds: readonly number[];
+  seeAlso: readonly string[];
+  custom: ReadonlyArray<{ fieldId: number; values: readonly string[] }>;
+}
 
 /**
  * The bug tables as the writers above the bug module (Create and Update Bug, the comment changes: src/bug-write) write
@@ -35,6 +62,17 @@ export class BugStoreService {
   addSeeAlso(...args: Parameters<BugRepository['addSeeAlso']>) { return this.bugs.addSeeAlso(...args); }
   addCustomValues(...args: Parameters<BugRepository['addCustomValues']>) { return this.bugs.addCustomValues(...args); }
   addDependencies(...args: Parameters<BugRepository['addDependencies']>) { return this.bugs.addDependencies(...args); }
+
+  /** Adds a new bug's lists. Nothing reads these writes' answers: they go with the transaction's next statement. */
+  addNewBugLists(tx: Sql, id: NewBugId, lists: NewBugLists): Promise<void> {
+    return tx.withHeldWrites(async () => {
+      await this.bugs.addCc(tx, id, lists.ccIds);
+      await this.bugs.addKeywords(tx, id, lists.keywordIds);
+      await this.bugs.addGroups(tx, id, lists.groupIds);
+      await this.bugs.addSeeAlso(tx, id, lists.seeAlso);
+      await this.bugs.addCustomValues(tx, id, lists.custom);
+    });
+  }
 
   /** Removes and adds cc rows of a bug; nothing reads these writes' answers, so they go with the transaction's next statement. */
   changeCc(tx: Sql, bugId: number, removedIds: readonly number[], addedIds: readonly number[]): Promise<void> {

@@ -19,6 +19,23 @@ export interface RequestContext {
   presumed?: PresumedCaller;
 }
 
+/**
+ * What a write for this request commits under (Db.transaction's conditions): for a presumed caller, its credential
+ * still naming it; nothing for a caller resolved the whole way.
+ */
+export function commitConditionsOf(context: Pick<RequestContext, 'presumed'>): Array<PresumedCaller['condition']> {
+  return context.presumed ? [context.presumed.condition] : [];
+}
+
+/**
+ * Whether the request's caller is taken on trust (a presumed caller): what the credential check would have refused
+ * is checked by the write itself (its commit condition), and a visibility check the resolution would have made first
+ * is made under the write's locks.
+ */
+export function callerOnTrust(context: Pick<RequestContext, 'presumed'>): boolean {
+  return context.presumed !== undefined;
+}
+
 const CONTEXT = Symbol('tracker.request-context');
 const REFUSAL = Symbol('tracker.credentials-refusal');
 

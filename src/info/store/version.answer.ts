@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { KeptAnswer } from '../common/http/kept-answer.js';
-import { RawJson } from '../common/http/raw-json.js';
-import { TRACKER_VERSION } from './info.service.js';
+import type { KeptAnswer } from '../../common/http/kept-answer.js';
+import { RawJson } from '../../common/http/raw-json.js';
+import { TRACKER_VERSION } from '../info.service.js';
 
 /**
  * Get Version (`GET /rest/version`), as its route's handler and as the request hook's KeptAnswer: the same for every

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { CompanionRequest } from '../common/http/companion-read.js';
-import { toDto } from '../common/http/dto.js';
-import type { KeptAnswer } from '../common/http/kept-answer.js';
-import type { RawJson } from '../common/http/raw-json.js';
-import type { RequestContext } from '../common/http/request-context.js';
-import { stampsKnownTo } from '../bug/store/bug-stamps.companion.js';
-import { CommentViewService } from './comment-view.service.js';
-import { CommentGetInput } from './dto/comment.dto.js';
+import type { CompanionRequest } from '../../common/http/companion-read.js';
+import { toDto } from '../../common/http/dto.js';
+import type { KeptAnswer } from '../../common/http/kept-answer.js';
+import type { RawJson } from '../../common/http/raw-json.js';
+import type { RequestContext } from '../../common/http/request-context.js';
+import { stampsKnownTo } from '../../bug/store/bug-stamps.companion.js';
+import { CommentViewService } from '../comment-view.service.js';
+import { CommentGetInput } from '../dto/comment.dto.js';
 
 /**
  * Get Comments of the bugs a path names (`GET /rest/bug/(id_or_alias)/comment`), as its route's handler and as the

@@ -1,22 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { Db } from '../database/db.service.js';
-import { Caller } from '../common/caller.js';
-import { MarkedCache } from '../common/marked-cache.js';
-import { AuditService } from '../audit/audit.service.js';
-import type { CallerResolver, CompanionAsk, PresumedCaller } from '../common/guards/caller-resolver.js';
-import type { CompanionFound, CompanionPlan } from '../common/http/companion-read.js';
-import type { CompanionStatement } from '../common/http/companion-read.js';
-import type { Row, Sql, Statement } from '../database/sql.js';
-import type { Credentials } from '../common/http/request-params.js';
-import { Errors, TrackerError } from '../common/errors/index.js';
-import { storedTimeMs, toDbDateTime } from '../common/time/datetime.js';
-import { ParametersService, type Parameters } from '../params/parameters.service.js';
-import { UserService, type UserRecord } from '../user/user.service.js';
-import { GroupService } from '../group/group.service.js';
-import { digestSecret, verifyPassword } from '../common/credentials.js';
-import { LoginFailuresService } from './login-failures.service.js';
-import { AuthRepository } from './auth.repository.js';
-import { AppConfig } from '../config/app-config.js';
+import { Db } from '../../database/db.service.js';
+import { Caller } from '../../common/caller.js';
+import { MarkedCache } from '../../common/marked-cache.js';
+import { SettingsMarkService } from '../../audit/store/settings-mark.service.js';
+import type { CallerResolver, CompanionAsk, PresumedCaller } from '../../common/guards/caller-resolver.js';
+import type { CompanionFound, CompanionPlan } from '../../common/http/companion-read.js';
+import type { CompanionStatement } from '../../common/http/companion-read.js';
+import type { Row, Sql, Statement } from '../../database/sql.js';
+import type { Credentials } from '../../common/http/request-params.js';
+import { Errors, TrackerError } from '../../common/errors/index.js';
+import { storedTimeMs, toDbDateTime } from '../../common/time/datetime.js';
+import { ParametersService, type Parameters } from '../../params/parameters.service.js';
+import { UserService, type UserRecord } from '../../user/user.service.js';
+import { GroupService } from '../../group/group.service.js';
+import { digestSecret, verifyPassword } from '../../common/credentials.js';
+import { LoginFailuresService } from '../login-failures.service.js';
+import { AuthRepository } from '../auth.repository.js';
+import { CredentialCheckRepository } from './credential-check.repository.js';
+import { AppConfig } from '../../config/app-config.js';
 
 /** The key of anonymous requests in lastCallers (the others are `key:<digest>` and `token:<digest>`). */
 const ANONYMOUS = '';
@@ -41,7 +42,7 @@ let refreshBound = { second: -1, text: '' };
  * The caller a credential named last on this instance, and until when (ms) the credential's last use needs no refresh
  * as it was then: a write presumes the caller only within that time, since its condition refreshes nothing. A write
  * presumes it only while this instance has committed no move of the settings mark since the credential's statement
- * was sent (`settingsMovesBefore`, AuditService.settingsMovesCommittedHere): the caller is kept under the mark that
+ * was sent (`settingsMovesBefore`, SettingsMarkService.settingsMovesCommittedHere): the caller is kept under the mark that
  * statement read, and a write presuming it under a mark this instance knows is gone would fail its condition, roll
  * back and run again (its bug id and comment id skipped on MySQL).
  */
@@ -83,7 +84,8 @@ export class CallerResolverService implements CallerResolver {
     config: AppConfig,
     private readonly db: Db,
     private readonly credentials: AuthRepository,
-    private readonly audit: AuditService,
+    private readonly checks: CredentialCheckRepository,
+    private readonly marks: SettingsMarkService,
     private readonly parametersService: ParametersService,
     private readonly users: UserService,
     private readonly groups: GroupService,
@@ -105,7 +107,7 @@ export class CallerResolverService implements CallerResolver {
       return { caller: await this.callerFor(user, parameters, { kind: 'password' }) };
     }
     const { token, digest, known: knownKey } = secretOf(credentials);
-    const settingsMovesBefore = this.audit.settingsMovesCommittedHere();
+    const settingsMovesBefore = this.marks.settingsMovesCommittedHere();
     const known = this.fastPaths ? this.lastCallers.latest(knownKey) : undefined;
     const guess = known?.caller;
     const plan = guess && companion && planOf(companion, guess);
@@ -132,16 +134,16 @@ export class CallerResolverService implements CallerResolver {
     if (!this.fastPaths || this.db.dialect !== 'mysql' || (credentials.login !== undefined && credentials.password !== undefined)) return undefined;
     const { token, digest, known: knownKey } = secretOf(credentials);
     const known = digest === undefined ? undefined : this.lastCallers.latest(knownKey);
-    if (!known || Date.now() >= known.lastUseFreshUntil || known.settingsMovesBefore !== this.audit.settingsMovesCommittedHere()) return undefined;
+    if (!known || Date.now() >= known.lastUseFreshUntil || known.settingsMovesBefore !== this.marks.settingsMovesCommittedHere()) return undefined;
     const { caller } = known;
     const q = this.db.read.quote;
     let statement: Statement;
     if (token === undefined) {
-      statement = this.credentials.presumedKeyCheck(q, digest!, caller.id, caller.settingsMark!);
+      statement = this.checks.presumedKeyCheck(q, digest!, caller.id, caller.settingsMark!);
     } else {
       const tokenId = caller.credential.tokenId!;
       if (tokenUserId(token) !== caller.id) return undefined;
-      statement = this.credentials.presumedTokenCheck(q, digest!, tokenId, caller.id, ip, caller.settingsMark!);
+      statement = this.checks.presumedTokenCheck(q, digest!, tokenId, caller.id, ip, caller.settingsMark!);
     }
     return { caller, condition: { statement, met: false }, resolve: async () => (await this.resolve(credentials, ip)).caller };
   }
@@ -160,7 +162,7 @@ export class CallerResolverService implements CallerResolver {
 
   private async anonymousCaller(guess: Caller | undefined, companion: CompanionStatement | undefined): Promise<ResolvedCaller> {
     if (!this.fastPaths) return { caller: Caller.anonymous(await this.parametersService.load()), companionRows: [], lastUseFreshUntil: 0 };
-    const { mark, companionRows } = await this.audit.settingsMark(companion);
+    const { mark, companionRows } = await this.marks.settingsMark(companion);
     const caller = guess?.settingsMark === mark ? guess : Caller.anonymous(await this.parametersService.at(mark), mark);
     return { caller, companionRows, lastUseFreshUntil: 0 };
   }
@@ -221,7 +223,7 @@ export class CallerResolverService implements CallerResolver {
     const invalid = () => TrackerError.of(Errors.INVALID_COOKIES_OR_TOKEN);
     const userId = tokenUserId(token);
     if (userId === undefined) throw invalid();
-    const { token: row, companionRows } = await this.credentials.tokenByDigest(this.db.read, digest, companion);
+    const { token: row, companionRows } = await this.checks.tokenByDigest(this.db.read, digest, companion);
     if (!row || row.userId !== userId) throw invalid();
     if (row.ipAddr && row.ipAddr !== ip) throw invalid();
     if (Date.now() - storedTimeMs(row.lastUsed) > TOKEN_LIFETIME_MS) {
@@ -237,7 +239,7 @@ export class CallerResolverService implements CallerResolver {
    * refreshes its last use (at most once a minute).
    */
   private async checkApiKey(digest: string, companion: CompanionStatement | undefined): Promise<CheckedCredential> {
-    const { key: row, companionRows } = await this.credentials.apiKeyByDigest(this.db.read, digest, companion);
+    const { key: row, companionRows } = await this.checks.apiKeyByDigest(this.db.read, digest, companion);
     if (!row) throw TrackerError.of(Errors.API_KEY_NOT_VALID);
     if (row.revoked) throw TrackerError.of(Errors.API_KEY_REVOKED);
     const lastUseFreshUntil = await this.refreshLastUse(row.lastUsed, (tx, now) => this.credentials.touchApiKey(tx, row.id, now));

@@ -1,7 +1,7 @@
 import { getMetadataArgsStorage } from 'typeorm';
 import { followsWrites, ROW_FOLLOWING, stateAfter, type RowFollowing } from './update-projection.js';
 import { Bug } from '../../bug/entities/bug.entity.js';
-import { BugWork, type UpdateRun } from './bug-work.js';
+import { BugWork, type UpdateRun } from '../update/bug-work.js';
 import type { LockedBug } from '../../bug/store/bug-loader.service.js';
 import type { Caller } from '../../common/caller.js';
 import type { ProductRecord } from '../../product/product.service.js';

@@ -1,15 +1,15 @@
 import type { EntityManager } from 'typeorm';
-import { Sql } from '../database/sql.js';
-import { AuthRepository } from './auth.repository.js';
+import { Sql } from '../../database/sql.js';
+import { CredentialCheckRepository } from './credential-check.repository.js';
 
-describe('AuthRepository credential statements', () => {
+describe('CredentialCheckRepository credential statements', () => {
   it('quote every name of their own tables on MySQL', async () => {
     const sent: string[] = [];
     const mysql = new Sql({} as EntityManager, 'mysql', async (text) => {
       sent.push(text);
       return [];
     });
-    const repository = new AuthRepository();
+    const repository = new CredentialCheckRepository();
     expect(await repository.tokenByDigest(mysql, 'digest')).toEqual({ token: undefined, companionRows: [] });
     expect(await repository.apiKeyByDigest(mysql, 'digest')).toEqual({ key: undefined, companionRows: [] });
     for (const statement of sent) {
@@ -28,7 +28,7 @@ describe('AuthRepository credential statements', () => {
       ];
     });
     const companion = { columns: 'b.id AS c_id, b.x = ? AS c_seen', columnParams: ['a'], table: 'bugs b', on: 'b.id IN (?)', onParams: [5] };
-    const found = await new AuthRepository().apiKeyByDigest(mysql, 'digest', companion);
+    const found = await new CredentialCheckRepository().apiKeyByDigest(mysql, 'digest', companion);
     expect(sent).toHaveLength(1);
     expect(sent[0].text).toMatch(/^SELECT b\.id AS c_id, b\.x = \? AS c_seen, .* LEFT JOIN bugs b ON b\.id IN \(\?\) WHERE/s);
     expect(sent[0].params).toEqual(['a', 5, 'digest']);

@@ -1,7 +1,8 @@
 import type { LockedBug, WrittenBug } from '../../bug/store/bug-loader.service.js';
 import { ccOrder, keywordOrder, type BugRelation, type BugRelations, type UserDetail } from '../../bug/loaded-bug.js';
 import type { BugRow } from '../../bug/bug.types.js';
-import type { BugWork } from './bug-work.js';
+import type { BugWork } from '../update/bug-work.js';
+import type { Sql } from '../../database/sql.js';
 
 /**
  * How `stateAfter` follows a column of the bug's row (BugRow, as the loader reads it from `bugs`):
@@ -73,6 +74,21 @@ export function followsWrites(tables: ReadonlySet<string>): boolean {
 }
 
 /**
+ * The states an update's transaction left its changed bugs in, for the loader to keep (BugLoaderService.keepAsWritten):
+ * of each bug whose changes stateAfter follows, when the transaction so far wrote only what it follows; else none
+ * (the bugs are read again by the next request that wants them).
+ */
+export function statesAfter(tx: Sql, works: ReadonlyArray<{ w: BugWork; basis: LockedBug }>): WrittenBug[] {
+  if (!followsWrites(tx.writtenTables())) return [];
+  return works.map(({ w, basis }) => stateAfter(w, basis)).filter((bug) => bug !== undefined);
+}
+
+/** `written` (a state statesAfter gave), if the transaction since wrote only what stateAfter follows; else none. */
+export function stillFollowed(tx: Sql, written: WrittenBug | undefined): WrittenBug[] {
+  return written && followsWrites(tx.writtenTables()) ? [written] : [];
+}
+
+/**
  * The text as the database stores it: both drivers write UTF-8, in which a lone UTF-16 surrogate (a JSON body may
  * carry one) becomes U+FFFD.
  */
@@ -81,7 +97,7 @@ const asStored = (text: string): string => (text as unknown as { toWellFormed():
 /**
  * The bug as the page loader will read it once this update's writes commit, when every change of the update is one
  * this can follow (else undefined): the state read under the lock (`basis`) with the update's columns, people, cc
- * and keywords applied, lists sorted as the loader sorts them. The write keeps it (BugLoaderService.keepWhenCommitted),
+ * and keywords applied, lists sorted as the loader sorts them. The write keeps it (BugLoaderService.keepAsWritten),
  * so that the next update of the bug needs only its stamp under the lock, and the next read nothing but its stamp.
  */
 export function stateAfter(w: BugWork, basis: LockedBug): WrittenBug | undefined {
