@@ -384,10 +384,12 @@ describe('Search Bugs (GET /rest/bug)', () => {
 
     // The plain word `crash` finds the bug with the keyword of that very name: against a running instance the
     // fixture's keyword has a name of its own.
-    inProcessIt.each([
+    for (const [title, quicksearch, expected] of [
       ['OPEN', 'OPEN crash', () => [crash, slow, secret]],
       ['NOT / -word', 'crash -startup', () => [slow, secret]],
-    ] as Array<[string, string, () => number[]]>)('%s (a keyword named crash)', answers);
+    ] as Array<[string, string, () => number[]]>) {
+      inProcessIt(`${title} (a keyword named crash)`, () => answers(title, quicksearch, expected));
+    }
 
     it('replaces the other criteria; syntax errors are 32000; an empty one is 1000', async () => {
       expect(await ids({ quicksearch: 'startup', product: widget })).toEqual([crash]);

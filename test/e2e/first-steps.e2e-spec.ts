@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildService, ROOT, servicePort, startService } from '../support/service-process.js';
-import { testDialect } from '../support/test-database.js';
+import { describeWhen, onDialect } from '../support/conditions.js';
 
 /**
  * The README's "First steps", run as written (issue 41): its fenced shell blocks, in order, in one bash, against the
@@ -68,7 +68,7 @@ function parsed(text: string): unknown {
 }
 
 // The section starts the service on its default, SQLite: once is enough (the MariaDB pass of npm test skips it).
-const onSqlite = testDialect() === 'sqlite' ? describe : describe.skip;
+const onSqlite = describeWhen(onDialect('sqlite', 'the section runs the service on its default, SQLite: once is enough'));
 
 onSqlite('README, "First steps"', () => {
   let dataDir: string;

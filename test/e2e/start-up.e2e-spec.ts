@@ -7,8 +7,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mysql from 'mysql2/promise';
 import { ADMIN_API_KEY } from '../support/test-app.js';
-import { createTestDatabase, testDialect, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { buildService, ROOT, servicePort, startService } from '../support/service-process.js';
+import { describeWhen, onDialect } from '../support/conditions.js';
 
 /**
  * What a newcomer meets when starting the built service (issue 41): a setup problem is one clear line on stderr and
@@ -31,7 +32,7 @@ async function runUntilExit(env: Record<string, string>): Promise<{ code: number
   return { code, output, ms: Date.now() - started };
 }
 
-const onServer = testDialect() === 'mysql' ? describe : describe.skip;
+const onServer = describeWhen(onDialect('mysql', 'only a database server has a database that can be missing'));
 
 describe('start-up problems: one line and exit code 2', () => {
   beforeAll(buildService);

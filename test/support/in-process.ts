@@ -1,12 +1,13 @@
 import { REMOTE_BASE_URL } from './test-app.js';
+import { describeWhen, inProcess, itWhen } from './conditions.js';
 
 /**
  * Tests that cannot be black-box — they count statements, read or write the database, move the clock, configure or
  * restart the instance — are declared with these: they run in-process (npm test) and are skipped against a running
  * instance (npm run test:e2e:remote). Whole files of that kind are listed in test/support/in-process-files.cjs.
  */
-export const inProcessIt: jest.It = REMOTE_BASE_URL ? it.skip : it;
-export const inProcessDescribe: jest.Describe = REMOTE_BASE_URL ? describe.skip : describe;
+export const inProcessIt = itWhen(inProcess);
+export const inProcessDescribe = describeWhen(inProcess);
 
 /**
  * A name for something a test creates (a product, a group, a login's local part …). In-process every file has a
