@@ -25,11 +25,11 @@ export class FieldController {
     return { fields: await this.view.getFields(ctx.caller, ctx.params.idsAndNames()) };
   }
 
-  @Get('field/bug/:idOrName')
+  @Get('field/bug/:id_or_name')
   @ApiOperation({ summary: 'Get Fields for one field by id or internal name' })
   @SelectableFields({ path: 'fields[]', fields: FIELD_FIELDS })
   @ApiIdsAndNamesQuery()
-  async one(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+  async one(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
     return { fields: await this.view.getFields(ctx.caller, ctx.params.idsAndNames(idOrName)) };
   }
 
@@ -40,10 +40,10 @@ export class FieldController {
     return { values: await this.view.legalValues(ctx.caller, field, ctx.params.int('product_id')) };
   }
 
-  @Get('field/bug/:field/:productId/values')
+  @Get('field/bug/:field/:product_id/values')
   @ApiOperation({ summary: 'Legal Values of a product-specific field (version, target_milestone, component)' })
   @ApiProductIdQuery('Used when the path segment is not a number.')
-  async productValues(@Param('field') field: string, @Param('productId') productId: string, @Ctx() ctx: RequestContext) {
+  async productValues(@Param('field') field: string, @Param('product_id') productId: string, @Ctx() ctx: RequestContext) {
     const id = /^\d+$/.test(productId) ? Number(productId) : undefined;
     return { values: await this.view.legalValues(ctx.caller, field, id ?? ctx.params.int('product_id')) };
   }

@@ -29,12 +29,12 @@ export class KeywordController {
     return { id: await this.keywords.create(input, ctx) };
   }
 
-  @Put('keyword/:idOrName')
+  @Put('keyword/:id_or_name')
   @RequireGroup('editkeywords', 'edit', 'keywords', { login: true })
   @ApiOperation({ summary: 'Update Keyword (name, description, is_active); a keyword in use stays on its bugs. Beyond Bugzilla 5.0.' })
   @ApiBody({ type: KeywordUpdateInput })
   async update(
-    @Param('idOrName') idOrName: string,
+    @Param('id_or_name') idOrName: string,
     @InputReader(KeywordUpdateInput, 'Keyword.update') readInput: () => KeywordUpdateInput,
     @Ctx() ctx: RequestContext,
   ) {

@@ -32,12 +32,12 @@ export class FlagTypeController {
     return { id: await this.admin.create(input, ctx) };
   }
 
-  @Put('flag_type/:idOrName')
+  @Put('flag_type/:id_or_name')
   @RequireLogin()
   @ApiOperation({ summary: 'Update Flag Type by id or name, plus ids/names (editcomponents)' })
   @ApiBody({ type: FlagTypeUpdateInput })
   async update(
-    @Param('idOrName') idOrName: string,
+    @Param('id_or_name') idOrName: string,
     @InputReader(FlagTypeUpdateInput, 'FlagType.update') readInput: () => FlagTypeUpdateInput,
     @Ctx() ctx: RequestContext,
   ) {

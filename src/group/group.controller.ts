@@ -36,7 +36,7 @@ export class GroupController {
   @Get('group/:id_or_name')
   @RequireLogin()
   @SelectableFields({ path: 'groups[]', fields: GROUP_FIELDS })
-  @ApiOperation({ summary: 'Get Group by id or name (the seed route; 5.0 has only GET /rest/group)' })
+  @ApiOperation({ summary: 'Get Group by id or name (Bugzilla 5.0 has only GET /rest/group with ids or names). Beyond Bugzilla 5.0.' })
   @GetGroupQuery()
   async one(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
     return { groups: await this.reader.get(this.query(ctx, idOrName), ctx.caller) };

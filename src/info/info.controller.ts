@@ -1,5 +1,5 @@
 import { Controller, Get, Put } from '@nestjs/common';
-import { ApiBody, ApiQuery } from '../common/openapi/openapi-decorators.js';
+import { ApiBody, ApiOperation, ApiQuery } from '../common/openapi/openapi-decorators.js';
 import { InfoService } from './info.service.js';
 import { VersionAnswer } from './store/version.answer.js';
 import { Ctx, CurrentCaller, Now, Params, type RequestContext } from '../common/http/request-context.js';
@@ -13,28 +13,33 @@ export class InfoController {
   constructor(private readonly info: InfoService, private readonly versionAnswer: VersionAnswer) {}
 
   @Get('version')
+  @ApiOperation({ summary: 'Bugzilla Version: the version this service answers as (Bugzilla.version).' })
   @OpenWithRequireLogin()
   version() {
     return this.versionAnswer.body;
   }
 
   @Get('extensions')
+  @ApiOperation({ summary: 'Bugzilla Extensions: the installed extensions (none).' })
   extensions() {
     return { extensions: {} };
   }
 
   @Get('timezone')
+  @ApiOperation({ summary: 'Bugzilla Time Zone: always +0000, times are UTC (Bugzilla.timezone).' })
   @OpenWithRequireLogin()
   timezone() {
     return { timezone: '+0000' };
   }
 
   @Get('time')
+  @ApiOperation({ summary: 'Bugzilla Time: the current time of the service and of its database, in UTC (Bugzilla.time).' })
   time(@Now() now: Date) {
     return this.info.time(now);
   }
 
   @Get('parameters')
+  @ApiOperation({ summary: 'Bugzilla Parameters: the configuration parameters the caller may see (Bugzilla.parameters).' })
   @OpenWithRequireLogin()
   @SelectableFields({ path: 'parameters', fields: {} })
   parameters(@CurrentCaller() caller: Caller) {
@@ -43,6 +48,7 @@ export class InfoController {
 
   /** Beyond Bugzilla 5.0: tweakparams members change parameters (body: name → value, or {parameters: {…}}). */
   @Put('parameters')
+  @ApiOperation({ summary: 'Update Parameters (tweakparams group): name → new value. Beyond Bugzilla 5.0.' })
   @RequireGroup('tweakparams', 'change', 'parameters', { login: true })
   // A free map of parameter names (the set is not stable, service-spec.md): no DTO class can declare it.
   @ApiBody({
@@ -56,6 +62,7 @@ export class InfoController {
   }
 
   @Get('last_audit_time')
+  @ApiOperation({ summary: 'Last Audit Time: the time of the latest audit entry, of every class or of the given ones (Bugzilla.last_audit_time).' })
   @ApiQuery({
     name: 'class', required: false, type: String, isArray: true,
     description: 'Audit classes (Bugzilla::Product or Tracker::Product, repeated or comma list); without it every class counts.',

@@ -13,11 +13,11 @@ import { ClassificationInput, ClassificationUpdateInput } from './dto/classifica
 export class ClassificationController {
   constructor(private readonly classifications: ClassificationService) {}
 
-  @Get('classification/:idOrName')
+  @Get('classification/:id_or_name')
   @ApiOperation({ summary: 'Get Classification by id or name (needs the useclassification parameter on)' })
   @SelectableFields({ path: 'classifications[]', fields: CLASSIFICATION_FIELDS })
   @ApiIdsAndNamesQuery()
-  async get(@Param('idOrName') idOrName: string, @Ctx() ctx: RequestContext) {
+  async get(@Param('id_or_name') idOrName: string, @Ctx() ctx: RequestContext) {
     return { classifications: await this.classifications.get(ctx.caller, ctx.params.idsAndNames(idOrName)) };
   }
 
@@ -29,12 +29,12 @@ export class ClassificationController {
     return { id: await this.classifications.create(input, ctx) };
   }
 
-  @Put('classification/:idOrName')
+  @Put('classification/:id_or_name')
   @RequireGroup('editclassifications', 'edit', 'classifications', { login: true })
   @ApiOperation({ summary: 'Update Classification (name, description, sort_key). Beyond Bugzilla 5.0.' })
   @ApiBody({ type: ClassificationUpdateInput })
   async update(
-    @Param('idOrName') idOrName: string,
+    @Param('id_or_name') idOrName: string,
     @InputReader(ClassificationUpdateInput, 'Classification.update') readInput: () => ClassificationUpdateInput,
     @Ctx() ctx: RequestContext,
   ) {

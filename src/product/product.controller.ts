@@ -50,12 +50,12 @@ export class ProductController {
     return { products: await this.view.get(caller, productQuery(params), selection) };
   }
 
-  @Get('product/:idOrName')
+  @Get('product/:id_or_name')
   @ApiOperation({ summary: 'Get Product by id or name (plus ids/names/type of the query)' })
   @SelectableFields({ path: 'products[]', fields: PRODUCT_FIELDS })
   @ApiIdsAndNamesQuery()
   @ApiProductTypeQuery()
-  async one(@Param('idOrName') idOrName: string, @Params() params: RequestParams, @CurrentCaller() caller: Caller, @Selection() selection: FieldSelection) {
+  async one(@Param('id_or_name') idOrName: string, @Params() params: RequestParams, @CurrentCaller() caller: Caller, @Selection() selection: FieldSelection) {
     return { products: await this.view.get(caller, productQuery(params, idOrName), selection) };
   }
 
@@ -67,12 +67,12 @@ export class ProductController {
     return { id: await this.admin.create(input, ctx) };
   }
 
-  @Put('product/:idOrName')
+  @Put('product/:id_or_name')
   @RequireGroup('editcomponents', 'edit', 'products', { login: true })
   @ApiOperation({ summary: 'Update Product (its `group_controls` parameter is beyond Bugzilla 5.0)' })
   @ApiBody({ type: ProductUpdateInput })
   async update(
-    @Param('idOrName') idOrName: string,
+    @Param('id_or_name') idOrName: string,
     @InputReader(ProductUpdateInput, 'Product.update') readInput: () => ProductUpdateInput,
     @Ctx() ctx: RequestContext,
   ) {

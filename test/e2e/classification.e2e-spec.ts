@@ -122,8 +122,8 @@ describe('Classifications: Get (5.0), Create and Update (beyond 5.0)', () => {
   });
 
   it('the OpenAPI document lists the parameters of Get, Create and Update Classification', async () => {
-    expect((await documentedParameters(t, '/classification/{idOrName}', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
+    expect((await documentedParameters(t, '/classification/{id_or_name}', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
     expect((await documentedParameters(t, '/classification', 'post')).body).toEqual(['name', 'description', 'sort_key', 'sortkey']);
-    expect((await documentedParameters(t, '/classification/{idOrName}', 'put')).body).toEqual(['ids', 'names', 'name', 'description', 'sort_key', 'sortkey']);
+    expect((await documentedParameters(t, '/classification/{id_or_name}', 'put')).body).toEqual(['ids', 'names', 'name', 'description', 'sort_key', 'sortkey']);
   });
 });

@@ -239,8 +239,8 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
     it('each one has "Beyond Bugzilla 5.0." in its summary', async () => {
       const { paths } = ok(await t.get('/openapi.json'));
       const beyond: Array<[string, string]> = [
-        ['/rest/field/bug', 'post'], ['/rest/keyword', 'get'], ['/rest/keyword', 'post'], ['/rest/keyword/{idOrName}', 'put'],
-        ['/rest/classification', 'post'], ['/rest/classification/{idOrName}', 'put'],
+        ['/rest/field/bug', 'post'], ['/rest/keyword', 'get'], ['/rest/keyword', 'post'], ['/rest/keyword/{id_or_name}', 'put'],
+        ['/rest/classification', 'post'], ['/rest/classification/{id_or_name}', 'put'],
         ['/rest/product/{product}/version', 'post'], ['/rest/product/{product}/version/{name}', 'put'],
         ['/rest/product/{product}/milestone', 'post'], ['/rest/product/{product}/milestone/{name}', 'put'],
         ['/rest/component/{id}', 'put'], ['/rest/component/{product}/{component}', 'put'],
@@ -252,11 +252,11 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
     });
 
     it('the field routes list their parameters', async () => {
-      for (const path of ['/field/bug', '/field/bug/{idOrName}']) {
+      for (const path of ['/field/bug', '/field/bug/{id_or_name}']) {
         expect((await documentedParameters(t, path, 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
       }
       expect((await documentedParameters(t, '/field/bug/{field}/values', 'get')).query).toEqual(['product_id']);
-      expect((await documentedParameters(t, '/field/bug/{field}/{productId}/values', 'get')).query).toEqual(['product_id']);
+      expect((await documentedParameters(t, '/field/bug/{field}/{product_id}/values', 'get')).query).toEqual(['product_id']);
       expect((await documentedParameters(t, '/field/bug', 'post')).body).toEqual([
         'name', 'type', 'description', 'values', 'is_mandatory', 'is_on_bug_entry', 'sort_key', 'reverse_desc',
       ]);

@@ -232,7 +232,7 @@ describe('Flag types: get for a product/component, create, update (admin-routes.
         'name', 'description', 'target_type', 'inclusions', 'exclusions', 'sortkey', 'is_active', 'is_requestable', 'cc_list',
         'is_specifically_requestable', 'is_multiplicable', 'grant_group', 'request_group',
       ]));
-      const update = (await documentedParameters(t, '/flag_type/{idOrName}', 'put')).body;
+      const update = (await documentedParameters(t, '/flag_type/{id_or_name}', 'put')).body;
       expect(update).toEqual(['ids', 'names', ...create.filter((p) => p !== 'target_type')]);
     });
   });

@@ -92,6 +92,6 @@ describe('Keywords (beyond 5.0): list, create, update; a keyword in use stays on
   it('the OpenAPI document lists the parameters of list, create and update', async () => {
     expect((await documentedParameters(t, '/keyword', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'include_fields']));
     expect((await documentedParameters(t, '/keyword', 'post')).body).toEqual(['name', 'description', 'is_active']);
-    expect((await documentedParameters(t, '/keyword/{idOrName}', 'put')).body).toEqual(['ids', 'names', 'name', 'description', 'is_active']);
+    expect((await documentedParameters(t, '/keyword/{id_or_name}', 'put')).body).toEqual(['ids', 'names', 'name', 'description', 'is_active']);
   });
 });

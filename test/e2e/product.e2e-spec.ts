@@ -370,11 +370,11 @@ describe('Products: lists, Get, Create, Update, group controls, versions and mil
 
     it('the OpenAPI document lists the parameters of Get, Create and Update Product and of versions and milestones', async () => {
       expect((await documentedParameters(t, '/product', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'type', 'include_fields']));
-      expect((await documentedParameters(t, '/product/{idOrName}', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'type']));
+      expect((await documentedParameters(t, '/product/{id_or_name}', 'get')).query).toEqual(expect.arrayContaining(['ids', 'names', 'type']));
       expect((await documentedParameters(t, '/product', 'post')).body).toEqual(expect.arrayContaining([
         'name', 'description', 'version', 'has_unconfirmed', 'classification', 'default_milestone', 'is_open', 'create_series', 'group_controls',
       ]));
-      const update = (await documentedParameters(t, '/product/{idOrName}', 'put')).body;
+      const update = (await documentedParameters(t, '/product/{id_or_name}', 'put')).body;
       expect(update).toEqual(expect.arrayContaining(['ids', 'names', 'name', 'description', 'default_milestone', 'is_open', 'has_unconfirmed', 'group_controls']));
       expect(update).not.toContain('version');
       for (const kind of ['version', 'milestone']) {
