@@ -24,7 +24,8 @@ import { ENTITIES } from '../src/entities.js';
 import { Bug } from '../src/bug/entities/bug.entity.js';
 import { BugAlias } from '../src/bug/entities/bug-alias.entity.js';
 import { Caller, type ParameterSnapshot } from '../src/common/caller.js';
-import { BugSearchRepository } from '../src/bug-search/bug-search.repository.js';
+import { BugCriteriaRepository } from '../src/bug/bug-criteria.repository.js';
+import { idsMatcher, matcher } from '../src/bug-search/search-matchers.js';
 import { BugVisibilityRepository } from '../src/bug/store/bug-visibility.repository.js';
 import type { SqlCondition } from '../src/bug/store/bug-visibility.repository.js';
 
@@ -109,20 +110,20 @@ async function measure(scenarios: Array<[string, string]>): Promise<string[]> {
 
 const anonymousParameters: ParameterSnapshot = { get: () => '', bool: () => false, int: () => 0, all: () => ({}) };
 
-/** EXPLAIN of the statements the search repository builds for these shapes (anonymous caller, as the load). */
+/** EXPLAIN of the statements Search Bugs builds for these shapes (anonymous caller, as the load). */
 async function explain(db: DataSource, catalogue: Catalogue, userId: number): Promise<string[]> {
   const sql = new Sql(db.manager, dialectOf(db));
-  const search = new BugSearchRepository();
+  const search = new BugCriteriaRepository();
   const visible = new BugVisibilityRepository().predicate(sql, Caller.anonymous(anonymousParameters));
   const where = (condition: SqlCondition): SqlCondition => ({ sql: `${condition.sql} AND ${visible.sql}`, params: [...condition.params, ...visible.params] });
-  const text = (base: Parameters<BugSearchRepository['matcher']>[1], values: string[]) => search.matcher(sql, base, values, 'text', 'bench');
-  const ids = (values: number[]) => search.idsMatcher(sql, values);
+  const text = (base: Parameters<typeof matcher>[1], values: string[]) => matcher(sql, base, values, 'text', 'bench');
+  const ids = (values: number[]) => idsMatcher(sql, values);
   const shapes: Array<[string, SqlCondition]> = [
     ['product', search.onBug(sql, 'product_id', ids([catalogue.products[0].id]))],
     ['product + status', { sql: `(${search.onBug(sql, 'product_id', ids([catalogue.products[3].id])).sql} AND ${search.onBug(sql, 'status', text('in', ['CONFIRMED'])).sql})`, params: [catalogue.products[3].id, 'CONFIRMED'] }],
     ['assignee', search.onBug(sql, 'assigned_to_id', ids([userId]))],
     ['alias', search.related(sql, 'aliases', text('in', ['bench-5000']))],
-    ['last_change_time', search.onBug(sql, 'last_change_time', search.matcher(sql, 'greaterthaneq', [stamp(Date.UTC(2020, 0, 1), (TOTAL - 3000) * 60)], 'datetime', 'delta_ts'))],
+    ['last_change_time', search.onBug(sql, 'last_change_time', matcher(sql, 'greaterthaneq', [stamp(Date.UTC(2020, 0, 1), (TOTAL - 3000) * 60)], 'datetime', 'delta_ts'))],
     ['summary substring', search.onBug(sql, 'summary', text('substring', ['zebrafish']))],
   ];
   const lines: string[] = [];

@@ -1,14 +1,7 @@
 import type { ReadSql } from '../database/sql.js';
-import type { SqlCondition } from '../bug/bug.types.js';
+import type { ColumnMatcher, SqlCondition } from '../bug/bug.types.js';
 
-export type { SqlCondition };
-
-/**
- * A value test on one column, built by Search Bugs for one criterion (`substring`, `regexp`, a list of user ids …):
- * given the quoted column expression it answers the SQL condition. The module that owns the table places it in its
- * own sub-select, so Search Bugs never names that table.
- */
-export type ColumnMatcher = (column: string) => SqlCondition;
+export type { ColumnMatcher, SqlCondition };
 
 /** What a source of search criteria may show the caller: private rows only to insiders (time fields are refused before). */
 export interface SearchAccess {

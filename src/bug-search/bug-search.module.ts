@@ -7,7 +7,6 @@ import { GroupModule } from '../group/group.module.js';
 import { UserModule } from '../user/user.module.js';
 import { BugSearchController } from './bug-search.controller.js';
 import { BugSearchService } from './bug-search.service.js';
-import { BugSearchRepository } from './bug-search.repository.js';
 
 /**
  * Search Bugs (`GET /rest/bug`): criteria, charts and quicksearch compiled into one WHERE with the bug module's
@@ -17,6 +16,6 @@ import { BugSearchRepository } from './bug-search.repository.js';
 @Module({
   imports: [BugModule, ProductModule, FieldModule, FlagModule, GroupModule, UserModule],
   controllers: [BugSearchController],
-  providers: [BugSearchService, BugSearchRepository],
+  providers: [BugSearchService],
 })
 export class BugSearchModule {}

@@ -11,11 +11,11 @@ import { GroupService } from '../group/group.service.js';
 import { FlagSearchService } from '../flag/flag-search.service.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { BugService, type ReadContext } from '../bug/bug.service.js';
-import type { SqlCondition } from '../bug/bug.types.js';
+import { BUG_CRITERIA, type BugCriteria, type BugIdColumn, type SearchWindow, type SqlCondition } from '../bug/bug.types.js';
 import type { RawJson } from '../common/http/raw-json.js';
 import { BUG_ATTACHMENT_SEARCH, BUG_COMMENT_SEARCH, type BugAttachmentSearch, type BugCommentSearch, type ColumnMatcher } from './bug-search-sources.js';
 import type { BugSearchInput } from './dto/bug-search.dto.js';
-import { BugSearchRepository, type BugIdColumn, type SearchWindow } from './bug-search.repository.js';
+import { idsMatcher, matcher } from './search-matchers.js';
 import { hasTerms, matchesText, testOf, type BaseTest, type Criterion, type Test } from './search-criteria.js';
 import { activityNames, fieldOf, type SearchField, type ValueType } from './search-fields.js';
 import { searchCriteria, sortKeys } from './search-request.js';
@@ -42,7 +42,7 @@ export class BugSearchService {
     private readonly db: Db,
     private readonly visibility: BugVisibilityService,
     private readonly bugs: BugService,
-    private readonly repository: BugSearchRepository,
+    @Inject(BUG_CRITERIA) private readonly criteria: BugCriteria,
     private readonly products: ProductService,
     private readonly users: UserService,
     private readonly fields: FieldService,
@@ -82,11 +82,11 @@ export class BugSearchService {
     const matched = await compiler.compile(criterion);
     const visible = this.visibility.predicate(caller);
     const where = { sql: `${matched.sql} AND ${visible.sql}`, params: [...matched.params, ...visible.params] };
-    if (input.count_only) return { count: await this.repository.count(sql, where) };
-    const ids = await this.repository.findIds(sql, where, order, window);
+    if (input.count_only) return { count: await this.criteria.count(sql, where) };
+    const ids = await this.criteria.findIds(sql, where, order, window);
     if (!input.total_matches) return { ids };
     // A short first page is all there is: no second query needed.
-    const total = window.offset === 0 && ids.length < window.limit ? ids.length : await this.repository.count(sql, where);
+    const total = window.offset === 0 && ids.length < window.limit ? ids.length : await this.criteria.count(sql, where);
     return { ids, total };
   }
 
@@ -110,13 +110,13 @@ export class BugSearchService {
   }
 
   private sources(): SearchSources {
-    return { repository: this.repository, products: this.products, users: this.users, fields: this.fields, groups: this.groups, flags: this.flags, comments: this.comments, attachments: this.attachments };
+    return { criteria: this.criteria, products: this.products, users: this.users, fields: this.fields, groups: this.groups, flags: this.flags, comments: this.comments, attachments: this.attachments };
   }
 }
 
 /** What a compiler reads: the search's own SQL and the services and ports that resolve other modules' criteria. */
 interface SearchSources {
-  repository: BugSearchRepository;
+  criteria: BugCriteria;
   products: ProductService;
   users: UserService;
   fields: FieldService;
@@ -166,53 +166,53 @@ class Compiler {
   /** The condition of a test without its negation. */
   private async positive(name: string, field: SearchField, test: Test): Promise<SqlCondition> {
     const { sql } = this;
-    const { repository } = this.s;
+    const { criteria } = this.s;
     const bugId = sql.quote('b.id');
     const { base } = test;
-    const text = (type: ValueType = 'text') => repository.matcher(sql, base, this.values(name, type, base, test.values), type, name);
+    const text = (type: ValueType = 'text') => matcher(sql, base, this.values(name, type, base, test.values), type, name);
     const access = { includePrivate: this.caller.isInsider };
     switch (field.kind) {
       case 'column':
-        if (name === 'bug_status' && base === 'in') return repository.onBug(sql, 'status', repository.matcher(sql, 'in', await this.statuses(test.values), 'text', name));
+        if (name === 'bug_status' && base === 'in') return criteria.onBug(sql, 'status', matcher(sql, 'in', await this.statuses(test.values), 'text', name));
         if (name === 'bug_status' && test.values.includes('__all__')) return { sql: '1 = 1', params: [] };
-        return repository.onBug(sql, field.column, text(field.type));
+        return criteria.onBug(sql, field.column, text(field.type));
       case 'related':
-        if (base === 'isempty') return negate(repository.related(sql, field.relation, ANY_ROW, this.caller.id));
-        return repository.related(sql, field.relation, text(field.type), this.caller.id);
+        if (base === 'isempty') return negate(criteria.related(sql, field.relation, ANY_ROW, this.caller.id));
+        return criteria.related(sql, field.relation, text(field.type), this.caller.id);
       case 'custom':
-        if (base === 'isempty') return negate(repository.custom(sql, this.customIds.get(name)!, ANY_ROW));
-        return repository.custom(sql, this.customIds.get(name)!, text());
+        if (base === 'isempty') return negate(criteria.custom(sql, this.customIds.get(name)!, ANY_ROW));
+        return criteria.custom(sql, this.customIds.get(name)!, text());
       case 'product':
-        return repository.onBug(sql, 'product_id', repository.idsMatcher(sql, await this.productIds(base, test.values)));
+        return criteria.onBug(sql, 'product_id', idsMatcher(sql, await this.productIds(base, test.values)));
       case 'classification': {
         const products = await this.allProducts();
-        return repository.onBug(sql, 'product_id', repository.idsMatcher(sql, products.filter((p) => matchesText(base, test.values, p.classification)).map((p) => p.id)));
+        return criteria.onBug(sql, 'product_id', idsMatcher(sql, products.filter((p) => matchesText(base, test.values, p.classification)).map((p) => p.id)));
       }
       case 'component': {
         const components = await this.allComponents();
-        return repository.onBug(sql, 'component_id', repository.idsMatcher(sql, components.filter((c) => matchesText(base, test.values, c.name)).map((c) => c.id)));
+        return criteria.onBug(sql, 'component_id', idsMatcher(sql, components.filter((c) => matchesText(base, test.values, c.name)).map((c) => c.id)));
       }
       case 'keyword': {
-        if (base === 'isempty') return negate(repository.related(sql, 'keywords', ANY_ROW));
+        if (base === 'isempty') return negate(criteria.related(sql, 'keywords', ANY_ROW));
         const keywords = await this.s.fields.allKeywords(sql);
-        return repository.related(sql, 'keywords', repository.idsMatcher(sql, keywords.filter((k) => matchesText(base, test.values, k.name)).map((k) => k.id)));
+        return criteria.related(sql, 'keywords', idsMatcher(sql, keywords.filter((k) => matchesText(base, test.values, k.name)).map((k) => k.id)));
       }
       case 'group': {
-        if (base === 'isempty') return negate(repository.related(sql, 'groups', ANY_ROW));
+        if (base === 'isempty') return negate(criteria.related(sql, 'groups', ANY_ROW));
         const groups = await this.s.groups.findAll(sql);
-        return repository.related(sql, 'groups', repository.idsMatcher(sql, groups.filter((g) => matchesText(base, test.values, g.name)).map((g) => g.id)));
+        return criteria.related(sql, 'groups', idsMatcher(sql, groups.filter((g) => matchesText(base, test.values, g.name)).map((g) => g.id)));
       }
       case 'user':
-        return this.user(field.role, base, base === 'isempty' ? ANY_ROW : repository.idsMatcher(sql, await this.userIds(base, test.values)));
+        return this.user(field.role, base, base === 'isempty' ? ANY_ROW : idsMatcher(sql, await this.userIds(base, test.values)));
       case 'comment': {
-        const matcher = base === 'isempty' ? ANY_ROW : text(field.field === 'work_time' ? 'number' : 'text');
-        const found = this.s.comments.bugsWithComment(sql, bugId, field.field, matcher, access);
+        const match = base === 'isempty' ? ANY_ROW : text(field.field === 'work_time' ? 'number' : 'text');
+        const found = this.s.comments.bugsWithComment(sql, bugId, field.field, match, access);
         return base === 'isempty' ? negate(found) : found;
       }
       case 'attachment': {
         const flagLike = ['ispatch', 'isobsolete', 'isprivate'].includes(field.field);
-        const matcher = base === 'isempty' ? ANY_ROW : text(flagLike ? 'bool' : 'text');
-        const found = this.s.attachments.bugsWithAttachment(sql, bugId, field.field, matcher, access);
+        const match = base === 'isempty' ? ANY_ROW : text(flagLike ? 'bool' : 'text');
+        const found = this.s.attachments.bugsWithAttachment(sql, bugId, field.field, match, access);
         return base === 'isempty' ? negate(found) : found;
       }
       case 'flag': {
@@ -223,20 +223,20 @@ class Compiler {
   }
 
   /** A user criterion placed where the role keeps the user (a column of the bug, cc, comments, flags, attachments). */
-  private user(role: string, base: BaseTest, matcher: ColumnMatcher): SqlCondition {
+  private user(role: string, base: BaseTest, match: ColumnMatcher): SqlCondition {
     const { sql } = this;
-    const { repository } = this.s;
+    const { criteria } = this.s;
     const bugId = sql.quote('b.id');
     const column = USER_COLUMNS[role];
     if (column) {
-      if (base !== 'isempty') return repository.onBug(sql, column, matcher);
+      if (base !== 'isempty') return criteria.onBug(sql, column, match);
       // Only the QA contact can be empty.
-      return column === 'qa_contact_id' ? repository.onBug(sql, column, repository.matcher(sql, 'isempty', [], 'number', role)) : FALSE;
+      return column === 'qa_contact_id' ? criteria.onBug(sql, column, matcher(sql, 'isempty', [], 'number', role)) : FALSE;
     }
-    const found = role === 'cc' ? repository.related(sql, 'cc', matcher)
-      : role === 'commenter' ? this.s.comments.bugsWithComment(sql, bugId, 'author', matcher, { includePrivate: this.caller.isInsider })
-        : role === 'submitter' ? this.s.attachments.bugsWithAttachment(sql, bugId, 'submitter', matcher, { includePrivate: this.caller.isInsider })
-          : this.s.flags.bugsWithFlag(sql, bugId, role === 'setter' ? 'setter' : 'requestee', matcher, this.visibleAttachments());
+    const found = role === 'cc' ? criteria.related(sql, 'cc', match)
+      : role === 'commenter' ? this.s.comments.bugsWithComment(sql, bugId, 'author', match, { includePrivate: this.caller.isInsider })
+        : role === 'submitter' ? this.s.attachments.bugsWithAttachment(sql, bugId, 'submitter', match, { includePrivate: this.caller.isInsider })
+          : this.s.flags.bugsWithFlag(sql, bugId, role === 'setter' ? 'setter' : 'requestee', match, this.visibleAttachments());
     return base === 'isempty' ? negate(found) : found;
   }
 
@@ -248,14 +248,14 @@ class Compiler {
   /** `changedbefore`/`changedafter` (a moment), `changedfrom`/`changedto` (a value), `changedby` (a login) over the history. */
   private async changed(name: string, op: string, value: string): Promise<SqlCondition> {
     const { sql } = this;
-    const { repository } = this.s;
+    const { criteria } = this.s;
     const names = activityNames(name);
     switch (op) {
-      case 'changedbefore': return repository.changed(sql, names, { before: toDbDateTime(parseDateInput(value.trim(), name)) });
-      case 'changedafter': return repository.changed(sql, names, { after: toDbDateTime(parseDateInput(value.trim(), name)) });
-      case 'changedfrom': return repository.changed(sql, names, { from: repository.matcher(sql, 'in', [value], 'text', name) });
-      case 'changedto': return repository.changed(sql, names, { to: repository.matcher(sql, 'in', [value], 'text', name) });
-      default: return repository.changed(sql, names, { by: repository.idsMatcher(sql, await this.userIds('in', [value])) });
+      case 'changedbefore': return criteria.changed(sql, names, { before: toDbDateTime(parseDateInput(value.trim(), name)) });
+      case 'changedafter': return criteria.changed(sql, names, { after: toDbDateTime(parseDateInput(value.trim(), name)) });
+      case 'changedfrom': return criteria.changed(sql, names, { from: matcher(sql, 'in', [value], 'text', name) });
+      case 'changedto': return criteria.changed(sql, names, { to: matcher(sql, 'in', [value], 'text', name) });
+      default: return criteria.changed(sql, names, { by: idsMatcher(sql, await this.userIds('in', [value])) });
     }
   }
 

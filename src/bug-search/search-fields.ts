@@ -1,16 +1,8 @@
+import type { BugColumn } from '../bug/bug.types.js';
 import type { AttachmentSearchField } from './bug-search-sources.js';
-
-/** A column of the `bugs` table a criterion tests directly. */
-export type BugColumn =
-  | 'id' | 'version' | 'target_milestone' | 'status' | 'resolution' | 'priority' | 'severity' | 'op_sys' | 'platform' | 'summary'
-  | 'whiteboard' | 'url' | 'creation_time' | 'last_change_time' | 'deadline' | 'estimated_time' | 'remaining_time'
-  | 'is_confirmed' | 'is_creator_accessible' | 'is_cc_accessible';
 
 /** How a column's values are read: text, a number, a moment, a date or a 0/1 flag. */
 export type ValueType = 'text' | 'number' | 'datetime' | 'date' | 'bool';
-
-/** Rows of the bug module's own tables that hang on a bug and that a criterion tests. */
-export type BugRelation = 'aliases' | 'tags' | 'blocked' | 'dependson' | 'dup_id' | 'see_also' | 'keywords' | 'cc' | 'groups';
 
 /** Where a user criterion looks for the user. */
 export type UserRole = 'assigned_to' | 'reporter' | 'qa_contact' | 'cc' | 'commenter' | 'setter' | 'requestee' | 'submitter';

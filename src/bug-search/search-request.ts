@@ -2,7 +2,7 @@ import { Errors, TrackerError } from '../common/errors/index.js';
 import { PROTOCOL_KEYS, toBoolean } from '../common/http/request-params.js';
 import { and, isOperator, not, or, term, type Criterion, type Operator } from './search-criteria.js';
 import { fieldOf, internalName } from './search-fields.js';
-import type { SortKey } from './bug-search.repository.js';
+import type { SortKey } from '../bug/bug.types.js';
 
 const FUNCTION = 'Bug.search';
 

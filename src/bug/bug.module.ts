@@ -15,6 +15,8 @@ import { BugStoreService } from './store/bug-store.service.js';
 import { BugLoaderRepository } from './store/bug-loader.repository.js';
 import { BugVisibilityRepository } from './store/bug-visibility.repository.js';
 import { BugHistoryRepository } from './bug-history.repository.js';
+import { BugCriteriaRepository } from './bug-criteria.repository.js';
+import { BUG_CRITERIA } from './bug.types.js';
 import { Bug } from './entities/bug.entity.js';
 import { BugActivity } from './entities/bug-activity.entity.js';
 import { BugAlias } from './entities/bug-alias.entity.js';
@@ -55,7 +57,8 @@ import { BugEventsService } from './bug-events.service.js';
     BugRepository, BugUpdateRepository, BugLoaderRepository, BugVisibilityRepository, BugHistoryRepository,
     BugVisibilityService, ChangeRecorderService, BugLoaderService, BugService, BugHistoryService, BugStoreService,
     BugEditsService, BugEventsService, BugStampsCompanion, BugStampsForWriteCompanion, BugVisibilityCompanion, BugGetAnswer,
+    { provide: BUG_CRITERIA, useClass: BugCriteriaRepository },
   ],
-  exports: [BugVisibilityService, BugVisibilityCompanion, BugStampsForWriteCompanion, ChangeRecorderService, BugLoaderService, BugStoreService, BugEditsService, BugEventsService, BugService, BugHistoryService],
+  exports: [BugVisibilityService, BugVisibilityCompanion, BugStampsForWriteCompanion, ChangeRecorderService, BugLoaderService, BugStoreService, BugEditsService, BugEventsService, BugService, BugHistoryService, BUG_CRITERIA],
 })
 export class BugModule {}

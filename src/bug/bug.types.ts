@@ -1,7 +1,9 @@
-import type { Sql, SqlValue } from '../database/sql.js';
+import type { ReadSql, Sql, SqlValue } from '../database/sql.js';
 import type { Caller } from '../common/caller.js';
 
-export type { SqlCondition } from './store/bug-visibility.repository.js';
+import type { SqlCondition } from './store/bug-visibility.repository.js';
+
+export type { SqlCondition };
 
 /**
  * Shared contracts of the bug module: the bug row as stored, and the services the create/get/history code and
@@ -75,3 +77,59 @@ export interface ChangeRecorder {
   /** Writes history rows (one per field change) in the caller's transaction. */
   record(tx: Sql, entries: readonly ActivityEntry[]): Promise<void>;
 }
+
+/**
+ * A value test on one column, built by Search Bugs for one criterion (`substring`, `regexp`, a list of user ids …):
+ * given the quoted column expression it answers the SQL condition. The module that owns the table places it in its
+ * own sub-select, so Search Bugs never names that table.
+ */
+export type ColumnMatcher = (column: string) => SqlCondition;
+
+/** A column of the `bugs` table a search criterion tests directly. */
+export type BugColumn =
+  | 'id' | 'version' | 'target_milestone' | 'status' | 'resolution' | 'priority' | 'severity' | 'op_sys' | 'platform' | 'summary'
+  | 'whiteboard' | 'url' | 'creation_time' | 'last_change_time' | 'deadline' | 'estimated_time' | 'remaining_time'
+  | 'is_confirmed' | 'is_creator_accessible' | 'is_cc_accessible';
+
+/** A column of `bugs` holding another module's id: the search resolves names to ids through that module's service. */
+export type BugIdColumn = 'product_id' | 'component_id' | 'reporter_id' | 'assigned_to_id' | 'qa_contact_id';
+
+/** Rows of the bug module's own tables that hang on a bug and that a search criterion tests. */
+export type SearchableRelation = 'aliases' | 'tags' | 'blocked' | 'dependson' | 'dup_id' | 'see_also' | 'keywords' | 'cc' | 'groups';
+
+/** One sort key of a search's `order`: a column of `bugs`, ascending or descending. */
+export interface SortKey {
+  column: BugColumn;
+  descending: boolean;
+}
+
+/** A page of a search: at most `limit` ids after skipping `offset`. */
+export interface SearchWindow {
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Search Bugs' criteria over the bug module's own tables, and the page and count of a compiled search. A search is
+ * one WHERE over `bugs` aliased `b`. Provided as BUG_CRITERIA by BugModule (bug-criteria.repository.ts), used by
+ * the bug-search module, which composes the criteria of every module into that WHERE.
+ */
+export interface BugCriteria {
+  /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
+  findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]>;
+  /** How many bugs meet `where`. */
+  count(sql: ReadSql, where: SqlCondition): Promise<number>;
+  /** A test of a column of the bug itself. */
+  onBug(sql: ReadSql, column: BugColumn | BugIdColumn, match: ColumnMatcher): SqlCondition;
+  /** `b.id IN (bugs with a row of the relation whose value matches)`; tags count only the owner's. */
+  related(sql: ReadSql, relation: SearchableRelation, match: ColumnMatcher, tagOwnerId?: number): SqlCondition;
+  /** A custom field's value (one row per value, multi-selects have several). */
+  custom(sql: ReadSql, fieldId: number, match: ColumnMatcher): SqlCondition;
+  /**
+   * The `changed*` operators: bugs whose history has a change of one of `fields` meeting every given test (moment
+   * before/after, old value, new value, who).
+   */
+  changed(sql: ReadSql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition;
+}
+
+export const BUG_CRITERIA = Symbol('BugCriteria');

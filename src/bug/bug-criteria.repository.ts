@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import type { ReadSql, SqlValue } from '../database/sql.js';
+import type { BugColumn, BugCriteria, BugIdColumn, ColumnMatcher, SearchableRelation, SearchWindow, SortKey, SqlCondition } from './bug.types.js';
+
+/** The sub-selects of the bug module's own tables that hang on a bug: (table, the bug's column, the tested column). */
+const RELATIONS: Readonly<Record<Exclude<SearchableRelation, 'tags'>, [table: string, bugColumn: string, valueColumn: string]>> = {
+  aliases: ['bug_aliases', 'bug_id', 'alias'],
+  // `blocked` of a bug: the bugs it blocks, i.e. those that depend on it.
+  blocked: ['bug_dependencies', 'depends_on_id', 'blocked_id'],
+  dependson: ['bug_dependencies', 'blocked_id', 'depends_on_id'],
+  dup_id: ['bug_duplicates', 'dupe_id', 'dupe_of_id'],
+  see_also: ['bug_see_also', 'bug_id', 'url'],
+  keywords: ['bug_keywords', 'bug_id', 'keyword_id'],
+  cc: ['bug_cc', 'bug_id', 'user_id'],
+  groups: ['bug_groups', 'bug_id', 'group_id'],
+};
+
+/**
+ * Search Bugs' SQL over the bug module's own tables (a hot path bench/ measures; BugCriteria in bug.types.ts): each
+ * criterion is a test of a column of `bugs` or a sub-select of the bug module's tables; the bug-search module adds
+ * those of other modules (comments, attachments, flags) and ids their services resolved (products, components,
+ * users, keywords, groups). Every identifier is quoted in the handle's dialect; every value is bound.
+ */
+@Injectable()
+export class BugCriteriaRepository implements BugCriteria {
+  /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
+  async findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]> {
+    const q = sql.quote;
+    const sort = [...order.map((k) => `${q(`b.${k.column}`)}${k.descending ? ' DESC' : ''}`), q('b.id')].join(', ');
+    const rows = await sql.all<{ id: number }>(
+      `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${where.sql} ORDER BY ${sort} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
+      where.params,
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** How many bugs meet `where`. */
+  async count(sql: ReadSql, where: SqlCondition): Promise<number> {
+    const row = await sql.one<{ n: number }>(`SELECT COUNT(*) AS ${sql.quote('n')} FROM ${sql.quote('bugs')} b WHERE ${where.sql}`, where.params);
+    return Number(row?.n ?? 0);
+  }
+
+  /** A test of a column of the bug itself. */
+  onBug(sql: ReadSql, column: BugColumn | BugIdColumn, match: ColumnMatcher): SqlCondition {
+    return match(sql.quote(`b.${column}`));
+  }
+
+  /** `b.id IN (bugs with a row of the relation whose value matches)`; tags count only the owner's. */
+  related(sql: ReadSql, relation: SearchableRelation, match: ColumnMatcher, tagOwnerId = 0): SqlCondition {
+    const q = sql.quote;
+    if (relation === 'tags') {
+      const test = match(q('t.name'));
+      return {
+        sql: `${q('b.id')} IN (SELECT ${q('x.bug_id')} FROM ${q('bug_tags')} x JOIN ${q('tags')} t ON ${q('t.id')} = ${q('x.tag_id')} WHERE ${q('t.user_id')} = ? AND ${test.sql})`,
+        params: [tagOwnerId, ...test.params],
+      };
+    }
+    const [table, bugColumn, valueColumn] = RELATIONS[relation];
+    const test = match(q(`r.${valueColumn}`));
+    return { sql: `${q('b.id')} IN (SELECT ${q(`r.${bugColumn}`)} FROM ${q(table)} r WHERE ${test.sql})`, params: test.params };
+  }
+
+  /** A custom field's value (one row per value, multi-selects have several). */
+  custom(sql: ReadSql, fieldId: number, match: ColumnMatcher): SqlCondition {
+    const q = sql.quote;
+    const test = match(q('cv.value'));
+    return {
+      sql: `${q('b.id')} IN (SELECT ${q('cv.bug_id')} FROM ${q('bug_custom_values')} cv WHERE ${q('cv.field_id')} = ? AND ${test.sql})`,
+      params: [fieldId, ...test.params],
+    };
+  }
+
+  /**
+   * The `changed*` operators: bugs whose history has a change of one of `fields` meeting every given test (moment
+   * before/after, old value, new value, who).
+   */
+  changed(sql: ReadSql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition {
+    const q = sql.quote;
+    const parts = [`${q('a.field_name')} IN ${sql.in(fields)}`];
+    const params: SqlValue[] = [...fields];
+    if (test.before !== undefined) { parts.push(`${q('a.changed_at')} < ?`); params.push(test.before); }
+    if (test.after !== undefined) { parts.push(`${q('a.changed_at')} > ?`); params.push(test.after); }
+    for (const [matcher, column] of [[test.from, 'removed'], [test.to, 'added'], [test.by, 'user_id']] as const) {
+      if (!matcher) continue;
+      const condition = matcher(q(`a.${column}`));
+      parts.push(condition.sql);
+      params.push(...condition.params);
+    }
+    return { sql: `${q('b.id')} IN (SELECT ${q('a.bug_id')} FROM ${q('bug_activity')} a WHERE ${parts.join(' AND ')})`, params };
+  }
+}
