@@ -26,7 +26,7 @@ import tseslint from 'typescript-eslint';
  * The speed machinery behind one boundary (issue 39, docs/data-layer.md). Its API — held, combined and later writes,
  * pipelined reads, undoable steps, commit conditions, row ids still held in the database, presumed callers, companion
  * reads, kept answers and kept bugs with their projection — is used by src/database, src/common (the request
- * machinery), a module's store folder and the composition root (src/*.ts: the routes' fast paths, src/fast-paths.ts).
+ * machinery), the stores (MODULES_WITH_A_STORE) and the composition root (src/*.ts: the routes' fast paths, src/fast-paths.ts).
  * A module's store (src/<module>/store) is the one folder of a module where its part of the machinery lives: bug's
  * (the bug tables with held writes, kept bugs and their JSON, the bugs' companion reads, Get Bug's kept answer),
  * bug-write's (the update projection of kept bugs, a request's undoable part of a shared Update Bug transaction),
@@ -44,13 +44,17 @@ const MACHINERY_NAMES = [
   'companionValue', 'CompanionFound', 'CompanionRead', 'CompanionPlan', 'CompanionRequest', 'CompanionStatement',
   'CompanionReadType', 'KeptAnswer', 'stateAfter', 'followsWrites',
 ];
+/**
+ * The modules with a store, named one by one: a new store is a reviewed line here, not any folder called `store`.
+ */
+const MODULES_WITH_A_STORE = ['audit', 'auth', 'bug', 'bug-write', 'comment', 'info'];
 const alternatives = (names) => `/^(${names.join('|')})$/`;
-const beyondTheBoundary = 'is the speed machinery: only src/database, src/common, a module\'s store (src/<module>/store) and the ' +
+const beyondTheBoundary = 'is the speed machinery: only src/database, src/common, the stores (src/<module>/store of MODULES_WITH_A_STORE) and the ' +
   'composition root use it (eslint.config.js, machineryBoundary). Say what the code does and let the boundary serve it.';
 const machineryBoundary = {
   files: ['src/**/*.ts'],
   ignores: [
-    'src/*.ts', 'src/database/**', 'src/common/**', 'src/*/store/**', 'src/**/*.spec.ts',
+    'src/*.ts', 'src/database/**', 'src/common/**', ...MODULES_WITH_A_STORE.map((module) => `src/${module}/store/**`), 'src/**/*.spec.ts',
   ],
   rules: {
     'no-restricted-syntax': ['error',
