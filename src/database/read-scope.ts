@@ -46,10 +46,10 @@ export type Send = (sql: string, parameters: unknown[]) => Promise<unknown>;
 
 /**
  * Reads outside transactions with read replicas (docs/replicas.md): outside a GET's ReadScope, or once it wrote, on
- * the primary (`primary`); a scope's first read on the primary's pool with the primary's GTID position after it in
- * the same round trip — as text, a multi-statement query — which is the request's fence; its later reads on a
- * replica that has applied the fence (ReplicaSet.next, Replica.reached), prepared when `prepared`. A read the
- * replica fails goes to the primary; if it succeeds there, the replica is out until its next probe.
+ * the primary (`primary`); a scope's first read on the primary's pool with the primary's GTID position read by the
+ * same statement (withFence), which is the request's fence; its later reads on a replica that has applied the fence
+ * (ReplicaSet.next, Replica.reached), prepared when `prepared`. A read the replica fails goes to the primary; if it
+ * succeeds there, the replica is out until its next probe.
  */
 export function routedReads(pool: MysqlPool, primary: Send, replicas: ReplicaSet, prepared: boolean): Send {
   return async (sql, params) => {
@@ -59,8 +59,8 @@ export function routedReads(pool: MysqlPool, primary: Send, replicas: ReplicaSet
       if (!replicas.next()) return primary(sql, params);
       scope.fence = 'pending';
       try {
-        const [rows, [fence]] = (await run(pool, `${sql};\n${FENCE}`, params, false)) as [unknown, Array<{ tracker_fence: string | null }>];
-        scope.fence = fenceOf(fence.tracker_fence);
+        const { rows, fence } = await withFence(pool, sql, params, prepared);
+        scope.fence = fence;
         return rows;
       } catch {
         // Its own failure, the primary's: the plain read meets it again (and is tried again on a dead connection).
@@ -81,8 +81,26 @@ export function routedReads(pool: MysqlPool, primary: Send, replicas: ReplicaSet
   };
 }
 
-/** The primary's GTID position, read after a scope's first statement: the request's fence. */
-const FENCE = 'SELECT @@gtid_binlog_pos AS `tracker_fence`';
+/** A plain SELECT, whose select list can take one more column first: no modifier before its list, no UNION. */
+const TAKES_A_COLUMN = /^\s*SELECT\s+(?!(?:ALL|DISTINCT|DISTINCTROW|HIGH_PRIORITY|STRAIGHT_JOIN|SQL_\w+)\b)/i;
+const FENCE_COLUMN = '@@gtid_binlog_pos AS `tracker_fence`';
+
+/**
+ * Runs a scope's first read on the primary and reads the primary's GTID position with it, in the same statement: a
+ * plain SELECT takes it as its first column (prepared, as every read: the credential statement of a kept Get Bug stays
+ * one prepared statement), removed from the rows it answers; any other read is followed by `SELECT @@gtid_binlog_pos`
+ * in one multi-statement text query. A SELECT that found no row brings no position: the next read asks again.
+ */
+async function withFence(pool: MysqlPool, sql: string, params: unknown[], prepared: boolean): Promise<{ rows: unknown; fence?: Fence }> {
+  if (TAKES_A_COLUMN.test(sql) && !/\bUNION\b/i.test(sql)) {
+    const rows = (await run(pool, sql.replace(/^\s*SELECT\s+/i, `SELECT ${FENCE_COLUMN}, `), params, prepared)) as Array<{ tracker_fence?: string | null }>;
+    const fence = rows.length ? fenceOf(rows[0].tracker_fence) : undefined;
+    for (const row of rows) delete row.tracker_fence;
+    return { rows, fence };
+  }
+  const [rows, [position]] = (await run(pool, `${sql};\nSELECT ${FENCE_COLUMN}`, params, false)) as [unknown, Array<{ tracker_fence: string | null }>];
+  return { rows, fence: fenceOf(position.tracker_fence) };
+}
 
 /** The replica a scope reads, once it has reached the scope's fence; none (and the primary from now on) otherwise. */
 async function replicaFor(scope: ReadScope, fence: Fence, replicas: ReplicaSet): Promise<Replica | undefined> {

@@ -33,10 +33,16 @@ class FakeServer {
 
   private answer(sql: string): unknown {
     if (sql.includes('@@gtid_slave_pos')) return [{ pos: this.position, running: this.running }];
-    if (sql.startsWith('SELECT @@gtid_binlog_pos')) return [{ pos: this.position, log_bin: this.logBin }];
+    if (sql.startsWith('SELECT @@gtid_binlog_pos AS `pos`')) return [{ pos: this.position, log_bin: this.logBin }];
     if (sql.includes('MASTER_GTID_WAIT')) return [{ reached: this.waits() }];
-    if (sql.endsWith('SELECT @@gtid_binlog_pos AS `tracker_fence`')) return [[{ from: this.name }], [{ tracker_fence: this.position }]];
-    return [{ from: this.name }];
+    if (sql.endsWith(';\nSELECT @@gtid_binlog_pos AS `tracker_fence`')) return [this.rows(sql), [{ tracker_fence: this.position }]];
+    if (sql.startsWith(RIDDEN)) return this.rows(sql).map((row) => ({ tracker_fence: this.position, ...row }));
+    return this.rows(sql);
+  }
+
+  /** What a read finds: a row naming the server, none for a statement that says so. */
+  private rows(sql: string): Array<Record<string, unknown>> {
+    return sql.includes('nothing') ? [] : [{ from: this.name }];
   }
 
   /** A read on the primary as the routing sends one there without the fence. */
@@ -51,9 +57,16 @@ class FakeServer {
   /** The statements sent since the last call, the probe's left out. */
   sent(): string[] {
     const sent = this.statements.splice(0).filter((sql) => !sql.includes('@@gtid_slave_pos') && !/^SELECT @@gtid_binlog_pos AS `pos`/.test(sql));
-    return sent.map((sql) => (sql.includes('MASTER_GTID_WAIT') ? 'wait' : sql.includes('tracker_fence') ? `${sql.split(';')[0]} +fence` : sql));
+    return sent.map((sql) => {
+      if (sql.includes('MASTER_GTID_WAIT')) return 'wait';
+      if (sql.startsWith(RIDDEN)) return `${sql.replace(RIDDEN, 'SELECT ')} +fence column`;
+      return sql.includes('tracker_fence') ? `${sql.split(';')[0]} +fence statement` : sql;
+    });
   }
 }
+
+/** A read the primary's position rides in, as its first column. */
+const RIDDEN = 'SELECT @@gtid_binlog_pos AS `tracker_fence`, ';
 
 const SETTINGS = { maxLagMs: 2_000, waitMs: 100, probeMs: 1_000 };
 
@@ -216,8 +229,33 @@ describe('routedReads: where a read goes', () => {
     };
     const answers = await inGet(async () => [await reads('SELECT credential', []), await reads('SELECT bug', []), await reads('SELECT more', [])]);
     expect(answers).toEqual([[{ from: 'primary' }], [{ from: 'replica' }], [{ from: 'replica' }]]);
-    expect(primary.sent()).toEqual(['SELECT credential +fence']);
+    expect(primary.sent()).toEqual(['SELECT credential +fence column']);
     expect(replica.sent()).toEqual(['wait', 'SELECT bug', 'SELECT more']);
+  });
+
+  it('the position rides in a plain SELECT as a column the rows lose; after any other read as a statement of its own', async () => {
+    const { set, primary, reads } = cluster();
+    primary.position = '0-1-7';
+    await set.probe();
+    expect(await inGet(() => reads('SELECT credential', []))).toEqual([{ from: 'primary' }]);
+    expect(await inGet(() => reads('SELECT DISTINCT a', []))).toEqual([{ from: 'primary' }]);
+    expect(await inGet(() => reads('SELECT a UNION SELECT b', []))).toEqual([{ from: 'primary' }]);
+    expect(await inGet(() => reads('WITH x AS (SELECT 1) SELECT a', []))).toEqual([{ from: 'primary' }]);
+    expect(primary.sent()).toEqual([
+      'SELECT credential +fence column', 'SELECT DISTINCT a +fence statement', 'SELECT a UNION SELECT b +fence statement', 'WITH x AS (SELECT 1) SELECT a +fence statement',
+    ]);
+  });
+
+  it('a first read that found no row brings no position: the next read takes it, and only then may a replica serve', async () => {
+    const { set, primary, replica, reads } = cluster();
+    await set.probe();
+    await inGet(async () => {
+      expect(await reads('SELECT nothing', [])).toEqual([]);
+      await reads('SELECT credential', []);
+      await reads('SELECT bug', []);
+    });
+    expect(primary.sent()).toEqual(['SELECT nothing +fence column', 'SELECT credential +fence column']);
+    expect(replica.sent()).toEqual(['SELECT bug']);
   });
 
   it('in a GET whose replica does not reach the fence in time: the primary to its end', async () => {
@@ -229,7 +267,7 @@ describe('routedReads: where a read goes', () => {
       await reads('SELECT bug', []);
       await reads('SELECT more', []);
     });
-    expect(primary.sent()).toEqual(['SELECT credential +fence', 'SELECT bug', 'SELECT more']);
+    expect(primary.sent()).toEqual(['SELECT credential +fence column', 'SELECT bug', 'SELECT more']);
     expect(replica.sent()).toEqual(['wait']);
   });
 
@@ -242,7 +280,7 @@ describe('routedReads: where a read goes', () => {
       readPrimaryFromNowOn();
       await reads('SELECT after the write', []);
     });
-    expect(primary.sent()).toEqual(['SELECT credential +fence', 'SELECT after the write']);
+    expect(primary.sent()).toEqual(['SELECT credential +fence column', 'SELECT after the write']);
     expect(replica.sent()).toEqual(['SELECT bug']);
   });
 
@@ -255,7 +293,7 @@ describe('routedReads: where a read goes', () => {
       expect(await reads('SELECT bug', [])).toEqual([{ from: 'primary' }]);
     });
     expect(set.states()[0]).toMatchObject({ in_rotation: false, reason: 'a read failed: connect ECONNREFUSED' });
-    expect(primary.sent()).toEqual(['SELECT credential +fence', 'SELECT bug']);
+    expect(primary.sent()).toEqual(['SELECT credential +fence column', 'SELECT bug']);
     expect(replica.sent()).toEqual(['SELECT bug']);
     // No replica in rotation: no fence either, every read on the primary as without replicas.
     await inGet(async () => void (await reads('SELECT credential', [])));
