@@ -204,6 +204,14 @@ function observePool(dataSource: DataSource): void {
   });
 }
 
+/** Each read replica's rotation and lag for /metrics, as its last probe saw them (docs/replicas.md). */
+function observeReplicas(replicas: ReplicaSet): void {
+  observeAtScrape('tracker_replica_in_rotation', 'Read replicas: 1 while one serves reads, 0 while it is out of rotation.', ['replica'], async () =>
+    replicas.states().map((state) => [{ replica: state.replica }, state.in_rotation ? 1 : 0]));
+  observeAtScrape('tracker_replica_lag_seconds', 'Read replicas: how far behind the primary each was at its last probe (none while it does not answer).', ['replica'], async () =>
+    replicas.states().flatMap((state) => (state.lag_s === null ? [] : [[{ replica: state.replica }, state.lag_s] as [{ replica: string }, number]])));
+}
+
 /**
  * The database as the services see it: `db.read` for queries outside a write, `db.transaction(fn)` for every
  * write (one transaction per request, so a failure leaves nothing behind).
@@ -245,6 +253,7 @@ export class Db implements OnApplicationBootstrap, OnModuleDestroy {
       this.read = new Sql(readManager(dataSource, prepared), this.dialect, (prepared as ((sql: string, params: SqlValue[]) => Promise<unknown[]>) | undefined) ?? 'manager');
     }
     observePool(dataSource);
+    if (this.replicas) observeReplicas(this.replicas);
   }
 
   async onApplicationBootstrap(): Promise<void> {
