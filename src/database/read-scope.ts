@@ -20,11 +20,6 @@ export class ReadScope {
 
 const scopes = new AsyncLocalStorage<ReadScope>();
 
-/** The scope of the request under way, if it may read replicas. */
-export function currentReadScope(): ReadScope | undefined {
-  return scopes.getStore();
-}
-
 /**
  * The Fastify `onRequest` hook that gives a GET or HEAD request its scope (app.factory installs it). The scope lives
  * in the async context of everything the request runs after the hook; a continuation that loses it (a body parsed on
@@ -53,7 +48,7 @@ export type Send = (sql: string, parameters: unknown[]) => Promise<unknown>;
  */
 export function routedReads(pool: MysqlPool, primary: Send, replicas: ReplicaSet, prepared: boolean): Send {
   return async (sql, params) => {
-    const scope = currentReadScope();
+    const scope = scopes.getStore();
     if (!scope || scope.primaryOnly || scope.fence === 'pending') return primary(sql, params);
     if (!scope.fence) {
       if (!replicas.next()) return primary(sql, params);
