@@ -5,4 +5,4 @@ import { dataSourceOptions } from './src/database/data-source-options.js';
 import { ENTITIES } from './src/entities.js';
 
 const config = loadConfig();
-export default new DataSource(dataSourceOptions(config.databaseUrl, config.databaseReplicaUrls, ENTITIES));
+export default new DataSource(dataSourceOptions(config.databaseUrl, ENTITIES));

@@ -145,7 +145,7 @@ async function main(): Promise<void> {
   let server = await startServer();
   const catalogue = await createCatalogue();
   await stopServer(server);
-  const db = await openDataSource(dataSourceOptions(DATABASE_URL, [], ENTITIES));
+  const db = await openDataSource(dataSourceOptions(DATABASE_URL, ENTITIES));
   const out: string[] = [];
   try {
     process.stderr.write(`writing ${FIRST} bugs in ${catalogue.products[0].name} …\n`);

@@ -14,7 +14,7 @@ import { ENTITIES } from '../src/entities.js';
 type Changes = { up: string[]; down: string[] };
 
 async function changesOn(url: string): Promise<Changes> {
-  const dataSource = await openDataSource({ ...dataSourceOptions(url, [], ENTITIES), migrationsRun: true });
+  const dataSource = await openDataSource({ ...dataSourceOptions(url, ENTITIES), migrationsRun: true });
   try {
     return await pendingSchemaChanges(dataSource);
   } finally {

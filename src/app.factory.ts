@@ -15,6 +15,7 @@ import { installAttachmentBodyLimit } from './attachment/attachment-body.js';
 import { maxAttachmentBytes } from './attachment/attachment.rules.js';
 import { ParametersService } from './params/parameters.service.js';
 import { RateLimitService } from './ratelimit/rate-limit.service.js';
+import { readScopeHook } from './database/read-scope.js';
 
 export interface CreateAppOptions {
   /** Overrides LOG_LEVEL (the tests log errors only). */
@@ -31,6 +32,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     loggerInstance: log, logController: new RequestLog(), genReqId: requestIdOf,
   });
   configureHttp(adapter.getInstance<FastifyInstance>(), { metrics: config.metrics });
+  // Which reads of a request may go to a read replica, and as of when (docs/replicas.md); without replicas every read
+  // goes to the one database, and requests pay nothing for the hook.
+  if (config.databaseReplicaUrls.length) adapter.getInstance<FastifyInstance>().addHook('onRequest', readScopeHook);
   // Before Nest scans the modules: it registers the interceptors the handlers name (a presumed caller's) as it scans.
   declareFastPaths(FAST_PATHS);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, options.clock), adapter, {

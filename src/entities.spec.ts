@@ -8,7 +8,7 @@ import { ActivityTable, declaredTableKind, SettingsTable } from './database/acti
  * identifier the ORM sends must be quoted. The statements are built on a MySQL driver that never connects.
  */
 async function mysqlDataSource(): Promise<DataSource> {
-  const dataSource = new DataSource(dataSourceOptions('mysql://nobody@127.0.0.1:1/none', [], ENTITIES));
+  const dataSource = new DataSource(dataSourceOptions('mysql://nobody@127.0.0.1:1/none', ENTITIES));
   await (dataSource as unknown as { buildMetadatas(): Promise<void> }).buildMetadatas();
   return dataSource;
 }

@@ -13,6 +13,14 @@ describe('DATABASE_URL', () => {
   });
 });
 
+describe('replica settings', () => {
+  it('default to a 2 s lag bound, a 100 ms wait and a probe each second; each can be set', () => {
+    expect(loadConfig({}).replicas).toEqual({ maxLagMs: 2000, waitMs: 100, probeMs: 1000 });
+    expect(loadConfig({ TRACKER_REPLICA_MAX_LAG_S: '0', TRACKER_REPLICA_WAIT_MS: '0', TRACKER_REPLICA_PROBE_MS: '200' }).replicas).toEqual({ maxLagMs: 0, waitMs: 0, probeMs: 200 });
+    expect(() => loadConfig({ TRACKER_REPLICA_PROBE_MS: '10' })).toThrow(new ConfigError("TRACKER_REPLICA_PROBE_MS must be an integer between 50 and 60000 (got '10')"));
+  });
+});
+
 describe('errors about URLs that carry credentials', () => {
   it.each([
     ['DATABASE_URL', 'postgres://tracker:s3cr/et@db/tracker'],

@@ -6,8 +6,10 @@ export class AppConfig {
   host: string;
   /** `mysql://…`, `mariadb://…` or `sqlite:PATH`. */
   databaseUrl: string;
-  /** Read replicas (MySQL/MariaDB only): reads go there, writes to `databaseUrl`. */
+  /** Read replicas (MariaDB, GTID replication: docs/replicas.md): GET requests' reads after their first go there. */
   databaseReplicaUrls: string[];
+  /** How replicas are used and watched (docs/replicas.md). */
+  replicas: ReplicaSettings;
   /** TRACKER_CREATE_DATABASE=1: a MySQL/MariaDB database that does not exist yet is created at start. */
   createDatabase: boolean;
   urlbase: string;
@@ -65,6 +67,18 @@ export interface WebhookSettings {
    * worker sleeps only until its next retry is due.
    */
   pollMs: number;
+}
+
+export interface ReplicaSettings {
+  /** TRACKER_REPLICA_MAX_LAG_S (2): a replica further behind the primary is out of rotation until it catches up. */
+  maxLagMs: number;
+  /**
+   * TRACKER_REPLICA_WAIT_MS (100): how long a request waits for its replica to apply the primary's position at its
+   * start (MASTER_GTID_WAIT) before it reads the primary instead; 0 never waits.
+   */
+  waitMs: number;
+  /** TRACKER_REPLICA_PROBE_MS (1000): how often each replica's position, replication and lag are probed. */
+  probeMs: number;
 }
 
 /** A token bucket: `perMinute` requests per minute refill it, `burst` is its size. */
@@ -144,6 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.databaseReplicaUrls.length && config.databaseUrl.startsWith('sqlite:')) {
     throw new ConfigError('DATABASE_REPLICA_URLS needs a MySQL/MariaDB DATABASE_URL');
   }
+  config.replicas = {
+    maxLagMs: integer(env, 'TRACKER_REPLICA_MAX_LAG_S', 2, 0, 3600) * 1000,
+    waitMs: integer(env, 'TRACKER_REPLICA_WAIT_MS', 100, 0, 10_000),
+    probeMs: integer(env, 'TRACKER_REPLICA_PROBE_MS', 1000, 50, 60_000),
+  };
   config.createDatabase = env.TRACKER_CREATE_DATABASE?.trim() === '1';
   config.urlbase = env.TRACKER_URLBASE?.trim() ?? '';
   if (config.urlbase && !/^https?:\/\/\S+\/$/.test(config.urlbase)) {

@@ -9,14 +9,9 @@ describe('serverLocation', () => {
     expect(serverLocation('mysql://root@127.0.0.1:3306/tracker')).toEqual({ url: 'mysql://root@127.0.0.1:3306/tracker' });
   });
 
-  it('applies to the primary and to each replica', () => {
-    const options = dataSourceOptions('mysql://root@localhost/t?socketPath=/s/primary.sock', ['mysql://root@replica:3306/t', 'mysql://root@localhost/t?socketPath=/s/replica.sock']);
-    expect(options).toMatchObject({
-      replication: {
-        master: { url: 'mysql://root@localhost/t', socketPath: '/s/primary.sock' },
-        slaves: [{ url: 'mysql://root@replica:3306/t' }, { url: 'mysql://root@localhost/t', socketPath: '/s/replica.sock' }],
-      },
-    });
-    expect(dataSourceOptions('mysql://root@localhost/t?socketPath=/s/primary.sock')).toMatchObject({ url: 'mysql://root@localhost/t', socketPath: '/s/primary.sock' });
+  it('applies to the primary; replicas are no TypeORM replication (Db opens their pools)', () => {
+    const options = dataSourceOptions('mysql://root@localhost/t?socketPath=/s/primary.sock');
+    expect(options).toMatchObject({ url: 'mysql://root@localhost/t', socketPath: '/s/primary.sock' });
+    expect(options).not.toHaveProperty('replication');
   });
 });

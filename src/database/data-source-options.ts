@@ -9,9 +9,10 @@ type Entities = NonNullable<DataSourceOptions['entities']>;
 
 /**
  * TypeORM options for a DATABASE_URL; shared by the app, the admin command line and ormconfig.ts. The entities come
- * from the caller (src/entities.ts lists them): this folder knows no resource module.
+ * from the caller (src/entities.ts lists them): this folder knows no resource module. Read replicas are not TypeORM's
+ * (its replication's PoolCluster drops a failing node for good): Db opens their pools (replicas.ts).
  */
-export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [], entities: Entities = []): DataSourceOptions {
+export function dataSourceOptions(databaseUrl: string, entities: Entities = []): DataSourceOptions {
   const common = {
     migrations,
     entities,
@@ -37,14 +38,6 @@ export function dataSourceOptions(databaseUrl: string, replicaUrls: string[] = [
     multipleStatements: true,
   };
   const type = databaseUrl.startsWith('mariadb:') ? ('mariadb' as const) : ('mysql' as const);
-  if (replicaUrls.length) {
-    return {
-      ...common,
-      ...connection,
-      type,
-      replication: { master: serverLocation(databaseUrl), slaves: replicaUrls.map(serverLocation) },
-    };
-  }
   return { ...common, ...connection, type, ...serverLocation(databaseUrl) };
 }
 

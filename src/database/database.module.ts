@@ -21,7 +21,7 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) => ({
-            ...dataSourceOptions(config.databaseUrl, config.databaseReplicaUrls, entities),
+            ...dataSourceOptions(config.databaseUrl, entities),
             migrationsRun: true,
           }),
           dataSourceFactory: (options) => openDataSource(options!),

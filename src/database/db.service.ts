@@ -1,20 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
-import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type HeldStatement, type ReadSql, type Statement } from './sql.js';
+import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type HeldStatement, type ReadSql, type SqlValue, type Statement } from './sql.js';
+import { guardConnectionErrors, replicaPools, ReplicaSet, run, type MysqlPool, type ReplicaState } from './replicas.js';
+import { readPrimaryFromNowOn, routedReads, type Send } from './read-scope.js';
 import { isDatabaseUnavailable } from '../common/errors/index.js';
 import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
 import { combineHeldWrites } from './held-writes.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 import { AppConfig } from '../config/app-config.js';
 
-type MysqlPool = { execute(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void };
-type MysqlConnection = MysqlPool & {
-  query(sql: string, params: unknown[], done: (err: Error | null, rows: unknown) => void): void;
-} & SqlText;
+type MysqlConnection = MysqlPool & SqlText;
 
 function executeOnce(pool: MysqlPool, sql: string, params: unknown[]): Promise<unknown> {
-  return new Promise((resolve, reject) => pool.execute(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))));
+  return run(pool, sql, params, true);
 }
 
 /**
@@ -30,43 +29,25 @@ async function execute(pool: MysqlPool, sql: string, params: unknown[]): Promise
   }
 }
 
-/**
- * Reads outside transactions: a replica when configured, else (MySQL) straight to the driver's pool as prepared
- * statements — the server keeps each statement parsed, which makes the hot reads about a quarter cheaper
- * (docs/performance.md). The per-connection statement cache is bounded in data-source-options.ts.
- */
-function readPath(dataSource: DataSource): ConstructorParameters<typeof Sql>[2] {
-  if (replicated(dataSource)) return 'replica';
-  const pool = mysqlPool(dataSource);
-  if (!pool) return 'manager';
-  return (sql, params) => execute(pool, sql, params) as Promise<unknown[]>;
-}
-
-function replicated(dataSource: DataSource): boolean {
-  return !!(dataSource.options as { replication?: unknown }).replication;
-}
-
 function mysqlPool(dataSource: DataSource): MysqlPool | undefined {
-  if (dialectOf(dataSource) !== 'mysql' || replicated(dataSource)) return undefined;
+  if (dialectOf(dataSource) !== 'mysql') return undefined;
   return (dataSource.driver as { pool?: MysqlPool }).pool;
 }
 
 /**
- * The manager of reads outside transactions. On MySQL without replicas, the statements TypeORM builds for entity
- * reads (repositories, the query builder) go to the pool as prepared statements too, as the hand-written ones do:
- * TypeORM's own query runner sends them as text, which MySQL parses and plans anew every time (Create Bug's dozen
- * catalogue reads halved its throughput that way). The runner holds no connection: each statement takes one from
- * the pool, so concurrent requests share it.
+ * The manager of reads outside transactions, its statements sent by `send` when given. On MySQL the statements
+ * TypeORM builds for entity reads (repositories, the query builder) then go to the pool as prepared statements too,
+ * as the hand-written ones do: TypeORM's own query runner sends them as text, which MySQL parses and plans anew every
+ * time (Create Bug's dozen catalogue reads halved its throughput that way). The runner holds no connection: each
+ * statement takes one from the pool, so concurrent requests share it. `text`, when given, sends what cannot be
+ * prepared (with replicas, both go where the request's reads go: routedReads).
  */
-function readManager(dataSource: DataSource): EntityManager {
-  const pool = mysqlPool(dataSource);
-  if (!pool) return dataSource.manager;
+function readManager(dataSource: DataSource, send: Send | undefined, text?: Send): EntityManager {
+  if (!send) return dataSource.manager;
   const runner: QueryRunner = dataSource.createQueryRunner();
-  sendPrepared(dataSource, runner, (sql, parameters) => execute(pool, sql, parameters));
+  sendPrepared(dataSource, runner, send, text);
   return dataSource.createEntityManager(runner);
 }
-
-type Send = (sql: string, parameters: unknown[]) => Promise<unknown>;
 
 /**
  * Makes `runner` send its statements through `prepared` as prepared statements, with TypeORM's logging, error type
@@ -155,6 +136,7 @@ function sendHeldStatements(runner: QueryRunner, conditions: readonly CommitCond
   const unsentConditions = conditions.map((condition) => condition.statement);
   const sendWithHeld = async (statements: readonly Statement[]): Promise<unknown[]> => {
     unsentConditions.forEach(logQuery);
+    const carriesConditions = unsentConditions.length > 0;
     const carried: HeldStatement[] = [...combineHeldWrites(hold.statements.splice(0)), ...unsentConditions.splice(0)];
     const all = [...carried, ...statements];
     if (!all.length) return [];
@@ -163,6 +145,7 @@ function sendHeldStatements(runner: QueryRunner, conditions: readonly CommitCond
     try {
       answers = await sendAll(all);
     } catch (err) {
+      if (carriesConditions && (err as { errno?: number }).errno === ER_DATA_OUT_OF_RANGE) for (const condition of conditions) condition.failed = true;
       for (const statement of carried) statement.answer?.reject(err);
       const named = statements[0] ?? all[all.length - 1];
       throw new QueryFailedError(named.sql, [...named.params], err as Error);
@@ -199,7 +182,15 @@ function sendHeldStatements(runner: QueryRunner, conditions: readonly CommitCond
 export interface CommitCondition {
   readonly statement: Statement;
   met: boolean;
+  /**
+   * Set when the query carrying it failed as a failing condition does (ER_DATA_OUT_OF_RANGE): the caller was presumed
+   * under what the credential no longer says, whatever a read elsewhere answers — the error itself is no answer.
+   */
+  failed?: boolean;
 }
+
+/** 1690: what a failing commit condition raises (`SELECT ~0 + (NOT EXISTS …)`, credential-check.repository.ts). */
+const ER_DATA_OUT_OF_RANGE = 1690;
 
 /** The primary pool's connections for /metrics (MySQL; mysql2 keeps them in its pool's lists). */
 function observePool(dataSource: DataSource): void {
@@ -212,12 +203,20 @@ function observePool(dataSource: DataSource): void {
   });
 }
 
+/** Each read replica's rotation and lag for /metrics, as its last probe saw them (docs/replicas.md). */
+function observeReplicas(replicas: ReplicaSet): void {
+  observeAtScrape('tracker_replica_in_rotation', 'Read replicas: 1 while one serves reads, 0 while it is out of rotation.', ['replica'], async () =>
+    replicas.states().map((state) => [{ replica: state.replica }, state.in_rotation ? 1 : 0]));
+  observeAtScrape('tracker_replica_lag_seconds', 'Read replicas: how far behind the primary each was at its last probe (none while it does not answer).', ['replica'], async () =>
+    replicas.states().flatMap((state) => (state.lag_s === null ? [] : [[{ replica: state.replica }, state.lag_s] as [{ replica: string }, number]])));
+}
+
 /**
  * The database as the services see it: `db.read` for queries outside a write, `db.transaction(fn)` for every
  * write (one transaction per request, so a failure leaves nothing behind).
  */
 @Injectable()
-export class Db {
+export class Db implements OnApplicationBootstrap, OnModuleDestroy {
   readonly dialect: Dialect;
   /** Reads outside a write: a read-only handle (ReadSql), since a write outside a transaction moves no settings mark. */
   readonly read: ReadSql;
@@ -226,6 +225,8 @@ export class Db {
   private sqliteQueue: Promise<unknown> = Promise.resolve();
   /** What the MySQL server is, asked once (MariaDB's EXECUTE takes values: NamedStatements). */
   private server?: Promise<{ isMariaDb: boolean }>;
+  /** The read replicas (DATABASE_REPLICA_URLS, MySQL/MariaDB) and their probe. */
+  private readonly replicas?: ReplicaSet;
 
   /**
    * Whether the MySQL fast paths engage (AppConfig.fastPaths): reads on the pool and a transaction's statements as
@@ -238,8 +239,35 @@ export class Db {
   constructor(readonly dataSource: DataSource, config: AppConfig) {
     this.dialect = dialectOf(dataSource);
     this.fastPaths = config.fastPaths;
-    this.read = this.fastPaths ? new Sql(readManager(dataSource), this.dialect, readPath(dataSource)) : new Sql(dataSource.manager, this.dialect, replicated(dataSource) ? 'replica' : 'manager');
+    const pool = mysqlPool(dataSource);
+    if (pool) guardConnectionErrors(pool, 'the primary');
+    // Reads straight to the driver's pool as prepared statements: the server keeps each one parsed, which makes the
+    // hot reads about a quarter cheaper (docs/performance.md); each connection's cache is bounded (data-source-options.ts).
+    const prepared: Send | undefined = pool && this.fastPaths ? (sql, params) => execute(pool, sql, params) : undefined;
+    if (pool && config.databaseReplicaUrls.length) {
+      const isMariaDb = (dataSource.driver.options as { type: string }).type === 'mariadb';
+      this.replicas = new ReplicaSet(pool, config.replicas, replicaPools(dataSource, config.databaseReplicaUrls), isMariaDb);
+      // TRACKER_FAST_PATHS=off: every read as text, as TypeORM sends it, on whichever server it goes to.
+      const routed = routedReads(pool, prepared ?? ((sql, params) => run(pool, sql, params, false)), this.replicas, this.fastPaths);
+      this.read = new Sql(readManager(dataSource, routed, this.fastPaths ? undefined : routed), this.dialect, routed as (sql: string, params: SqlValue[]) => Promise<unknown[]>);
+    } else {
+      this.read = new Sql(readManager(dataSource, prepared), this.dialect, (prepared as ((sql: string, params: SqlValue[]) => Promise<unknown[]>) | undefined) ?? 'manager');
+    }
     observePool(dataSource);
+    if (this.replicas) observeReplicas(this.replicas);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.replicas?.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.replicas?.close();
+  }
+
+  /** Each read replica's state (/health/ready); undefined when none is configured. */
+  replicaStates(): ReplicaState[] | undefined {
+    return this.replicas?.states();
   }
 
   /** The database server's clock, UTC, as it stores datetimes (`YYYY-MM-DD hh:mm:ss`). */
@@ -254,6 +282,7 @@ export class Db {
    * committed (CommitCondition): one for each presumed caller whose request the transaction carries.
    */
   async transaction<T>(work: (tx: Sql) => Promise<T>, conditions: readonly CommitCondition[] = []): Promise<T> {
+    readPrimaryFromNowOn();
     // SQLite would compute such a statement without failing: a condition there would hold whatever it says.
     if (conditions.length && (this.dialect !== 'mysql' || !this.fastPaths)) throw new Error('a commit condition is a MySQL fast path (CommitCondition)');
     const end = new TransactionEnd();

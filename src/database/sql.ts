@@ -230,14 +230,14 @@ export interface ReadSql {
  */
 export class Sql implements ReadSql {
   /**
-   * `reads` decides where reads outside a transaction go: `manager` (the default), `replica` (TypeORM replication's
-   * "slave" mode) or a direct function (the MySQL pool itself, skipping TypeORM's per-query runner on the hot path).
-   * A transaction's handle has its `end` (Db.transaction).
+   * `reads` decides where reads outside a transaction go: `manager` (the default) or a direct function (the MySQL
+   * pool itself, skipping TypeORM's per-query runner on the hot path; with replicas, where the request's reads go:
+   * Db). A transaction's handle has its `end` (Db.transaction).
    */
   constructor(
     readonly manager: EntityManager,
     readonly dialect: Dialect,
-    private readonly reads: 'manager' | 'replica' | ((sql: string, params: SqlValue[]) => Promise<unknown[]>) = 'manager',
+    private readonly reads: 'manager' | ((sql: string, params: SqlValue[]) => Promise<unknown[]>) = 'manager',
     private readonly end?: TransactionEnd,
   ) {}
 
@@ -261,13 +261,7 @@ export class Sql implements ReadSql {
       queryCounter.count++;
       return (await this.reads(sql, params)) as T[];
     }
-    if (this.reads === 'manager') return this.manager.query<T[]>(sql, params);
-    const runner = this.manager.connection.createQueryRunner('slave');
-    try {
-      return (await runner.query(sql, params)) as T[];
-    } finally {
-      await runner.release();
-    }
+    return this.manager.query<T[]>(sql, params);
   }
 
   async one<T extends object = Row>(sql: string, params: SqlValue[] = []): Promise<T | undefined> {

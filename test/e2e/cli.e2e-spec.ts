@@ -35,7 +35,7 @@ describe('admin command line (npm run tracker -- …)', () => {
 
   /** A connection of the test's own, to see what the commands wrote. */
   async function db(): Promise<DataSource> {
-    check ??= await openDataSource(dataSourceOptions(database.url, [], ENTITIES));
+    check ??= await openDataSource(dataSourceOptions(database.url, ENTITIES));
     return check;
   }
 

@@ -67,7 +67,7 @@ describe('kill -9 during writes, then restart', () => {
     expect(acknowledged.length).toBeGreaterThan(0);
 
     service = await start();
-    check = await openDataSource(dataSourceOptions(database.url, [], ENTITIES));
+    check = await openDataSource(dataSourceOptions(database.url, ENTITIES));
     const bugs = await check.getRepository(Bug).find({ select: { id: true } });
     const stored = new Set(bugs.map((bug) => bug.id));
     for (const id of acknowledged) expect(stored.has(id)).toBe(true);

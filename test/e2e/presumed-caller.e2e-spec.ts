@@ -6,6 +6,8 @@ import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
 import { DEFAULT_BUG } from './bug-fixtures.js';
 import { Db } from '../../src/database/db.service.js';
+import { CredentialCheckRepository } from '../../src/auth/store/credential-check.repository.js';
+import { SettingsMarkService } from '../../src/audit/store/settings-mark.service.js';
 
 /**
  * A write that presumes its caller (presumesCaller in src/fast-paths.ts: Create and Update Bug) takes the caller the credential named last
@@ -138,6 +140,19 @@ describe('a presumed caller commits only while its credential still names it', (
     await t.db.transaction((tx) => tx.repository(ApiKey).update({ userId: user.id }, { revoked: true }));
     expect((await updateBug(user.apiKey, id, 'after')).body).toMatchObject({ error: true, code: 306 });
     expect((await t.get(`/bug/${id}`, { key: ADMIN_API_KEY })).body.bugs[0].whiteboard).toBe('before');
+  });
+
+  itWhen(...presumes)('a transaction that fails on its condition marks it failed (the caller was presumed under what the key no longer says); one failing after its condition held does not', async () => {
+    const checks = t.app.get(CredentialCheckRepository);
+    const unknownKey = { statement: checks.presumedKeyCheck(t.db.read.quote, 'no such key', 1, 0), met: false, failed: undefined as boolean | undefined };
+    await expect(t.db.transaction(async (tx) => tx.repository(Bug).count(), [unknownKey])).rejects.toThrow(/out of range/);
+    expect(unknownKey).toMatchObject({ met: false, failed: true });
+    const user = await t.createUser(loginNamed('condition-holds'));
+    const key = await t.db.read.repository(ApiKey).findOneByOrFail({ userId: user.id });
+    const mark = (await t.app.get(SettingsMarkService).settingsMark()).mark;
+    const holds = { statement: checks.presumedKeyCheck(t.db.read.quote, key.keyHash, user.id, mark), met: false, failed: undefined as boolean | undefined };
+    await expect(t.db.transaction(async (tx) => tx.repository(Bug).findOneByOrFail({ id: -1 }), [holds])).rejects.toThrow(/Could not find/);
+    expect(holds).toMatchObject({ met: false, failed: undefined });
   });
 
   itWhen(inProcess, onDialect('sqlite', 'MariaDB/MySQL takes commit conditions'), needsFastPaths)('on SQLite nothing presumes: a commit condition is refused there, since nothing could make it fail', async () => {

@@ -15,7 +15,7 @@ describe('schema', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await openDataSource({ ...dataSourceOptions(database.url, [], ENTITIES), migrationsRun: true });
+    dataSource = await openDataSource({ ...dataSourceOptions(database.url, ENTITIES), migrationsRun: true });
   });
   afterAll(async () => {
     await dataSource?.destroy();

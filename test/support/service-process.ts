@@ -1,4 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ADMIN_API_KEY } from './test-app.js';
@@ -17,15 +18,17 @@ export function servicePort(): number {
 
 /**
  * Starts the built service (`node dist/src/main.js`, as `npm start` and the container do) on its own database and
- * port, and resolves once it answers GET /rest/version.
+ * port, and resolves once it answers GET /rest/version. Its output goes to the file `log` when given.
  */
-export async function startService(env: Record<string, string>): Promise<ChildProcess> {
+export async function startService(env: Record<string, string>, log?: string): Promise<ChildProcess> {
   const port = env.PORT ?? String(servicePort());
+  const output = log === undefined ? 'ignore' : fs.openSync(log, 'a');
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
     cwd: ROOT,
     env: { ...process.env, TZ: 'UTC', PORT: port, HOST: '127.0.0.1', TRACKER_ADMIN_API_KEY: ADMIN_API_KEY, TRACKER_ADMIN_PASSWORD: 'service-password-1', ...env },
-    stdio: 'ignore',
+    stdio: ['ignore', output, output],
   });
+  if (typeof output === 'number') fs.closeSync(output);
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} while starting`);
     if (await fetch(`http://127.0.0.1:${port}/rest/version`).then((res) => res.ok, () => false)) return child;

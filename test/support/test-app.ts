@@ -69,6 +69,8 @@ export class TestApp {
     readonly config: AppConfig,
     /** The app's clock: `t.clock.advance(seconds)` instead of sleeping. */
     readonly clock: TestClock,
+    /** Whether this is a running instance spoken to over HTTP only (no app, database, clock or config here). */
+    readonly isRemote = false,
   ) {}
 
   /**
@@ -78,11 +80,6 @@ export class TestApp {
    */
   get db(): Db {
     return this.app.get(Db);
-  }
-
-  /** Whether this is a running instance spoken to over E2E_BASE_URL (no app, database, clock or config here). */
-  get isRemote(): boolean {
-    return this.baseUrl === REMOTE_BASE_URL;
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -223,6 +220,14 @@ export class TestApp {
 }
 
 /**
+ * A running instance at `baseUrl` (E2E_BASE_URL's, or a service process a test started), spoken to black-box:
+ * everything through the API with the administrator's key.
+ */
+export function runningInstance(baseUrl: string): TestApp {
+  return new TestApp(inProcessOnly('the app'), baseUrl, inProcessOnly('the database'), inProcessOnly('the configuration'), inProcessOnly('the clock'), true);
+}
+
+/**
  * Boots the real app (Fastify adapter) on a fresh database of its own, listening on a free port. With `sharing`, a
  * second instance on that app's database instead (N instances on one database; closing it leaves the database).
  */
@@ -231,7 +236,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     if (Object.keys(env).length || options.sharing) {
       throw new Error('this test configures the instances it starts (environment, a second instance): it is in-process only');
     }
-    return new TestApp(inProcessOnly('the app'), REMOTE_BASE_URL, inProcessOnly('the database'), inProcessOnly('the configuration'), inProcessOnly('the clock'));
+    return runningInstance(REMOTE_BASE_URL);
   }
   const database = options.sharing ? { ...options.sharing.database, drop: async () => undefined } : await createTestDatabase();
   const config = loadConfig({

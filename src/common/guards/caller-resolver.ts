@@ -25,8 +25,11 @@ export interface CallerResolver {
  */
 export interface PresumedCaller {
   readonly caller: Caller;
-  /** Db.transaction's CommitCondition: a statement failing unless the credential still names `caller`. */
-  readonly condition: { readonly statement: { sql: string; params: readonly unknown[] }; met: boolean };
+  /**
+   * Db.transaction's CommitCondition: a statement failing unless the credential still names `caller`; `failed` once a
+   * transaction failed on it.
+   */
+  readonly condition: { readonly statement: { sql: string; params: readonly unknown[] }; met: boolean; failed?: boolean };
   /** The caller the credential names now, checked the whole way (its refusal thrown): `caller` itself when it still is. */
   resolve(): Promise<Caller>;
 }

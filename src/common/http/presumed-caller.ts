@@ -46,7 +46,9 @@ export class PresumedCallerInterceptor implements NestInterceptor {
     }
     if (presumed.condition.met) return given(outcome);
     const caller = await presumed.resolve();
-    if (caller === presumed.caller) return given(outcome);
+    // A failed condition is never the answer: the caller was presumed under what the credential no longer says (a
+    // caller resolved from a read behind the primary, say), and the handler runs again for the caller as read now.
+    if (caller === presumed.caller && !presumed.condition.failed) return given(outcome);
     const refused = accessRefusal(caller, accessRuleOf(request.routeOptions.config));
     if (refused) throw refused;
     presumedCallerReruns.inc();
