@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
 import { sendError, toTrackerError } from './exception.filter.js';
 import { errorBody } from './error-body.js';
@@ -39,6 +39,20 @@ export function edgeErrorHandlers(): Pick<FastifyServerOptions, 'frameworkErrors
       }
       socket.destroy(error);
     },
+  };
+}
+
+/**
+ * A deadline for receiving a whole request, headers and body: Fastify leaves Node's off (requestTimeout 0), so a
+ * body sent a byte at a time held its connection for ever. Past it Node raises ERR_HTTP_REQUEST_TIMEOUT, answered 408
+ * by clientErrorHandler above, and closes the connection. Given to the server as it is made: Node 24 applies a
+ * requestTimeout set later (as Fastify sets its own) to the headers only. Node looks for expired requests every
+ * connectionsCheckingInterval (30 s by default): a quarter of the deadline here, at most a second.
+ */
+export function requestDeadline(timeoutMs: number): Pick<FastifyHttpOptions<Server>, 'requestTimeout' | 'http'> {
+  return {
+    requestTimeout: timeoutMs,
+    http: { requestTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(timeoutMs / 4)) },
   };
 }
 
