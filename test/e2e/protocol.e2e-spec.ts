@@ -91,6 +91,36 @@ describe('REST protocol layer and information endpoints', () => {
       expect((await t.get('/version')).headers.get('access-control-allow-origin')).toBe('*');
       expect((await t.get('/nope')).headers.get('access-control-allow-origin')).toBe('*');
     });
+
+    it('every answer says X-Content-Type-Options: nosniff: successes, JSONP, HTML, 304, errors, 404s, the OpenAPI page, health (issue 40)', async () => {
+      const etag = (await t.get('/version')).headers.get('etag')!;
+      const answers = {
+        json: await t.get('/version'),
+        jsonp: await t.get('/version', { query: { callback: 'cb' } }),
+        html: await t.get('/version', { headers: { accept: 'text/html' } }),
+        notModified: await t.get('/version', { headers: { 'if-none-match': etag } }),
+        write: await t.post('/bug', { summary: 'no product' }, { key: ADMIN_API_KEY }),
+        badJson: await t.request('POST', '/bug', { rawBody: '{', headers: { 'content-type': 'application/json' } }),
+        badKey: await t.get('/bug/1', { key: 'no-such-key' }),
+        unknownRoute: await t.get('/no/such/thing'),
+        wrongMethod: await t.request('DELETE', '/version'),
+        options: await t.request('OPTIONS', '/version'),
+        optionsUnknown: await t.request('OPTIONS', '/nothing-here'),
+        openApiPage: await t.get('/rest/openapi'),
+        openApiDocument: await t.get('/rest/openapi.json'),
+        live: await t.get('/health/live'),
+        ready: await t.get('/health/ready'),
+      };
+      const raw = {
+        badUrl: await fetch(`${t.baseUrl}/rest/bug/%FF%FE`),
+        headersTooLarge: await fetch(`${t.baseUrl}/rest/version`, { headers: { 'X-Filler': 'f'.repeat(20_000) } }),
+      };
+      const statuses = Object.fromEntries([...Object.entries(answers), ...Object.entries(raw)].map(([name, res]) => [name, res.status]));
+      expect(statuses).toMatchObject({ notModified: 304, badJson: 400, unknownRoute: 404, openApiPage: 200, ready: 200, badUrl: 400, headersTooLarge: 431 });
+      const sniffing = [...Object.entries(answers), ...Object.entries(raw)]
+        .filter(([, res]) => res.headers.get('x-content-type-options') !== 'nosniff').map(([name]) => name);
+      expect(sniffing).toEqual([]);
+    });
   });
 
   describe('content negotiation', () => {
@@ -335,6 +365,7 @@ inProcessDescribe('the deadline of a request (TRACKER_REQUEST_TIMEOUT_MS, issue 
     expect(closedAfterMs).toBeLessThan(3_000);
     expect(answerOf(text)).toEqual({ status: 'HTTP/1.1 408 Request Timeout', body: expect.objectContaining({ error: true, code: 32000, message: 'The request was not received in time.' }) });
     expect(text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(text).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
     expect((await t.get('/bug', { key: ADMIN_API_KEY, query: { summary: 'never filed' } })).body.bugs).toEqual([]);
   });
 

@@ -35,7 +35,7 @@ export function edgeErrorHandlers(): Pick<FastifyServerOptions, 'frameworkErrors
       const body = JSON.stringify(errorBody(coded));
       if (socket.writable) {
         socket.write(`HTTP/1.1 ${coded.httpStatus} ${STATUS_CODES[coded.httpStatus]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+          `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       }
       socket.destroy(error);
     },
@@ -82,7 +82,7 @@ export function requestIdOf(request: { headers: Record<string, string | string[]
 /**
  * The HTTP edge, shared by every route: bodies are read as text (RequestParams parses them, so a bad body gets a
  * coded error and any Content-Type is accepted), OPTIONS answers with the route's methods, and every response is rendered in the negotiated format (JSON, JSONP, HTML)
- * with Vary, CORS and ETag headers.
+ * with Vary, CORS, nosniff and ETag headers.
  */
 export function configureHttp(fastify: FastifyInstance, options: { metrics: boolean }): void {
   fastify.removeAllContentTypeParsers();
@@ -121,6 +121,8 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
   void reply.header('Vary', 'Accept');
   void reply.header('Access-Control-Allow-Origin', '*');
   void reply.header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+  // Every answer is what its Content-Type says: a browser must not guess another type (JSON read as HTML or script).
+  void reply.header('X-Content-Type-Options', 'nosniff');
   // The seed answers every success with 200, creates included (routes.md, "Success status").
   if (reply.statusCode === 201) void reply.status(200);
   const contentType = String(reply.getHeader('content-type') ?? '');
