@@ -17,11 +17,12 @@
 #   start-replica <dir>    starts the replica again (replication resumes where it left off)
 #   stop-primary <dir>     a clean shutdown of the primary;  start-primary <dir>: starts it again
 #   sync <dir>             waits (up to 30 s) until the replica has applied all the primary has written
+#   replica-reads <dir>        the SELECTs the replica served its SELECT-only user since it started (userstat)
 #   sql <dir> primary|replica <statement>
 #                          runs a statement as the server's root (through its socket), tab-separated answer
 set -euo pipefail
 
-command="${1:?usage: replica-cluster.sh start|stop|delay|sql-thread|kill-replica|start-replica|stop-primary|start-primary|sync|sql <dir> …}"
+command="${1:?usage: replica-cluster.sh start|stop|delay|sql-thread|kill-replica|start-replica|stop-primary|start-primary|sync|replica-reads|sql <dir> …}"
 dir="${2:?the folder of the cluster}"
 export PATH="$PATH:/usr/sbin:/usr/local/sbin"
 # Passwords are fixed: the servers listen on loopback only, and live as long as a test run.
@@ -147,6 +148,7 @@ case "$command" in
   stop-primary) signal_server TERM primary ;;
   start-primary) running primary || start_server primary ;;
   sync) sync_replica ;;
+  replica-reads) sql replica "SELECT IFNULL(SUM(SELECT_COMMANDS), 0) FROM information_schema.USER_STATISTICS WHERE USER = 'reader'" ;;
   sql) sql "${3:?primary or replica}" "${4:?a statement}" ;;
   *) echo "unknown command $command" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { createLog, NestLog, type LogLevel } from './common/logging/log.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
-import { configureHttp, edgeErrorHandlers, RequestLog, requestIdOf } from './common/http/fastify-setup.js';
+import { configureHttp, edgeErrorHandlers, RequestLog, requestDeadline, requestIdOf } from './common/http/fastify-setup.js';
 import { installRequestHook } from './common/http/request-hook.js';
 import { declareFastPaths } from './common/http/fast-paths.js';
 import { FAST_PATHS } from './fast-paths.js';
@@ -29,6 +29,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const log = createLog(options.logLevel ?? config.logLevel);
   const adapter = new FastifyAdapter({
     bodyLimit: config.maxBodyBytes, trustProxy: process.env.TRACKER_TRUST_PROXY === '1', ...edgeErrorHandlers(),
+    ...requestDeadline(config.requestTimeoutMs),
     loggerInstance: log, logController: new RequestLog(), genReqId: requestIdOf,
   });
   configureHttp(adapter.getInstance<FastifyInstance>(), { metrics: config.metrics });

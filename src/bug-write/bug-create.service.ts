@@ -91,6 +91,16 @@ function isUniqueViolation(err: unknown): boolean {
   return driver?.code === 'ER_DUP_ENTRY' || driver?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
+/** Aliases of a new bug that another request took between the check before the transaction and their insert. */
+class AliasTakenMeanwhile extends Error {
+  constructor(readonly aliases: readonly string[]) {
+    super('an alias was taken meanwhile');
+  }
+}
+
+/** Runs of Create Bug whose alias was taken and freed again before the refusal could name its bug. */
+const MAX_ALIAS_RACES = 3;
+
 /**
  * Like Promise.all, but when several fail the error of the first in the list wins, whatever finished first: the
  * client sees the same error for the same request every time.
@@ -126,6 +136,22 @@ export class BugCreateService {
    * the custom fields (`cf_*`, named by the administrator).
    */
   async create(ctx: CreateContext, input: BugCreateInput, data: Readonly<Record<string, unknown>>): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.createOnce(ctx, input, data);
+      } catch (error) {
+        if (!(error instanceof AliasTakenMeanwhile)) throw error;
+        // The bug that took it committed before the insert failed: read on the primary (a transaction of its own).
+        const taken = await this.db.transaction((tx) => this.visibility.idsOfAliases(error.aliases, tx));
+        const alias = error.aliases.find((a) => taken.has(a.toLowerCase()));
+        if (alias !== undefined) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias, bug_id: taken.get(alias.toLowerCase()) });
+        // Taken and given up again meanwhile: the request runs again, as a lock conflict would.
+        if (attempt >= MAX_ALIAS_RACES) throw TrackerError.of(Errors.DATABASE_UNAVAILABLE);
+      }
+    }
+  }
+
+  private async createOnce(ctx: CreateContext, input: BugCreateInput, data: Readonly<Record<string, unknown>>): Promise<number> {
     const customFields = await this.fields.catalogueAt(ctx.caller.settingsMark).customFields();
     const { fields, custom } = this.fold(input, data, customFields);
     const bug = await this.validate(ctx.caller, fields, custom, customFields);
@@ -441,8 +467,8 @@ export class BugCreateService {
     try {
       await this.bugs.addAliases(tx, id, bug.aliases);
     } catch (err) {
-      // Another request took the alias between validation and this insert (MySQL's unique index says so).
-      if (isUniqueViolation(err)) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias: bug.aliases.join(', '), bug_id: 'another bug' });
+      // Another request took the alias between validation and this insert (the unique index says so, not by whom).
+      if (isUniqueViolation(err)) throw new AliasTakenMeanwhile(bug.aliases);
       throw err;
     }
     await this.bugs.addNewBugLists(tx, id, {

@@ -117,14 +117,6 @@ function connectionLost(err: unknown): boolean {
   return driver?.fatal === true;
 }
 
-/** Runs of one request when MySQL picks it as a deadlock victim. */
-const MAX_ATTEMPTS = 3;
-
-function isDeadlock(err: unknown): boolean {
-  const driver = (err as { driverError?: { code?: string; errno?: number } })?.driverError ?? (err as { code?: string; errno?: number });
-  return driver?.code === 'ER_LOCK_DEADLOCK' || driver?.errno === 1213;
-}
-
 /**
  * Update Bug (`PUT /rest/bug/(id_or_alias)`, `ids` for several): every body field of the spec, the workflow and its
  * rules 1–5, who may change what, duplicates, dependencies, groups, flags, custom fields and time tracking. One
@@ -166,19 +158,10 @@ export class BugUpdateService {
   /**
    * Updates the bugs named by `idsOrAliases` (the path's first) with the request's body. `readBody` reads it, and is
    * called once the bugs are checked: Bugzilla answers 100/101/102 before any error of the body. A transaction that
-   * MySQL chose as a deadlock victim (two updates touching each other's bugs) changed nothing, and is run again.
+   * MySQL chose as a deadlock victim (two updates touching each other's bugs) changed nothing, and Db.transaction
+   * runs it again.
    */
   async update(ctx: UpdateContext, idsOrAliases: readonly string[], readBody: () => UpdateBody): Promise<{ bugs: UpdatedBug[] }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.updateOnce(ctx, idsOrAliases, readBody);
-      } catch (err) {
-        if (attempt >= MAX_ATTEMPTS || !isDeadlock(err)) throw err;
-      }
-    }
-  }
-
-  private async updateOnce(ctx: UpdateContext, idsOrAliases: readonly string[], readBody: () => UpdateBody): Promise<{ bugs: UpdatedBug[] }> {
     const at = toDbDateTime(ctx.now);
     // What does not depend on the bugs' state is read before the transaction. Inside it, the row locks come first,
     // so that everything read afterwards (MySQL takes the snapshot at the first plain read) includes what earlier
@@ -226,6 +209,8 @@ export class BugUpdateService {
   private async updateAlone(part: UpdatePart, onLocked?: () => void): Promise<{ bugs: UpdatedBug[] }> {
     let kept: Promise<void> | undefined;
     const result = await this.db.transaction(async (tx) => {
+      // A run that lost a lock conflict kept nothing (its commit never came): only the last run's counts.
+      kept = undefined;
       await this.states.lock(tx, part.ids);
       const locked = await this.states.load(tx, part.ids, needsOf(part.request));
       onLocked?.();
@@ -243,8 +228,8 @@ export class BugUpdateService {
   /**
    * Requests that update the same one bug, in one transaction (UpdateBatches), each on the bug as the ones before it
    * left it, and each undone alone if it is refused (undoneAloneIfRefused), so that each comes to what it would have alone.
-   * If the transaction itself fails, nothing of it committed, and each request runs again in its own (a deadlock
-   * victim's then fails alone, and `update` runs it again) — unless the connection was lost, when it may have
+   * A transaction that lost a lock conflict runs again whole (Db.transaction), each part from the start. If it fails
+   * otherwise, nothing of it committed, and each request runs again in its own — unless the connection was lost, when it may have
    * committed: then they all fail with that error, as a lone request would. `onLocked` is called once the bug's lock
    * is held: UpdateBatches then starts the next transaction of the bug, whose lock waits behind this one's.
    */
@@ -256,6 +241,7 @@ export class BugUpdateService {
     let kept: Promise<void> | undefined;
     try {
       await this.db.transaction(async (tx) => {
+        kept = undefined;
         const id = parts[0].ids[0];
         const needs = needsOf(...parts.map((part) => part.request));
         await this.states.lock(tx, [id]);

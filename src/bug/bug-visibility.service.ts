@@ -130,9 +130,21 @@ export class BugVisibilityService implements BugVisibility {
   }
 
   /** Bug ids of aliases (case-insensitive, as the column's collation); keys are lower-cased aliases. */
-  async idsOfAliases(aliases: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, number>> {
+  idsOfAliases(aliases: readonly string[], sql: ReadSql = this.db.read): Promise<Map<string, number>> {
+    return this.ownersOfAliases(aliases, sql, false);
+  }
+
+  /**
+   * idsOfAliases, read in the write `tx` that gives them to a bug: the read locks (BugRepository.aliasOwners), so a
+   * concurrent write giving one of them to another bug is seen, never met at the unique index (a 500 on MariaDB).
+   */
+  idsOfAliasesToGive(aliases: readonly string[], tx: Sql): Promise<Map<string, number>> {
+    return this.ownersOfAliases(aliases, tx, true);
+  }
+
+  private async ownersOfAliases(aliases: readonly string[], sql: ReadSql, lock: boolean): Promise<Map<string, number>> {
     if (!aliases.length) return new Map();
-    const rows = await this.bugs.aliasOwners(sql, [...new Set(aliases)]);
+    const rows = await this.bugs.aliasOwners(sql, [...new Set(aliases)], { lock });
     return new Map(rows.map((r) => [r.alias.toLowerCase(), r.bugId]));
   }
 

@@ -48,3 +48,11 @@ describe('TRACKER_FAST_PATHS', () => {
     expect(() => loadConfig({ TRACKER_FAST_PATHS: '0' })).toThrow(new ConfigError("TRACKER_FAST_PATHS must be on or off (got '0')"));
   });
 });
+
+describe('TRACKER_REQUEST_TIMEOUT_MS', () => {
+  it('is two minutes unless set, from a second to an hour', () => {
+    expect(loadConfig({}).requestTimeoutMs).toBe(120_000);
+    expect(loadConfig({ TRACKER_REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs).toBe(5000);
+    expect(() => loadConfig({ TRACKER_REQUEST_TIMEOUT_MS: '0' })).toThrow(new ConfigError("TRACKER_REQUEST_TIMEOUT_MS must be an integer between 1000 and 3600000 (got '0')"));
+  });
+});

@@ -20,6 +20,11 @@ export class AppConfig {
   mailUrl: string | undefined;
   dataDir: string;
   maxBodyBytes: number;
+  /**
+   * TRACKER_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request, headers and body (120 s); one
+   * still arriving then is answered 408 and its connection closed.
+   */
+  requestTimeoutMs: number;
   /** How long a SIGTERM/SIGINT waits for in-flight requests and the mail worker before the process gives up. */
   shutdownGraceMs: number;
   /** TRACKER_METRICS=1 serves Prometheus metrics on /metrics. */
@@ -187,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const sqlitePath = config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl.slice('sqlite:'.length) : undefined;
   config.dataDir = path.resolve(env.TRACKER_DATA_DIR?.trim() || (sqlitePath && sqlitePath !== ':memory:' ? path.dirname(sqlitePath) : './data'));
   config.maxBodyBytes = integer(env, 'TRACKER_MAX_BODY_BYTES', 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  config.requestTimeoutMs = integer(env, 'TRACKER_REQUEST_TIMEOUT_MS', 120_000, 1000, 3600_000);
   config.shutdownGraceMs = integer(env, 'TRACKER_SHUTDOWN_GRACE_MS', 10_000, 0, 10 * 60 * 1000);
   config.metrics = env.TRACKER_METRICS?.trim() === '1';
   const logLevel = env.LOG_LEVEL?.trim().toLowerCase() || 'info';

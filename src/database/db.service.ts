@@ -1,14 +1,18 @@
-import { Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { DataSource, QueryFailedError, QueryResult, type EntityManager, type QueryRunner } from 'typeorm';
 import { dialectOf, type Dialect } from './dialect.js';
 import { installStatementHold, isSqlExpression, Sql, TransactionEnd, type HeldStatement, type ReadSql, type SqlValue, type Statement } from './sql.js';
 import { guardConnectionErrors, replicaPools, ReplicaSet, run, type MysqlPool, type ReplicaState } from './replicas.js';
 import { readPrimaryFromNowOn, routedReads, type Send } from './read-scope.js';
-import { isDatabaseUnavailable } from '../common/errors/index.js';
+import { Errors, isDatabaseUnavailable, TrackerError } from '../common/errors/index.js';
+import { lostLockConflict, retryDelayMs, TRANSACTION_ATTEMPTS } from './lock-conflict.js';
 import { executeBatch, PREPARABLE, type SqlText } from './named-statements.js';
 import { combineHeldWrites } from './held-writes.js';
 import { observeAtScrape } from '../common/metrics/metrics.js';
 import { AppConfig } from '../config/app-config.js';
+
+const logger = new Logger('Database');
 
 type MysqlConnection = MysqlPool & SqlText;
 
@@ -279,18 +283,42 @@ export class Db implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * Runs `work` in one transaction; `tx.committed()` tells, once it ended, whether it committed. With `conditions`,
    * their statements go in its first round trip, after its row locks, and each one's `met` is set once the transaction
-   * committed (CommitCondition): one for each presumed caller whose request the transaction carries.
+   * committed (CommitCondition): one for each presumed caller whose request the transaction carries. A transaction
+   * that lost a lock conflict (lostLockConflict: a deadlock victim, a lock wait timeout, SQLite busy) committed
+   * nothing and runs again, `work` from the start, up to TRANSACTION_ATTEMPTS times a little apart; after the last
+   * the request answers DATABASE_UNAVAILABLE (503). `work` must therefore change nothing outside the transaction but
+   * through `tx.committed()`.
    */
   async transaction<T>(work: (tx: Sql) => Promise<T>, conditions: readonly CommitCondition[] = []): Promise<T> {
     readPrimaryFromNowOn();
     // SQLite would compute such a statement without failing: a condition there would hold whatever it says.
     if (conditions.length && (this.dialect !== 'mysql' || !this.fastPaths)) throw new Error('a commit condition is a MySQL fast path (CommitCondition)');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const answer = await this.attempt(work, conditions);
+        for (const condition of conditions) condition.met = true;
+        return answer;
+      } catch (error) {
+        if (!lostLockConflict(error)) throw error;
+        if (attempt >= TRANSACTION_ATTEMPTS) {
+          logger.warn(`A transaction lost a lock conflict ${attempt} times, the last: ${(error as Error).message}`);
+          throw TrackerError.of(Errors.DATABASE_UNAVAILABLE);
+        }
+        await sleep(retryDelayMs(attempt));
+      }
+    }
+  }
+
+  /**
+   * One run of `work` in a transaction of its own, with its own end: what waits for a run's commit (CommitSignals,
+   * kept bugs, the settings mark's note) sees a run that lost a lock conflict roll back, and only the one that
+   * committed commit, so a transaction run again does nothing twice.
+   */
+  private attempt<T>(work: (tx: Sql) => Promise<T>, conditions: readonly CommitCondition[]): Promise<T> {
     const end = new TransactionEnd();
     const result = this.dialect !== 'mysql' ? this.queuedTransaction(work, end) : this.fastPaths ? this.preparedTransaction(work, end, conditions) : this.plainTransaction(work, end);
     result.then(() => end.ended(true), () => end.ended(false));
-    const answer = await result;
-    for (const condition of conditions) condition.met = true;
-    return answer;
+    return result;
   }
 
   /** SQLite's transactions, one after the other on its one connection. */

@@ -278,12 +278,21 @@ export class GroupService {
   }
 
   /**
-   * Keeps one user's regexp memberships true to their login (account created or renamed): the user is in exactly
-   * the groups whose user_regexp matches.
+   * Keeps one user's regexp memberships true to their login (account renamed): the user is in exactly the groups
+   * whose user_regexp matches.
    */
   async deriveRegexpGroupsOfUser(tx: Sql, userId: number, login: string): Promise<void> {
-    const groups = await this.store.withUserRegexp(tx);
     await this.store.deleteMemberships(tx, { userId, isBless: 0, grantType: UserGrant.REGEXP });
+    await this.joinRegexpGroups(tx, userId, login);
+  }
+
+  /**
+   * A new account's regexp memberships: the groups whose user_regexp matches its login. It has none to remove, and
+   * must not try: on MariaDB that DELETE locks the gap after the highest user id of user_group_map, the very gap every
+   * concurrent Create User inserts into, and two of them then deadlock (issue 40).
+   */
+  async joinRegexpGroups(tx: Sql, userId: number, login: string): Promise<void> {
+    const groups = await this.store.withUserRegexp(tx);
     const matching = groups.filter((g) => compileUserRegexp(g.userRegexp)?.test(login));
     await this.store.insertMemberships(tx, matching.map((g) => ({ userId, groupId: g.id, isBless: 0, grantType: UserGrant.REGEXP })));
   }

@@ -79,7 +79,7 @@ export class UserService implements AccountDirectory, OnModuleInit {
         loginName: email, email, realname: (input.fullName ?? '').trim(), cryptpassword,
         loginDeniedText: '', emailEnabled: true, creationTs: at,
       });
-      await this.groups.deriveRegexpGroupsOfUser(tx, id, email);
+      await this.groups.joinRegexpGroups(tx, id, email);
       await this.audit.recordCreate(tx, { userId: actor.userId, className: USER_AUDIT_CLASS, objectId: id, added: email, at });
       return id;
     });

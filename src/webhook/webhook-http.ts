@@ -19,13 +19,46 @@ for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe8
   INTERNAL.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether an IP address is loopback, private, link-local, shared, reserved or multicast (IPv4-mapped IPv6 included). */
+/**
+ * Whether an IP address is loopback, private, link-local, shared, reserved or multicast. An IPv6 address that carries
+ * an IPv4 one is judged by that too, in whatever notation (dotted or hex): IPv4-compatible (`::7f00:1`, which
+ * systems route to 127.0.0.1), IPv4-mapped (`::ffff:7f00:1`), IPv4-translated (`::ffff:0:7f00:1`) and 6to4
+ * (`2002:7f00:1::`).
+ */
 export function isInternalAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return INTERNAL.check(mapped[1], 'ipv4');
   const family = net.isIP(address);
   if (family === 0) return true;
-  return INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return INTERNAL.check(address, 'ipv4');
+  if (INTERNAL.check(address, 'ipv6')) return true;
+  const embedded = embeddedIpv4(address);
+  return embedded !== undefined && INTERNAL.check(embedded, 'ipv4');
+}
+
+/** The IPv4 address an IPv6 one carries (compatible, mapped, translated or 6to4), if any. */
+function embeddedIpv4(address: string): string | undefined {
+  const groups = ipv6Groups(address);
+  if (!groups) return undefined;
+  const dotted = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  if (groups[0] === 0x2002) return dotted(groups[1], groups[2]);
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 5) && (groups[5] === 0 || groups[5] === 0xffff)) return dotted(groups[6], groups[7]);
+  if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return dotted(groups[6], groups[7]);
+  return undefined;
+}
+
+/** The eight 16-bit groups of an IPv6 address (net.isIP says it is one), a trailing dotted quad and a zone allowed. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.replace(/%.*$/, '').toLowerCase();
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number);
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const part = (half: string | undefined) => (half ? half.split(':').map((group) => parseInt(group, 16)) : []);
+  const [before, after] = [part(head), part(tail)];
+  const groups = tail === undefined ? before : [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after];
+  return groups.length === 8 ? groups : undefined;
 }
 
 export class RefusedAddressError extends Error {}

@@ -75,9 +75,10 @@ export class WebhookRepository {
     return new Map(rows.map((r) => [Number(r.webhookId), Number(r.pending)]));
   }
 
-  /** A webhook's most recent deliveries, newest first. */
-  recentDeliveries(sql: ReadSql, webhookId: number, limit: number): Promise<WebhookDelivery[]> {
-    return sql.repository(WebhookDelivery).find({ where: { webhookId }, order: { id: 'DESC' }, take: limit });
+  /** A webhook's most recent deliveries, newest first; with `beforeId`, those older than that one. */
+  recentDeliveries(sql: ReadSql, webhookId: number, limit: number, beforeId?: number): Promise<WebhookDelivery[]> {
+    const where = beforeId === undefined ? { webhookId } : { webhookId, id: LessThan(beforeId) };
+    return sql.repository(WebhookDelivery).find({ where, order: { id: 'DESC' }, take: limit });
   }
 
   /**

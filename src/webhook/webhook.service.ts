@@ -9,6 +9,7 @@ import { CommitSignals } from '../database/commit-signals.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import { idOf, type BugAction, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
+import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { ProductService } from '../product/product.service.js';
 import { UserService } from '../user/user.service.js';
 import type { WebhookInput } from './dto/webhook.dto.js';
@@ -53,6 +54,7 @@ export class WebhookService implements BugChangeListener {
     private readonly repository: WebhookRepository,
     private readonly products: ProductService,
     private readonly users: UserService,
+    private readonly visibility: BugVisibilityService,
     private readonly config: AppConfig,
     private readonly signals: CommitSignals,
   ) {}
@@ -108,13 +110,25 @@ export class WebhookService implements BugChangeListener {
     return { id: webhook.id };
   }
 
-  /** A webhook's recent deliveries, newest first: what was sent, when, and how the receiver answered. */
+  /**
+   * A webhook's recent deliveries, newest first: what was sent, when, and how the receiver answered. Only those about
+   * bugs the caller may see, by the rule the payloads follow (Get Bug's): a bug's id, the action and the time are
+   * already something about it. Read a page at a time, each page's bugs checked in one statement, until `limit` are
+   * shown or none is left.
+   */
   async deliveries(caller: Caller, id: string, limit: unknown): Promise<Record<string, unknown>[]> {
     const webhook = await this.ownWebhook(caller, id);
     const count = limit === undefined || limit === '' ? DEFAULT_DELIVERIES_LISTED : Number(limit);
     if (!Number.isInteger(count) || count < 1) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { function: 'Webhook.deliveries', param: 'limit' });
-    const rows = await this.repository.recentDeliveries(this.db.read, webhook.id, Math.min(count, MAX_DELIVERIES_LISTED));
-    return rows.map(presentDelivery);
+    const wanted = Math.min(count, MAX_DELIVERIES_LISTED);
+    const shown: WebhookDelivery[] = [];
+    for (let before: number | undefined; ;) {
+      const page = await this.repository.recentDeliveries(this.db.read, webhook.id, wanted, before);
+      const visible = await this.visibility.visibleIds(caller, page.map((delivery) => delivery.bugId));
+      shown.push(...page.filter((delivery) => visible.has(delivery.bugId)).slice(0, wanted - shown.length));
+      if (shown.length === wanted || page.length < wanted) return shown.map(presentDelivery);
+      before = page[page.length - 1].id;
+    }
   }
 
   /**

@@ -250,11 +250,16 @@ describe('Create Bug (POST /rest/bug)', () => {
       for (const bad of [first.toUpperCase(), '12345', 'has space', 'a,b', 'x'.repeat(41)]) expectError(await create({ alias: [bad] }), 103, 400);
     });
 
-    it('concurrent creates with one alias: one wins, the others get 103, never a 500', async () => {
+    it('concurrent creates with one alias: one wins, the others get 103 naming its bug, never a 500', async () => {
       const raced = named('raced');
       const results = await Promise.all([0, 1, 2, 3].map(() => create({ alias: [raced] })));
-      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-      for (const res of results.filter((r) => r.status !== 200)) expectError(res, 103, 400);
+      const winners = results.filter((r) => r.status === 200);
+      expect(winners).toHaveLength(1);
+      for (const res of results.filter((r) => r.status !== 200)) {
+        expectError(res, 103, 400);
+        // Whether the check before the transaction or the unique index refused it (issue 40: MariaDB said "bug another bug").
+        expect(res.body.message).toBe(`${raced} has already been taken as an alias by bug ${winners[0].body.id}.`);
+      }
     });
 
     it('concurrent creates each keep their own description and cc (on MySQL each names its new id by a variable of its own connection)', async () => {

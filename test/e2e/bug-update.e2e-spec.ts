@@ -215,6 +215,18 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       }
     });
 
+    it('concurrent updates giving one alias to different bugs: one wins, the others get 103 naming its bug, never a 500', async () => {
+      const raced = named('raced-alias');
+      const ids = [await fileBug(t), await fileBug(t), await fileBug(t), await fileBug(t)];
+      const results = await Promise.all(ids.map((id) => update(t, id, { alias: { add: [raced] } })));
+      const won = ids.filter((_, i) => results[i].status === 200);
+      expect(won).toHaveLength(1);
+      for (const res of results.filter((r) => r.status !== 200)) {
+        expectError(res, 103, 400);
+        expect(res.body.message).toBe(`${raced} has already been taken as an alias by bug ${won[0]}.`);
+      }
+    });
+
     it('refuses any alias while updating several bugs — 103', async () => {
       const a = await fileBug(t);
       const b = await fileBug(t);

@@ -2,8 +2,10 @@ import { jest } from '@jest/globals';
 import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, withoutKeptWriteChecks, type ApiResponse, type TestApp } from '../support/test-app.js';
 import { inProcessIt, loginNamed } from '../support/in-process.js';
 import { expectSqlSnapshot, recordSql, type RoundTrip } from '../support/sql-snapshots.js';
-import { inProcess, itWhen, needsFastPaths } from '../support/conditions.js';
+import { createRequire } from 'node:module';
+import { describeWhen, inProcess, itWhen, needsFastPaths, onDialect } from '../support/conditions.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
+import { Comment } from '../../src/comment/entities/comment.entity.js';
 import { ApiKey } from '../../src/auth/entities/api-key.entity.js';
 import { BugUpdateService } from '../../src/bug-write/bug-update.service.js';
 import { expectError, fileBug } from './bug-fixtures.js';
@@ -128,6 +130,78 @@ describe('concurrency: 50 concurrent updates of one bug', () => {
     // Each accepted status request either moved the status (one history entry) or found it already there.
     expect(statuses.length).toBeLessThanOrEqual(accepted.filter((c) => c.kind === 'status').length);
   }, 120_000);
+});
+
+describeWhen(inProcess, onDialect('mysql', 'deadlocks are between transactions of a server (SQLite runs one at a time)'))('concurrency: a deadlock victim runs again (issue 40)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('Add Comment chosen as the victim of a deadlock with another transaction runs again and succeeds, its comment written once', async () => {
+    const id = await fileBug(t, { summary: 'deadlocked' });
+    let changed!: () => void;
+    const changing = new Promise<void>((resolve) => (changed = resolve));
+    let requestWaits!: () => void;
+    const waiting = new Promise<void>((resolve) => (requestWaits = resolve));
+    const rolledBack = new Error('rolled back by the test');
+    let otherRuns = 0;
+    // The other transaction changes the bug's comments (heavier than the request when they deadlock: MariaDB rolls
+    // back the lighter), which locks the gap where the request's comment goes in; once the request holds the bug's
+    // row lock and waits for that gap, it wants the bug's row: a deadlock, in which the request loses.
+    const other = t.db.transaction(async (tx) => {
+      otherRuns++;
+      await tx.repository(Comment).update({ bugId: id }, { text: 'changed meanwhile' });
+      changed();
+      await waiting;
+      await tx.repository(Bug).createQueryBuilder('b').where('b.id = :id', { id }).setLock('pessimistic_write').getOne();
+      throw rolledBack;
+    }).catch((error: unknown) => error);
+    await changing;
+    const answer = t.post(`/bug/${id}/comment`, { comment: 'after the deadlock' }, { key: ADMIN_API_KEY });
+    const until = Date.now() + 10_000;
+    while ((await t.database.lockWaits()) < 1) {
+      if (Date.now() > until) throw new Error('the request never waited for the other transaction');
+      await pause(20);
+    }
+    requestWaits();
+    expect(await other).toBe(rolledBack);
+    expect(otherRuns).toBe(1);
+    const res = await answer;
+    expect(res.status).toBe(200);
+    const texts = (await commentsOf(t, id)).map((c) => c.text);
+    expect(texts.filter((text) => text === 'after the deadlock')).toHaveLength(1);
+    expect(texts).not.toContain('changed meanwhile');
+  });
+});
+
+describeWhen(inProcess, onDialect('sqlite', 'another connection to the database file (MariaDB\'s lock conflicts: the test above)'))('concurrency: a transaction that found SQLite busy runs again (issue 40)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('Add Comment while another connection writes the file past the busy timeout runs again and succeeds, its comment written once', async () => {
+    const id = await fileBug(t, { summary: 'busy' });
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => { exec(sql: string): void; close(): void };
+    const other = new Database(t.database.url.slice('sqlite:'.length));
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      // The request's write waits out the busy timeout (5 s, this process blocked meanwhile) and fails; the other
+      // connection lets go while it waits to run again.
+      setTimeout(() => other.exec('COMMIT'), 500);
+      const started = Date.now();
+      const res = await t.post(`/bug/${id}/comment`, { comment: 'after the busy wait' }, { key: ADMIN_API_KEY });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_900);
+      expect(res.status).toBe(200);
+      const texts = (await commentsOf(t, id)).map((c) => c.text);
+      expect(texts.filter((text) => text === 'after the busy wait')).toHaveLength(1);
+    } finally {
+      other.close();
+    }
+  }, 30_000);
 });
 
 describe('concurrency: updates of one bug that arrive together share a transaction', () => {

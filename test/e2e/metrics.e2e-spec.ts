@@ -14,7 +14,9 @@ describe('metrics', () => {
     await off.close();
   });
 
-  const scrape = (app: TestApp) => fetch(`${app.baseUrl}/metrics`).then(async (res) => ({ status: res.status, type: res.headers.get('content-type'), text: await res.text() }));
+  const scrape = (app: TestApp) => fetch(`${app.baseUrl}/metrics`).then(async (res) => ({
+    status: res.status, type: res.headers.get('content-type'), nosniff: res.headers.get('x-content-type-options'), text: await res.text(),
+  }));
 
   it('is not served unless TRACKER_METRICS=1', async () => {
     expect((await scrape(off)).status).toBe(404);
@@ -24,9 +26,10 @@ describe('metrics', () => {
     await t.post('/bug', { ...DEFAULT_BUG, summary: 'counted', cc: [] }, { key: ADMIN_API_KEY });
     await t.post('/bug', { ...DEFAULT_BUG, summary: 'counted again' }, { key: ADMIN_API_KEY });
     await t.get('/bug/999999', { key: ADMIN_API_KEY });
-    const { status, type, text } = await scrape(t);
+    const { status, type, nosniff, text } = await scrape(t);
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain/);
+    expect(nosniff).toBe('nosniff');
     expect(text).toMatch(/tracker_http_requests_total\{method="POST",route="\/rest\/bug",status="200"\} [2-9]/);
     expect(text).toMatch(/tracker_http_requests_total\{method="GET",route="\/rest\/bug\/:id_or_alias",status="404"\} [1-9]/);
     expect(text).toMatch(/tracker_http_request_duration_seconds_bucket\{le="[0-9.]+",method="POST",route="\/rest\/bug"\}/);

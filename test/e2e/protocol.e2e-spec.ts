@@ -1,6 +1,7 @@
+import net from 'node:net';
 import { ADMIN_API_KEY, ADMIN_LOGIN, ADMIN_PASSWORD, startTestApp, type TestApp } from '../support/test-app.js';
 import { outputDuring } from '../support/capture-output.js';
-import { inProcessIt, loginNamed } from '../support/in-process.js';
+import { inProcessDescribe, inProcessIt, loginNamed } from '../support/in-process.js';
 
 describe('REST protocol layer and information endpoints', () => {
   let t: TestApp;
@@ -89,6 +90,36 @@ describe('REST protocol layer and information endpoints', () => {
     it('CORS headers are on successes and errors', async () => {
       expect((await t.get('/version')).headers.get('access-control-allow-origin')).toBe('*');
       expect((await t.get('/nope')).headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('every answer says X-Content-Type-Options: nosniff: successes, JSONP, HTML, 304, errors, 404s, the OpenAPI page, health (issue 40)', async () => {
+      const etag = (await t.get('/version')).headers.get('etag')!;
+      const answers = {
+        json: await t.get('/version'),
+        jsonp: await t.get('/version', { query: { callback: 'cb' } }),
+        html: await t.get('/version', { headers: { accept: 'text/html' } }),
+        notModified: await t.get('/version', { headers: { 'if-none-match': etag } }),
+        write: await t.post('/bug', { summary: 'no product' }, { key: ADMIN_API_KEY }),
+        badJson: await t.request('POST', '/bug', { rawBody: '{', headers: { 'content-type': 'application/json' } }),
+        badKey: await t.get('/bug/1', { key: 'no-such-key' }),
+        unknownRoute: await t.get('/no/such/thing'),
+        wrongMethod: await t.request('DELETE', '/version'),
+        options: await t.request('OPTIONS', '/version'),
+        optionsUnknown: await t.request('OPTIONS', '/nothing-here'),
+        openApiPage: await t.get('/rest/openapi'),
+        openApiDocument: await t.get('/rest/openapi.json'),
+        live: await t.get('/health/live'),
+        ready: await t.get('/health/ready'),
+      };
+      const raw = {
+        badUrl: await fetch(`${t.baseUrl}/rest/bug/%FF%FE`),
+        headersTooLarge: await fetch(`${t.baseUrl}/rest/version`, { headers: { 'X-Filler': 'f'.repeat(20_000) } }),
+      };
+      const statuses = Object.fromEntries([...Object.entries(answers), ...Object.entries(raw)].map(([name, res]) => [name, res.status]));
+      expect(statuses).toMatchObject({ notModified: 304, badJson: 400, unknownRoute: 404, openApiPage: 200, ready: 200, badUrl: 400, headersTooLarge: 431 });
+      const sniffing = [...Object.entries(answers), ...Object.entries(raw)]
+        .filter(([, res]) => res.headers.get('x-content-type-options') !== 'nosniff').map(([name]) => name);
+      expect(sniffing).toEqual([]);
     });
   });
 
@@ -287,6 +318,67 @@ describe('REST protocol layer and information endpoints', () => {
       expectError(await locked.get('/extensions'), 410, 401);
       expect((await locked.get('/time', { key: ADMIN_API_KEY })).status).toBe(200);
     });
+  });
+});
+
+inProcessDescribe('the deadline of a request (TRACKER_REQUEST_TIMEOUT_MS, issue 40)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ TRACKER_REQUEST_TIMEOUT_MS: '1000' });
+  });
+  afterAll(() => t.close());
+
+  /**
+   * Sends `head` at once, then `trickled` one byte every 200 ms on a raw socket, until the server closes the
+   * connection or 6 s passed: what came back, and after how long the server closed (undefined: it did not).
+   */
+  function trickle(head: string, trickled: string): Promise<{ text: string; closedAfterMs?: number }> {
+    const { hostname, port } = new URL(t.baseUrl);
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const socket = net.connect(Number(port), hostname, () => socket.write(head));
+      let text = '';
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent < trickled.length) socket.write(trickled[sent++]);
+      }, 200);
+      const giveUp = setTimeout(() => finish(undefined), 6_000);
+      const finish = (closedAfterMs: number | undefined) => {
+        clearInterval(timer);
+        clearTimeout(giveUp);
+        socket.destroy();
+        resolve({ text, closedAfterMs });
+      };
+      socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => finish(Date.now() - started));
+    });
+  }
+
+  /** The status line and the JSON body of a raw HTTP answer. */
+  const answerOf = (text: string) => ({ status: text.split('\r\n')[0], body: JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) });
+
+  it('a body sent a byte at a time is cut at the deadline: a JSON 408, then the connection is closed', async () => {
+    const body = JSON.stringify({ product: 'TestProduct', component: 'TestComponent', summary: 'never filed', version: 'unspecified' });
+    const head = `POST /rest/bug?Tracker_api_key=${ADMIN_API_KEY} HTTP/1.1\r\nHost: tracker\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { text, closedAfterMs } = await trickle(head, body);
+    expect(closedAfterMs).toBeLessThan(3_000);
+    expect(answerOf(text)).toEqual({ status: 'HTTP/1.1 408 Request Timeout', body: expect.objectContaining({ error: true, code: 32000, message: 'The request was not received in time.' }) });
+    expect(text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(text).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+    expect((await t.get('/bug', { key: ADMIN_API_KEY, query: { summary: 'never filed' } })).body.bugs).toEqual([]);
+  });
+
+  it('so are headers sent a byte at a time', async () => {
+    const { text, closedAfterMs } = await trickle('GET /rest/version HTTP/1.1\r\nHost: tracker\r\n', 'X-Slow: header sent slowly\r\n\r\n');
+    expect(closedAfterMs).toBeLessThan(3_000);
+    expect(answerOf(text).status).toBe('HTTP/1.1 408 Request Timeout');
+  });
+
+  it('a request received in time is answered', async () => {
+    expect((await t.get('/version')).status).toBe(200);
+    const { text } = await trickle('GET /rest/version HTTP/1.1\r\nHost: tracker\r\nConnection: close\r\n', '\r\n');
+    expect(answerOf(text).status).toBe('HTTP/1.1 200 OK');
   });
 });
 

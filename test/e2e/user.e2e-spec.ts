@@ -105,6 +105,25 @@ describe('users', () => {
       for (const refused of [weak, short]) expectError(await t.get('/user', { key: ADMIN_API_KEY, query: { names: refused } }), 51, 404);
     });
 
+    it('50 accounts created 8 at a time all succeed, each in the groups whose regexp matches it (issue 40)', async () => {
+      // On MariaDB their regexp memberships had deadlocked each other (36 of 50 answered 500).
+      const domain = `${named('parallel')}.example.com`;
+      const group = named('parallel-staff');
+      const made = await t.post('/group', { name: group, description: 'By regexp', user_regexp: `@${domain.replace(/\./g, '\\.')}$`, is_active: true }, { key: ADMIN_API_KEY });
+      expect(made.status).toBe(200);
+      const logins = Array.from({ length: 50 }, (_, i) => `user${i}@${domain}`);
+      const statuses: number[] = [];
+      for (let next = 0; next < logins.length; next += 8) {
+        const answers = await Promise.all(logins.slice(next, next + 8).map((email) => t.post('/user', { email }, { key: ADMIN_API_KEY })));
+        statuses.push(...answers.map((res) => res.status));
+      }
+      expect(statuses).toEqual(logins.map(() => 200));
+      const membership = (await t.get(`/group/${group}`, { key: ADMIN_API_KEY, query: { membership: 1 } })).body.groups[0].membership;
+      expect(membership.map((m: any) => m.name).filter((name: string) => name.endsWith(domain)).sort()).toEqual([...logins].sort());
+      const editbugs = (await t.get('/user', { key: ADMIN_API_KEY, query: { names: logins } })).body.users;
+      expect(editbugs.every((u: any) => u.groups.some((g: any) => g.name === 'editbugs'))).toBe(true);
+    });
+
     it('ignores unknown keys (name instead of full_name)', async () => {
       const res = await t.post('/user', { email: loginNamed('unknown-keys'), name: 'Ignored' }, { key: ADMIN_API_KEY });
       expect(res.status).toBe(200);

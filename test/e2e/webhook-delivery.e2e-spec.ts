@@ -224,8 +224,22 @@ describe('webhook deliveries', () => {
       await drained(hook.id);
       expect(receiver.of(hook.id).map((r) => r.body.bug.id)).toEqual([shown]);
       expect(JSON.stringify(receiver.of(hook.id))).not.toContain('secret change');
-      const skipped = (await deliveries(hook.id)).find((d: any) => d.bug_id === hidden);
+      // The administrator, who may see the bug, sees why its delivery went nowhere (its owner sees nothing of it: below).
+      const skipped = (await deliveries(hook.id, ADMIN_API_KEY)).find((d: any) => d.bug_id === hidden);
       expect(skipped).toMatchObject({ state: 'skipped', last_error: `the owner may not see bug ${hidden}` });
+      ok(await t.request('DELETE', `/webhook/${hook.id}`, { key: owner.apiKey }));
+    });
+
+    it('lists to each caller only the deliveries of bugs they may see, a limit counting those alone (issue 40)', async () => {
+      const hook = await createHook({ events: ['modify'] });
+      const [shown, hidden] = [await fileBug(t), await fileBug(t)];
+      await restrictBugs(t, 'hook-listing', [hidden]);
+      ok(await t.put(`/bug/${shown}`, { whiteboard: 'public change' }, { key: ADMIN_API_KEY }));
+      for (const whiteboard of ['secret 1', 'secret 2']) ok(await t.put(`/bug/${hidden}`, { whiteboard }, { key: ADMIN_API_KEY }));
+      await drained(hook.id);
+      expect((await deliveries(hook.id)).map((d: any) => d.bug_id)).toEqual([shown]);
+      expect(ok(await t.get(`/webhook/${hook.id}/deliveries`, { key: owner.apiKey, query: { limit: 1 } })).deliveries.map((d: any) => d.bug_id)).toEqual([shown]);
+      expect((await deliveries(hook.id, ADMIN_API_KEY)).map((d: any) => d.bug_id)).toEqual([hidden, hidden, shown]);
       ok(await t.request('DELETE', `/webhook/${hook.id}`, { key: owner.apiKey }));
     });
 

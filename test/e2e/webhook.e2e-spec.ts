@@ -99,7 +99,8 @@ describe('webhook addresses', () => {
   afterAll(() => t.close());
 
   it('refuses loopback and private addresses unless TRACKER_WEBHOOK_ALLOW_PRIVATE=1', async () => {
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest']) {
+    const ipv4InIpv6 = ['http://[::7f00:1]:8080/hook', 'http://[::127.0.0.1]/hook', 'http://[::ffff:127.0.0.1]/hook', 'http://[0:0:0:0:0:ffff:a00:1]/hook', 'http://[::ffff:0:a9fe:a9fe]/latest', 'http://[2002:c0a8:101::]/hook'];
+    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest', ...ipv4InIpv6]) {
       expectCodedError(await t.post('/webhook', { name: 'inward', url, events: ['create'] }, { key: ADMIN_API_KEY }), 10502, 400);
     }
     expect(ok(await t.get('/webhook', { key: ADMIN_API_KEY })).webhooks).toEqual([]);

@@ -248,7 +248,7 @@ export class RelationSteps {
     const cleaned = { steps: validated.steps.map((s) => ({ action: s.action, values: s.values.filter((v): v is string => !!v) })) };
     const { result, added, removed } = applyAddRemoveSet(bug.aliases, cleaned, sameIgnoringCase as (a: string, b: string) => boolean);
     if (!added.length && !removed.length) return;
-    const taken = await this.visibility.idsOfAliases(added, run.tx);
+    const taken = await this.visibility.idsOfAliasesToGive(added, run.tx);
     for (const alias of added) {
       const owner = taken.get(alias.toLowerCase());
       if (owner !== undefined && owner !== w.id) throw TrackerError.of(Errors.ALIAS_IN_USE, { alias, bug_id: owner });

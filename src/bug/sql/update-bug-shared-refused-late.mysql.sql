@@ -75,7 +75,7 @@ UPDATE `bugs` SET `whiteboard` = ?, `last_change_time` = ?, `revision` = `revisi
 INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
 SAVEPOINT tracker_step_1;
 INSERT INTO `bug_cc` (`bug_id`, `user_id`) VALUES (?, ?);
-SELECT `BugAlias`.`bug_id` AS `BugAlias_bug_id`, `BugAlias`.`alias` AS `BugAlias_alias`, `BugAlias`.`id` AS `BugAlias_id` FROM `bug_aliases` `BugAlias` WHERE ((`BugAlias`.`alias` IN (?...)));
+SELECT `BugAlias`.`bug_id` AS `BugAlias_bug_id`, `BugAlias`.`alias` AS `BugAlias_alias`, `BugAlias`.`id` AS `BugAlias_id` FROM `bug_aliases` `BugAlias` WHERE ((`BugAlias`.`alias` IN (?...))) LOCK IN SHARE MODE;
 
 -- round trip 7
 ROLLBACK TO SAVEPOINT tracker_step_1;

@@ -36,10 +36,16 @@ export class BugRepository {
     return lockRows(tx.repository(Bug), { id: [...new Set(ids)] });
   }
 
-  /** The bugs owning these aliases (compared as the column's collation: case-insensitively). */
-  aliasOwners(sql: ReadSql, aliases: readonly string[]): Promise<BugAlias[]> {
+  /**
+   * The bugs owning these aliases (compared as the column's collation: case-insensitively). With `lock` (inside a
+   * write), a locking read on MySQL: it sees aliases a concurrent write committed after the transaction began, and
+   * holds their absence, so two writes giving one alias to two bugs cannot both pass the check (one waits, or
+   * deadlocks and is run again, and then sees the other's).
+   */
+  aliasOwners(sql: ReadSql, aliases: readonly string[], options: { lock?: boolean } = {}): Promise<BugAlias[]> {
     if (!aliases.length) return Promise.resolve([]);
-    return sql.repository(BugAlias).find({ select: { bugId: true, alias: true }, where: { alias: In([...aliases]) } });
+    const lock = options.lock && sql.dialect === 'mysql' ? { mode: 'pessimistic_read' as const } : undefined;
+    return sql.repository(BugAlias).find({ select: { bugId: true, alias: true }, where: { alias: In([...aliases]) }, lock });
   }
 
   /**

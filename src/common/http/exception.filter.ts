@@ -36,6 +36,8 @@ const RETRY_AFTER_SECONDS = '1';
 
 export function sendError(reply: FastifyReply, error: TrackerError): void {
   if (error.httpStatus === 503) void reply.header('Retry-After', RETRY_AFTER_SECONDS);
+  // Also here: an error Fastify raises before routing (frameworkErrors) is sent without the onSend hook that sets it.
+  void reply.header('X-Content-Type-Options', 'nosniff');
   void reply.status(error.httpStatus).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorBody(error)));
 }
 

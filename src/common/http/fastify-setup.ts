@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
 import { sendError, toTrackerError } from './exception.filter.js';
 import { errorBody } from './error-body.js';
@@ -35,10 +35,24 @@ export function edgeErrorHandlers(): Pick<FastifyServerOptions, 'frameworkErrors
       const body = JSON.stringify(errorBody(coded));
       if (socket.writable) {
         socket.write(`HTTP/1.1 ${coded.httpStatus} ${STATUS_CODES[coded.httpStatus]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+          `X-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
       }
       socket.destroy(error);
     },
+  };
+}
+
+/**
+ * A deadline for receiving a whole request, headers and body: Fastify leaves Node's off (requestTimeout 0), so a
+ * body sent a byte at a time held its connection for ever. Past it Node raises ERR_HTTP_REQUEST_TIMEOUT, answered 408
+ * by clientErrorHandler above, and closes the connection. Given to the server as it is made: Node 24 applies a
+ * requestTimeout set later (as Fastify sets its own) to the headers only. Node looks for expired requests every
+ * connectionsCheckingInterval (30 s by default): a quarter of the deadline here, at most a second.
+ */
+export function requestDeadline(timeoutMs: number): Pick<FastifyHttpOptions<Server>, 'requestTimeout' | 'http'> {
+  return {
+    requestTimeout: timeoutMs,
+    http: { requestTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(timeoutMs / 4)) },
   };
 }
 
@@ -68,7 +82,7 @@ export function requestIdOf(request: { headers: Record<string, string | string[]
 /**
  * The HTTP edge, shared by every route: bodies are read as text (RequestParams parses them, so a bad body gets a
  * coded error and any Content-Type is accepted), OPTIONS answers with the route's methods, and every response is rendered in the negotiated format (JSON, JSONP, HTML)
- * with Vary, CORS and ETag headers.
+ * with Vary, CORS, nosniff and ETag headers.
  */
 export function configureHttp(fastify: FastifyInstance, options: { metrics: boolean }): void {
   fastify.removeAllContentTypeParsers();
@@ -107,6 +121,8 @@ function renderOutput(request: FastifyRequest, reply: FastifyReply, payload: unk
   void reply.header('Vary', 'Accept');
   void reply.header('Access-Control-Allow-Origin', '*');
   void reply.header('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+  // Every answer is what its Content-Type says: a browser must not guess another type (JSON read as HTML or script).
+  void reply.header('X-Content-Type-Options', 'nosniff');
   // The seed answers every success with 200, creates included (routes.md, "Success status").
   if (reply.statusCode === 201) void reply.status(200);
   const contentType = String(reply.getHeader('content-type') ?? '');
