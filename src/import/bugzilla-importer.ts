@@ -2,6 +2,7 @@ import { digestSecret } from '../common/credentials.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { FieldType } from '../field/field-type.js';
 import { CommentType } from '../bug/bug-comments.js';
+import { commentText } from '../comment/comment.presenter.js';
 import { PARAMETER_DEFINITIONS, PARAMETERS_BY_NAME, SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { Attachment } from '../attachment/entities/attachment.entity.js';
 import { AttachmentData } from '../attachment/entities/attachment-data.entity.js';
@@ -429,23 +430,6 @@ class ImportRun {
     await this.put(writer, 'duplicates', BugDuplicate, (await rel('duplicates')).map((r) => ({ dupeId: num(r.dupe), dupeOfId: num(r.dupe_of) })));
     await this.put(writer, 'see also', BugSeeAlso, (await rel('bug_see_also')).map((r) => ({ id: num(r.id), bugId: num(r.bug_id), url: str(r.value) })));
     await this.put(writer, 'bug groups', BugGroup, (await rel('bug_group_map')).map((r) => ({ bugId: num(r.bug_id), groupId: num(r.group_id) })));
-    await this.put(writer, 'comments', Comment, (await rel('longdescs')).map((r) => {
-      const type = num(r.type);
-      const attached = type === CommentType.ATTACHMENT_CREATED || type === CommentType.ATTACHMENT_UPDATED;
-      return {
-        id: num(r.comment_id),
-        bugId: num(r.bug_id),
-        userId: num(r.who),
-        creationTime: str(r.bug_when),
-        text: str(r.thetext),
-        workTime: Number(r.work_time),
-        isPrivate: bool(r.isprivate),
-        type,
-        extraData: strOrNull(r.extra_data),
-        attachmentId: attached && r.extra_data != null ? num(r.extra_data) : null,
-      };
-    }));
-    await this.put(writer, 'comment tags', CommentTag, (await rel('longdescs_tags')).map((r) => ({ id: num(r.id), commentId: num(r.comment_id), tag: str(r.tag) })));
     const attachments = await rel('attachments');
     await this.put(writer, 'attachments', Attachment, attachments.map((r) => ({
       id: num(r.attach_id),
@@ -461,6 +445,9 @@ class ImportRun {
       isPrivate: bool(r.isprivate),
       size: Number(r.size ?? 0),
     })));
+    const descriptions = new Map(attachments.map((r) => [num(r.attach_id), str(r.description)]));
+    await this.put(writer, 'comments', Comment, (await rel('longdescs')).map((r) => importedComment(r, descriptions)));
+    await this.put(writer, 'comment tags', CommentTag, (await rel('longdescs_tags')).map((r) => ({ id: num(r.id), commentId: num(r.comment_id), tag: str(r.tag) })));
     for (let i = 0; i < attachments.length; i += ATTACHMENTS_PER_READ) {
       const data = await this.source.attachmentData(attachments.slice(i, i + ATTACHMENTS_PER_READ).map((r) => num(r.attach_id)));
       await this.put(writer, 'attachment contents', AttachmentData, data.map((r) => ({ attachmentId: num(r.id), data: r.thedata as Buffer })), true);
@@ -502,6 +489,62 @@ class ImportRun {
       id: num(r.id), userId: num(r.user_id), name: str(r.name), query: str(r.query),
     })));
   }
+}
+
+/** Bugzilla's comment types (Bugzilla::Constants CMT_*): its 1 and 2 are Tracker's 2 and 1. */
+const BZ_DUPE_OF = 1;
+const BZ_HAS_DUPE = 2;
+const TRACKER_TYPE: Readonly<Record<number, number>> = {
+  [BZ_DUPE_OF]: CommentType.DUPE_OF,
+  [BZ_HAS_DUPE]: CommentType.HAS_DUPE,
+  [CommentType.ATTACHMENT_CREATED]: CommentType.ATTACHMENT_CREATED,
+  [CommentType.ATTACHMENT_UPDATED]: CommentType.ATTACHMENT_UPDATED,
+};
+
+/** A comment's text as Bugzilla 5.0 shows it (Bugzilla::Comment::body_full), the attachment's description included. */
+export function bugzillaCommentText(type: number, body: string, extra: string | null, description: string | undefined): string {
+  const after = body === '' ? '' : `\n\n${body}`;
+  switch (type) {
+    case BZ_DUPE_OF:
+      return `${body}\n\n*** This bug has been marked as a duplicate of bug ${extra} ***`;
+    case BZ_HAS_DUPE:
+      return `*** Bug ${extra} has been marked as a duplicate of this bug. ***${after}`;
+    case CommentType.ATTACHMENT_CREATED:
+      return `Created attachment ${extra}\n${description ?? ''}${after}`;
+    case CommentType.ATTACHMENT_UPDATED:
+      return `Comment on attachment ${extra}\n${description ?? ''}${after}`;
+    default:
+      return body;
+  }
+}
+
+/**
+ * A comment row for Tracker. A comment of a special type keeps its type when Tracker shows it as Bugzilla did;
+ * otherwise (Bugzilla adds the attachment's description after "Created attachment N", and a line break before a
+ * duplicate notice on an empty comment) it becomes a normal comment with the text Bugzilla showed: the text stays
+ * exactly as it was, and the attachment it names stays linked (attachment_id).
+ */
+function importedComment(r: SourceRow, descriptions: ReadonlyMap<number, string>): Partial<Comment> {
+  const bzType = num(r.type);
+  const extraData = strOrNull(r.extra_data);
+  const body = str(r.thetext);
+  const attached = bzType === CommentType.ATTACHMENT_CREATED || bzType === CommentType.ATTACHMENT_UPDATED;
+  const attachmentId = attached && extraData !== null ? Number(extraData) : null;
+  const shown = bugzillaCommentText(bzType, body, extraData, attachmentId === null ? undefined : descriptions.get(attachmentId));
+  const type = TRACKER_TYPE[bzType] ?? CommentType.NORMAL;
+  const typed = type !== CommentType.NORMAL && commentText({ type, text: body, extraData }) === shown;
+  return {
+    id: num(r.comment_id),
+    bugId: num(r.bug_id),
+    userId: num(r.who),
+    creationTime: str(r.bug_when),
+    text: typed ? body : shown,
+    workTime: Number(r.work_time),
+    isPrivate: bool(r.isprivate),
+    type: typed ? type : CommentType.NORMAL,
+    extraData: typed ? extraData : null,
+    attachmentId,
+  };
 }
 
 /** The source's URL without its password (kept in the target, printed). */
