@@ -14,6 +14,7 @@ import { User } from '../../src/user/entities/user.entity.js';
 import { Bug } from '../../src/bug/entities/bug.entity.js';
 import { UserService } from '../../src/user/user.service.js';
 import { importBugzilla } from '../../src/import/bugzilla-importer.js';
+import { runImportCommand } from '../../src/import/import-command.js';
 
 /**
  * Issue 42: the Bugzilla 5.0.6 fixture (/work/shared/fixtures/bugzilla-5.0.6, README.md there) is loaded into a
@@ -171,6 +172,17 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
       expect(code).toBe(EXIT_OK);
       expect(out).toMatch(/^Check of the import from mysql:\/\/.*: it can be imported; nothing was written\.\n/);
       expect(out).toContain('  bugs: 307\n');
+      expect(await rowsOf()).toEqual({ users: 1, bugs: 0, admin: 'fresh@example.com' });
+    });
+
+    it('shows its progress on a terminal (stderr), the summary on stdout', async () => {
+      let out = '';
+      let err = '';
+      const io = { out: (t: string) => void (out += t), err: (t: string) => void (err += t) };
+      await runImportCommand({ from: sourceUrl, paramsFile: importArgs[4], check: true, databaseUrl: other.url, terminal: true }, io);
+      expect(err).toContain('\rsettings: 1/1\n');
+      expect(err).toContain('\rbugs: 307/307\n');
+      expect(out).toContain('  comments: 1817\n');
       expect(await rowsOf()).toEqual({ users: 1, bugs: 0, admin: 'fresh@example.com' });
     });
 
