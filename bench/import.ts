@@ -13,12 +13,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import { spawn } from 'node:child_process';
 import mysql from 'mysql2/promise';
 import { importBugzilla } from '../src/import/bugzilla-importer.js';
+import { BUGZILLA_FIXTURE, loadBugzillaFixture } from './bugzilla-fixture.js';
 
-const FIXTURE = process.env.BUGZILLA_FIXTURE ?? '/work/shared/fixtures/bugzilla-5.0.6';
+const FIXTURE = BUGZILLA_FIXTURE;
 const COPIES = Number(process.env.BENCH_COPIES ?? 326);
 const SERVER = process.env.BENCH_SOURCE_SERVER ?? 'mysql://root@127.0.0.1:3306';
 const SOURCE = `bench_bugzilla_${process.pid}`;
@@ -42,22 +41,6 @@ const COPIED: Record<string, { shift: Record<string, number>; unique?: string[] 
   bugs_aliases: { shift: { bug_id: 1000 }, unique: ['alias'] },
   bug_user_last_visit: { shift: { id: 1000, bug_id: 1000 } },
 };
-
-async function loadFixture(): Promise<void> {
-  const admin = await mysql.createConnection(SERVER);
-  await admin.query(`DROP DATABASE IF EXISTS \`${SOURCE}\``);
-  await admin.query(`CREATE DATABASE \`${SOURCE}\` CHARACTER SET utf8mb3`);
-  await admin.end();
-  const location = new URL(SERVER);
-  const args = ['-h', location.hostname, '-P', location.port || '3306', '-u', decodeURIComponent(location.username || 'root')];
-  if (location.password) args.push(`-p${decodeURIComponent(location.password)}`);
-  await new Promise<void>((resolve, reject) => {
-    const client = spawn('mariadb', [...args, SOURCE], { stdio: ['pipe', 'ignore', 'inherit'] });
-    client.on('error', reject);
-    client.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`mariadb exited with ${code}`))));
-    fs.createReadStream(`${FIXTURE}/bugzilla-5.0.6-sample.sql.gz`).pipe(zlib.createGunzip()).pipe(client.stdin);
-  });
-}
 
 async function multiply(connection: mysql.Connection): Promise<void> {
   await connection.query('SET FOREIGN_KEY_CHECKS = 0');
@@ -90,7 +73,7 @@ async function main(): Promise<void> {
     await admin.end();
   }
   process.stdout.write(`Loading the fixture into ${SOURCE} and copying it ×${COPIES}…\n`);
-  await loadFixture();
+  await loadBugzillaFixture(SERVER, SOURCE);
   const sourceUrl = `${SERVER.replace(/\/$/, '')}/${SOURCE}`;
   const connection = await mysql.createConnection(sourceUrl);
   try {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import mysql from 'mysql2/promise';
+import { BUGZILLA_FIXTURE, dropDatabase, loadBugzillaFixture } from '../../bench/bugzilla-fixture.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
@@ -23,7 +22,7 @@ import { runImportCommand } from '../../src/import/import-command.js';
  * Only the orders the fixture's README calls unstable are normalised; every other difference is listed below, one by
  * one, with its reason.
  */
-const FIXTURE = process.env.BUGZILLA_FIXTURE ?? '/work/shared/fixtures/bugzilla-5.0.6';
+const FIXTURE = BUGZILLA_FIXTURE;
 const ADMIN_KEY = 'xAdminApiKeyForOracle0000000000000000001';
 const SOURCE_SERVER = process.env.TEST_SOURCE_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306';
 
@@ -54,29 +53,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
 
 /** The key of KNOWN_DIFFERENCES for a path: its kind (first name) and field (last name). */
 const differenceKey = (at: string) => `${at.split('.')[0]}.${at.slice(at.lastIndexOf('.') + 1).replace(/\[\]$/, '')}`;
-
-async function loadDump(server: string, name: string): Promise<void> {
-  const admin = await mysql.createConnection(server);
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb3`);
-  await admin.end();
-  const location = new URL(server);
-  const args = ['-h', location.hostname, '-P', location.port || '3306', '-u', decodeURIComponent(location.username || 'root')];
-  if (location.password) args.push(`-p${decodeURIComponent(location.password)}`);
-  await new Promise<void>((resolve, reject) => {
-    const client = spawn('mariadb', [...args, name], { stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    client.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    client.on('error', reject);
-    client.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`loading the dump failed (${code}): ${err}`))));
-    fs.createReadStream(`${FIXTURE}/bugzilla-5.0.6-sample.sql.gz`).pipe(zlib.createGunzip()).pipe(client.stdin);
-  });
-}
-
-async function dropSource(server: string, name: string): Promise<void> {
-  const admin = await mysql.createConnection(server);
-  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-  await admin.end();
-}
 
 /** Bugzilla's history, its entries by (when, who) — the README: Bugzilla starts a new entry whenever the user changes. */
 function historyByOperation(history: Json[]): Map<string, Json[]> {
@@ -121,7 +97,7 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
   beforeAll(async () => {
     answers = JSON.parse(zlib.gunzipSync(fs.readFileSync(`${FIXTURE}/answers.json.gz`)).toString('utf8'));
     importArgs[2] = sourceUrl;
-    [target] = await Promise.all([createTestDatabase(), loadDump(SOURCE_SERVER, sourceName)]);
+    [target] = await Promise.all([createTestDatabase(), loadBugzillaFixture(SOURCE_SERVER, sourceName)]);
     const started = Date.now();
     const result = await tracker(...importArgs);
     importSeconds = (Date.now() - started) / 1000;
@@ -135,7 +111,7 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
   afterAll(async () => {
     await app?.close();
     await target?.drop();
-    await dropSource(SOURCE_SERVER, sourceName);
+    await dropDatabase(SOURCE_SERVER, sourceName);
   });
 
   it('imports every bug, comment, attachment and history row, and says so', () => {
