@@ -105,13 +105,13 @@ export const COMMANDS: readonly CommandDefinition[] = [
   {
     words: ['import-bugzilla'],
     positionals: [],
-    options: [{ name: 'from', required: true }, { name: 'params', required: true }, { name: 'check', flag: true }],
-    optionsUsage: '--from mysql://user:pass@host/bugs --params data/params.json [--check]',
-    summary: 'bring a Bugzilla 5.0.x installation into this empty (or freshly installed) database, ids kept, in one\n      transaction (docs/import.md); --check runs it all and rolls it back',
+    options: [{ name: 'from', required: true }, { name: 'params', required: true }, { name: 'check', flag: true }, { name: 'since-last', flag: true }],
+    optionsUsage: '--from mysql://user:pass@host/bugs --params data/params.json [--check] [--since-last]',
+    summary: 'bring a Bugzilla 5.0.x installation into this empty (or freshly installed) database, ids kept, in one\n      transaction (docs/import.md); --check runs it all and rolls it back; --since-last brings the changes made\n      in Bugzilla since the last import',
     async run({ args, config, io }) {
       try {
         await runImportCommand(
-          { from: optionValue(args, 'from')!, paramsFile: optionValue(args, 'params')!, check: args.options.has('check'), databaseUrl: config.databaseUrl, terminal: !!process.stderr.isTTY },
+          { from: optionValue(args, 'from')!, paramsFile: optionValue(args, 'params')!, check: args.options.has('check'), sinceLast: args.options.has('since-last'), databaseUrl: config.databaseUrl, terminal: !!process.stderr.isTTY },
           io,
         );
       } catch (err) {

@@ -46,7 +46,7 @@ import { SavedReport } from '../user/entities/saved-report.entity.js';
 import { SavedSearch } from '../user/entities/saved-search.entity.js';
 import { User } from '../user/entities/user.entity.js';
 import { BugzillaSourceRepository, type SourceRow } from './bugzilla-source.repository.js';
-import { IMPORTED_FROM, ImportTargetRepository, type TargetWriter } from './import-target.repository.js';
+import { IMPORTED_AT, IMPORTED_FROM, ImportTargetRepository, type TargetState, type TargetWriter } from './import-target.repository.js';
 
 /** Why an import refuses to run (the command line prints the message, exit code 1). */
 export class ImportRefused extends Error {}
@@ -63,6 +63,12 @@ export interface ImportOptions {
   params: Record<string, unknown>;
   /** Run the whole import, then roll it back: what would be imported, and whether it can be. */
   check?: boolean;
+  /**
+   * Continue an earlier import from the same Bugzilla: the settings written again, the bugs changed since (and a
+   * minute before, for the changes Bugzilla was committing then) written again whole, the bugs Bugzilla no longer has
+   * deleted. Refused once Tracker changed a bug itself.
+   */
+  sinceLast?: boolean;
   /** Bugs per page read from the source (bounded memory). */
   pageSize?: number;
   progress?: (stage: string, done: number, total: number) => void;
@@ -71,12 +77,19 @@ export interface ImportOptions {
 /** What an import wrote (or, with --check, would write): rows per kind, and what it left out. */
 export interface ImportSummary {
   checked: boolean;
+  sinceLast: boolean;
   counts: Record<string, number>;
   skippedParameters: string[];
   seconds: number;
 }
 
 const BUGS_PER_PAGE = 500;
+/** What a delta import writes again whole: every table but the bugs' (and Tracker's own: audit, tokens, mail …). */
+const SETTINGS = [
+  User, ApiKey, Group, Membership, GroupGrant, FieldDefinition, FieldValue, StatusTransition, Keyword, CommentTagWeight, Classification,
+  Product, Component, ComponentCc, Version, Milestone, GroupControl, FlagType, FlagInclusion, FlagExclusion, Parameter, Tag, SavedSearch,
+  SavedReport,
+];
 const ATTACHMENTS_PER_READ = 20;
 /** The select fields whose values are Tracker's field_values, besides the custom single and multi selects. */
 const STANDARD_SELECTS = ['bug_status', 'resolution', 'priority', 'bug_severity', 'op_sys', 'rep_platform'];
@@ -101,26 +114,49 @@ export async function importBugzilla(options: ImportOptions): Promise<ImportSumm
     const target = await ImportTargetRepository.open(options.to);
     try {
       const state = await target.state();
-      if (state.importedFrom !== undefined) throw new ImportRefused(`this database already holds an import (from ${state.importedFrom}): an import runs once, into an empty database`);
-      if (state.bugs > 0 || state.users > 1 || state.products > 1) {
-        throw new ImportRefused(`the target database is in use (${state.users} users, ${state.bugs} bugs, ${state.products} products): import into an empty or freshly installed database`);
-      }
+      const since = options.sinceLast ? continuedFrom(state, options.from) : undefined;
+      if (!options.sinceLast) refuseUnlessFresh(state);
       const run = new ImportRun(source, options);
       try {
+        const targetBugIds = since === undefined ? [] : await target.bugIds();
         await target.write(async (writer) => {
-          await run.write(writer);
+          if (since === undefined) await run.write(writer);
+          else await run.writeDelta(writer, since, targetBugIds);
           if (options.check) throw new DryRunDone();
         });
       } catch (err) {
         if (!(err instanceof DryRunDone)) throw err;
       }
-      return { checked: !!options.check, counts: run.counts, skippedParameters: run.skippedParameters, seconds: (Date.now() - started) / 1000 };
+      return { checked: !!options.check, sinceLast: !!options.sinceLast, counts: run.counts, skippedParameters: run.skippedParameters, seconds: (Date.now() - started) / 1000 };
     } finally {
       await target.close();
     }
   } finally {
     await source.close();
   }
+}
+
+/** Refuses a target that holds anything but a fresh install, or an earlier import. */
+function refuseUnlessFresh(state: TargetState): void {
+  if (state.importedFrom !== undefined) throw new ImportRefused(`this database already holds an import (from ${state.importedFrom}): an import runs once, into an empty database (--since-last continues it)`);
+  if (state.bugs > 0 || state.users > 1 || state.products > 1) {
+    throw new ImportRefused(`the target database is in use (${state.users} users, ${state.bugs} bugs, ${state.products} products): import into an empty or freshly installed database`);
+  }
+}
+
+/** Seconds before the last import's reading that --since-last reads again: changes Bugzilla was committing then. */
+const DELTA_MARGIN_MS = 60_000;
+
+/** Where --since-last starts, after checking that the target holds an import of this source that Tracker left alone. */
+function continuedFrom(state: TargetState, from: string): string {
+  if (state.importedFrom === undefined || state.importedAt === undefined) {
+    throw new ImportRefused('this database holds no earlier import to continue: run import-bugzilla without --since-last first');
+  }
+  if (state.importedFrom !== redactedUrl(from)) throw new ImportRefused(`the earlier import came from ${state.importedFrom}, not from ${redactedUrl(from)}`);
+  if (state.lastBugChange !== undefined && state.lastBugChange > state.importedAt) {
+    throw new ImportRefused(`bugs were changed in Tracker since the import (the latest at ${state.lastBugChange}): --since-last would overwrite them`);
+  }
+  return toDbDateTime(new Date(Date.parse(`${state.importedAt.replace(' ', 'T')}Z`) - DELTA_MARGIN_MS));
 }
 
 /** Refuses a source that is not Bugzilla 5.0's schema (bz_schema 3.00 with the tables 5.0 added). */
@@ -159,17 +195,50 @@ class ImportRun {
     this.count(kind, rows.length);
   }
 
+  private get progress(): (stage: string, done: number, total: number) => void {
+    return this.options.progress ?? (() => undefined);
+  }
+
   async write(writer: TargetWriter): Promise<void> {
-    const progress = this.options.progress ?? (() => undefined);
     await writer.clearInstall();
-    progress('settings', 0, 1);
+    await this.writeSettings(writer);
+    await this.writeBugs(writer);
+  }
+
+  /** --since-last: the settings again, the bugs Bugzilla no longer has deleted, the bugs changed since written again. */
+  async writeDelta(writer: TargetWriter, since: string, targetBugIds: readonly number[]): Promise<void> {
+    await writer.clear(SETTINGS);
+    await this.writeSettings(writer);
+    const kept = await this.source.allBugIds();
+    const gone = targetBugIds.filter((id) => !kept.has(id));
+    await writer.deleteBugs(gone);
+    this.count('bugs deleted', gone.length);
+    const changed = await this.source.bugIdsChangedSince(since);
+    const pageSize = this.options.pageSize ?? BUGS_PER_PAGE;
+    this.progress('bugs', 0, changed.length);
+    for (let i = 0; i < changed.length; i += pageSize) {
+      const ids = changed.slice(i, i + pageSize);
+      await writer.deleteBugs(ids);
+      await this.writeBugPage(writer, await this.source.bugsByIds(ids, this.columnFields().map((f) => f.name)), ids, true);
+      this.progress('bugs', Math.min(i + pageSize, changed.length), changed.length);
+    }
+  }
+
+  /** Everything but the bugs (users, groups, fields, products, flag types, parameters, personal tags, saved searches). */
+  private async writeSettings(writer: TargetWriter): Promise<void> {
+    const importedAt = await this.source.now();
+    this.progress('settings', 0, 1);
     await this.writeAccounts(writer);
     await this.writeFields(writer);
     await this.writeProducts(writer);
-    await this.writeParameters(writer);
-    progress('settings', 1, 1);
-    await this.writeBugs(writer, progress);
+    await this.writeParameters(writer, importedAt);
     await this.writeUserQueries(writer);
+    this.progress('settings', 1, 1);
+  }
+
+  /** The custom fields kept in a column of `bugs`. */
+  private columnFields(): Array<{ id: number; name: string; type: number }> {
+    return this.customFields.filter((f) => this.isColumnField(f.type));
   }
 
   private async writeAccounts(writer: TargetWriter): Promise<void> {
@@ -336,7 +405,7 @@ class ImportRun {
   }
 
   /** The parameters Tracker knows: Bugzilla's value where params.json has one, Tracker's default otherwise. */
-  private async writeParameters(writer: TargetWriter): Promise<void> {
+  private async writeParameters(writer: TargetWriter, importedAt: string): Promise<void> {
     const values = new Map(PARAMETER_DEFINITIONS.map((d) => [d.name, d.default]));
     for (const [name, value] of Object.entries(this.options.params)) {
       if (!PARAMETERS_BY_NAME.has(name) && name !== SITE_SECRET_PARAMETER) {
@@ -346,26 +415,24 @@ class ImportRun {
       values.set(name, typeof value === 'string' ? value : JSON.stringify(value));
     }
     values.set(IMPORTED_FROM, redactedUrl(this.options.from));
+    values.set(IMPORTED_AT, importedAt);
     await this.put(writer, 'parameters', Parameter, [...values].map(([name, value]) => ({ name, value })));
   }
 
-  private async writeBugs(writer: TargetWriter, progress: (stage: string, done: number, total: number) => void): Promise<void> {
+  private async writeBugs(writer: TargetWriter): Promise<void> {
     const total = (await this.source.counts()).bugs;
-    const singleColumns = this.customFields.filter((f) => f.type !== FieldType.MULTI_SELECT && this.isColumnField(f.type));
-    const multi = this.customFields.filter((f) => f.type === FieldType.MULTI_SELECT);
     const pageSize = this.options.pageSize ?? BUGS_PER_PAGE;
     let after = 0;
     let done = 0;
-    progress('bugs', 0, total);
+    this.progress('bugs', 0, total);
     for (;;) {
-      const bugs = await this.source.bugsAfter(after, pageSize, singleColumns.map((f) => f.name));
+      const bugs = await this.source.bugsAfter(after, pageSize, this.columnFields().map((f) => f.name));
       if (!bugs.length) break;
-      const from = num(bugs[0].bug_id);
-      const to = num(bugs[bugs.length - 1].bug_id);
-      await this.writeBugPage(writer, bugs, from, to, singleColumns, multi);
-      after = to;
+      const ids = bugs.map((r) => num(r.bug_id));
+      await this.writeBugPage(writer, bugs, ids, false);
+      after = ids[ids.length - 1];
       done += bugs.length;
-      progress('bugs', done, total);
+      this.progress('bugs', done, total);
     }
   }
 
@@ -374,15 +441,14 @@ class ImportRun {
     return type !== FieldType.MULTI_SELECT && type !== FieldType.UNKNOWN && type !== FieldType.KEYWORDS && type !== FieldType.BUG_URLS;
   }
 
-  private async writeBugPage(
-    writer: TargetWriter,
-    bugs: SourceRow[],
-    from: number,
-    to: number,
-    singleColumns: ReadonlyArray<{ id: number; name: string; type: number }>,
-    multi: ReadonlyArray<{ id: number; name: string; type: number }>,
-  ): Promise<void> {
-    const rel = (name: Parameters<BugzillaSourceRepository['bugRelations']>[0]) => this.source.bugRelations(name, from, to);
+  /**
+   * One page of bugs with everything that is theirs. `eitherWay` (a delta import): dependencies and duplicates are
+   * read by either of their bugs, as the target's rows were deleted.
+   */
+  private async writeBugPage(writer: TargetWriter, bugs: SourceRow[], ids: readonly number[], eitherWay: boolean): Promise<void> {
+    const rel = (name: Parameters<BugzillaSourceRepository['bugRelations']>[0]) => this.source.bugRelations(name, ids);
+    const singleColumns = this.columnFields();
+    const multi = this.customFields.filter((f) => f.type === FieldType.MULTI_SELECT);
     await this.put(writer, 'bugs', Bug, bugs.map((r) => ({
       id: num(r.bug_id),
       summary: str(r.short_desc),
@@ -420,14 +486,14 @@ class ImportRun {
       }
     }
     for (const field of multi) {
-      for (const r of await this.source.multiSelectValues(field.name, from, to)) custom.push({ bugId: num(r.bug_id), fieldId: field.id, value: str(r.value) });
+      for (const r of await this.source.multiSelectValues(field.name, ids)) custom.push({ bugId: num(r.bug_id), fieldId: field.id, value: str(r.value) });
     }
     await this.put(writer, 'custom field values', BugCustomValue, custom);
     await this.put(writer, 'aliases', BugAlias, (await rel('bugs_aliases')).map((r) => ({ alias: str(r.alias), bugId: num(r.bug_id) })));
     await this.put(writer, 'CC', BugCc, (await rel('cc')).map((r) => ({ bugId: num(r.bug_id), userId: num(r.who) })));
     await this.put(writer, 'bug keywords', BugKeyword, (await rel('keywords')).map((r) => ({ bugId: num(r.bug_id), keywordId: num(r.keywordid) })));
-    await this.put(writer, 'dependencies', BugDependency, (await rel('dependencies')).map((r) => ({ blockedId: num(r.blocked), dependsOnId: num(r.dependson) })));
-    await this.put(writer, 'duplicates', BugDuplicate, (await rel('duplicates')).map((r) => ({ dupeId: num(r.dupe), dupeOfId: num(r.dupe_of) })));
+    await this.put(writer, 'dependencies', BugDependency, (await rel(eitherWay ? 'dependencies_either_way' : 'dependencies')).map((r) => ({ blockedId: num(r.blocked), dependsOnId: num(r.dependson) })));
+    await this.put(writer, 'duplicates', BugDuplicate, (await rel(eitherWay ? 'duplicates_either_way' : 'duplicates')).map((r) => ({ dupeId: num(r.dupe), dupeOfId: num(r.dupe_of) })));
     await this.put(writer, 'see also', BugSeeAlso, (await rel('bug_see_also')).map((r) => ({ id: num(r.id), bugId: num(r.bug_id), url: str(r.value) })));
     await this.put(writer, 'bug groups', BugGroup, (await rel('bug_group_map')).map((r) => ({ bugId: num(r.bug_id), groupId: num(r.group_id) })));
     const attachments = await rel('attachments');

@@ -93,14 +93,36 @@ export class BugzillaSourceRepository {
     return this.rows(`SELECT ${columns} FROM bugs WHERE bug_id > ? ORDER BY bug_id LIMIT ?`, [afterId, limit]);
   }
 
-  /** The rows of a table of bug relations whose bug is in [from, to]. */
-  bugRelations(name: BugTable, from: number, to: number): Promise<SourceRow[]> {
-    return this.rows(BUG_TABLES[name], [from, to]);
+  /** The rows of a table of bug relations of the given bugs (the relations named both ways: either bug). */
+  bugRelations(name: BugTable, ids: readonly number[]): Promise<SourceRow[]> {
+    const sql = BUG_TABLES[name];
+    return this.rows(sql, sql.split('IN (?)').slice(1).map(() => ids));
   }
 
-  /** A multi-select field's values of the bugs in [from, to] (its table bug_<field>). */
-  multiSelectValues(field: string, from: number, to: number): Promise<SourceRow[]> {
-    return this.rows(`SELECT bug_id, value FROM ${mysql.escapeId(`bug_${field}`)} WHERE bug_id BETWEEN ? AND ? ORDER BY bug_id, value`, [from, to]);
+  /** A multi-select field's values of the given bugs (its table bug_<field>). */
+  multiSelectValues(field: string, ids: readonly number[]): Promise<SourceRow[]> {
+    return this.rows(`SELECT bug_id, value FROM ${mysql.escapeId(`bug_${field}`)} WHERE bug_id IN (?) ORDER BY bug_id, value`, [ids]);
+  }
+
+  /** The given bugs (custom columns included). */
+  bugsByIds(ids: readonly number[], customColumns: readonly string[]): Promise<SourceRow[]> {
+    const columns = [...BUG_COLUMNS, ...customColumns].map((c) => mysql.escapeId(c)).join(', ');
+    return this.rows(`SELECT ${columns} FROM bugs WHERE bug_id IN (?) ORDER BY bug_id`, [ids]);
+  }
+
+  /** The source database's clock, read in the snapshot: what a later --since-last starts from. */
+  async now(): Promise<string> {
+    return String((await this.rows('SELECT NOW() AS now'))[0].now);
+  }
+
+  /** The ids of the bugs changed at or after `since` (delta_ts moves with every change Bugzilla makes to a bug). */
+  async bugIdsChangedSince(since: string): Promise<number[]> {
+    return (await this.rows('SELECT bug_id FROM bugs WHERE delta_ts >= ? ORDER BY bug_id', [since])).map((r) => Number(r.bug_id));
+  }
+
+  /** Every bug id (a delta import deletes the bugs Bugzilla no longer has). */
+  async allBugIds(): Promise<Set<number>> {
+    return new Set((await this.rows('SELECT bug_id FROM bugs')).map((r) => Number(r.bug_id)));
   }
 
   /** The contents of the given attachments. */
@@ -137,21 +159,23 @@ const SMALL_TABLES = {
 export type SmallTable = keyof typeof SMALL_TABLES;
 
 const BUG_TABLES = {
-  bugs_aliases: 'SELECT alias, bug_id FROM bugs_aliases WHERE bug_id BETWEEN ? AND ? ORDER BY bug_id, alias',
-  cc: 'SELECT bug_id, who FROM cc WHERE bug_id BETWEEN ? AND ? ORDER BY bug_id, who',
-  keywords: 'SELECT bug_id, keywordid FROM keywords WHERE bug_id BETWEEN ? AND ? ORDER BY bug_id, keywordid',
-  dependencies: 'SELECT blocked, dependson FROM dependencies WHERE blocked BETWEEN ? AND ? ORDER BY blocked, dependson',
-  duplicates: 'SELECT dupe, dupe_of FROM duplicates WHERE dupe BETWEEN ? AND ? ORDER BY dupe',
-  bug_see_also: 'SELECT id, bug_id, value FROM bug_see_also WHERE bug_id BETWEEN ? AND ? ORDER BY id',
-  bug_group_map: 'SELECT bug_id, group_id FROM bug_group_map WHERE bug_id BETWEEN ? AND ? ORDER BY bug_id, group_id',
-  longdescs: 'SELECT comment_id, bug_id, who, bug_when, work_time, thetext, isprivate, type, extra_data FROM longdescs WHERE bug_id BETWEEN ? AND ? ORDER BY comment_id',
-  longdescs_tags: 'SELECT t.id, t.comment_id, t.tag FROM longdescs_tags t JOIN longdescs c ON c.comment_id = t.comment_id WHERE c.bug_id BETWEEN ? AND ? ORDER BY t.id',
+  bugs_aliases: 'SELECT alias, bug_id FROM bugs_aliases WHERE bug_id IN (?) ORDER BY bug_id, alias',
+  cc: 'SELECT bug_id, who FROM cc WHERE bug_id IN (?) ORDER BY bug_id, who',
+  keywords: 'SELECT bug_id, keywordid FROM keywords WHERE bug_id IN (?) ORDER BY bug_id, keywordid',
+  dependencies: 'SELECT blocked, dependson FROM dependencies WHERE blocked IN (?) ORDER BY blocked, dependson',
+  dependencies_either_way: 'SELECT blocked, dependson FROM dependencies WHERE blocked IN (?) OR dependson IN (?) ORDER BY blocked, dependson',
+  duplicates: 'SELECT dupe, dupe_of FROM duplicates WHERE dupe IN (?) ORDER BY dupe',
+  duplicates_either_way: 'SELECT dupe, dupe_of FROM duplicates WHERE dupe IN (?) OR dupe_of IN (?) ORDER BY dupe',
+  bug_see_also: 'SELECT id, bug_id, value FROM bug_see_also WHERE bug_id IN (?) ORDER BY id',
+  bug_group_map: 'SELECT bug_id, group_id FROM bug_group_map WHERE bug_id IN (?) ORDER BY bug_id, group_id',
+  longdescs: 'SELECT comment_id, bug_id, who, bug_when, work_time, thetext, isprivate, type, extra_data FROM longdescs WHERE bug_id IN (?) ORDER BY comment_id',
+  longdescs_tags: 'SELECT t.id, t.comment_id, t.tag FROM longdescs_tags t JOIN longdescs c ON c.comment_id = t.comment_id WHERE c.bug_id IN (?) ORDER BY t.id',
   attachments: 'SELECT a.attach_id, a.bug_id, a.creation_ts, a.modification_time, a.description, a.mimetype, a.ispatch, a.filename, a.submitter_id, a.isobsolete, a.isprivate, ' +
-    '(SELECT LENGTH(d.thedata) FROM attach_data d WHERE d.id = a.attach_id) AS size FROM attachments a WHERE a.bug_id BETWEEN ? AND ? ORDER BY a.attach_id',
-  flags: 'SELECT id, type_id, status, bug_id, attach_id, creation_date, modification_date, setter_id, requestee_id FROM flags WHERE bug_id BETWEEN ? AND ? ORDER BY id',
+    '(SELECT LENGTH(d.thedata) FROM attach_data d WHERE d.id = a.attach_id) AS size FROM attachments a WHERE a.bug_id IN (?) ORDER BY a.attach_id',
+  flags: 'SELECT id, type_id, status, bug_id, attach_id, creation_date, modification_date, setter_id, requestee_id FROM flags WHERE bug_id IN (?) ORDER BY id',
   bugs_activity: 'SELECT a.id, a.bug_id, a.attach_id, a.who, a.bug_when, f.name AS field_name, a.added, a.removed, a.comment_id FROM bugs_activity a JOIN fielddefs f ON f.id = a.fieldid ' +
-    'WHERE a.bug_id BETWEEN ? AND ? ORDER BY a.id',
-  bug_user_last_visit: 'SELECT id, user_id, bug_id, last_visit_ts FROM bug_user_last_visit WHERE bug_id BETWEEN ? AND ? ORDER BY id',
-  bug_tag: 'SELECT bug_id, tag_id FROM bug_tag WHERE bug_id BETWEEN ? AND ? ORDER BY bug_id, tag_id',
+    'WHERE a.bug_id IN (?) ORDER BY a.id',
+  bug_user_last_visit: 'SELECT id, user_id, bug_id, last_visit_ts FROM bug_user_last_visit WHERE bug_id IN (?) ORDER BY id',
+  bug_tag: 'SELECT bug_id, tag_id FROM bug_tag WHERE bug_id IN (?) ORDER BY bug_id, tag_id',
 } as const;
 export type BugTable = keyof typeof BUG_TABLES;

@@ -7,6 +7,8 @@ export interface ImportCommandInput {
   from: string;
   paramsFile: string;
   check: boolean;
+  /** Continue the earlier import of the same Bugzilla (ImportOptions.sinceLast). */
+  sinceLast?: boolean;
   databaseUrl: string;
   /** Progress lines go to a terminal only (a log or a pipe gets the summary alone). */
   terminal: boolean;
@@ -27,6 +29,7 @@ export async function runImportCommand(input: ImportCommandInput, io: CliIo): Pr
     to: input.databaseUrl,
     params,
     check: input.check,
+    sinceLast: input.sinceLast,
     progress: input.terminal
       ? (stage, done, total) => {
           const line = `${stage}: ${done}/${total}`;
@@ -42,7 +45,7 @@ export function summaryText(summary: ImportSummary, from: string): string {
   const lines = [
     summary.checked
       ? `Check of the import from ${redactedUrl(from)}: it can be imported; nothing was written.`
-      : `Imported from ${redactedUrl(from)} in ${summary.seconds.toFixed(1)} s.`,
+      : `Imported from ${redactedUrl(from)}${summary.sinceLast ? ' (the changes since the last import)' : ''} in ${summary.seconds.toFixed(1)} s.`,
     ...Object.entries(summary.counts).map(([kind, n]) => `  ${kind}: ${n}`),
   ];
   if (summary.skippedParameters.length) lines.push(`  parameters Tracker does not have (left out): ${summary.skippedParameters.join(', ')}`);

@@ -1,7 +1,23 @@
-import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import { openDataSource } from '../database/open-data-source.js';
-import { insertRows, type NewRow } from '../database/entity-rows.js';
+import { deleteRows, insertRows, type NewRow } from '../database/entity-rows.js';
+import { Attachment } from '../attachment/entities/attachment.entity.js';
+import { AttachmentData } from '../attachment/entities/attachment-data.entity.js';
+import { BugActivity } from '../bug/entities/bug-activity.entity.js';
+import { BugAlias } from '../bug/entities/bug-alias.entity.js';
+import { BugCc } from '../bug/entities/bug-cc.entity.js';
+import { BugCustomValue } from '../bug/entities/bug-custom-value.entity.js';
+import { BugDependency } from '../bug/entities/bug-dependency.entity.js';
+import { BugDuplicate } from '../bug/entities/bug-duplicate.entity.js';
+import { BugGroup } from '../bug/entities/bug-group.entity.js';
+import { BugKeyword } from '../bug/entities/bug-keyword.entity.js';
+import { BugLastVisit } from '../bug/entities/bug-last-visit.entity.js';
+import { BugSeeAlso } from '../bug/entities/bug-see-also.entity.js';
+import { BugTag } from '../bug/entities/bug-tag.entity.js';
+import { Comment } from '../comment/entities/comment.entity.js';
+import { CommentTag } from '../comment/entities/comment-tag.entity.js';
+import { Flag } from '../flag/entities/flag.entity.js';
 import { ENTITIES } from '../entities.js';
 import { ChangeMark } from '../audit/entities/change-mark.entity.js';
 import { Bug } from '../bug/entities/bug.entity.js';
@@ -16,10 +32,23 @@ export interface TargetState {
   products: number;
   /** Set once an import committed (the parameter IMPORTED_FROM). */
   importedFrom: string | undefined;
+  /** The source's clock when that import read it (IMPORTED_AT): where --since-last starts. */
+  importedAt: string | undefined;
+  /** The latest last_change_time of a bug: later than IMPORTED_AT once Tracker changed a bug itself. */
+  lastBugChange: string | undefined;
 }
 
 /** The parameter an import leaves behind: a second run reads it and refuses. */
 export const IMPORTED_FROM = 'tracker_imported_from';
+export const IMPORTED_AT = 'tracker_imported_at';
+
+/** Ids per DELETE. */
+const CHUNK = 500;
+
+/** The tables whose rows belong to one bug by its `bugId`. */
+const BUG_ROWS: ReadonlyArray<EntityTarget<{ bugId: number }>> = [
+  Comment, Attachment, Flag, BugActivity, BugAlias, BugCc, BugCustomValue, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag,
+];
 
 /** Rows per INSERT for tables whose rows may be large (attachment contents): one. */
 const LARGE_ROWS = 1;
@@ -55,12 +84,21 @@ export class ImportTargetRepository {
   async state(): Promise<TargetState> {
     const manager = this.dataSource.manager;
     const marker = await manager.getRepository(Parameter).findOneBy({ name: IMPORTED_FROM });
+    const at = await manager.getRepository(Parameter).findOneBy({ name: IMPORTED_AT });
+    const latest = await manager.getRepository(Bug).find({ select: { lastChangeTime: true }, order: { lastChangeTime: 'DESC' }, take: 1 });
     return {
       users: await manager.getRepository(User).count(),
       bugs: await manager.getRepository(Bug).count(),
       products: await manager.getRepository(Product).count(),
       importedFrom: marker?.value,
+      importedAt: at?.value,
+      lastBugChange: latest[0]?.lastChangeTime,
     };
+  }
+
+  /** Every bug id the target holds. */
+  async bugIds(): Promise<number[]> {
+    return (await this.dataSource.manager.getRepository(Bug).find({ select: { id: true } })).map((b) => b.id);
   }
 
   /** Runs `work` in one transaction: everything it writes commits together, or nothing does. */
@@ -81,6 +119,32 @@ export class TargetWriter {
     for (const entity of ENTITIES) {
       if (entity === ChangeMark) continue;
       await this.manager.getRepository(entity).createQueryBuilder().delete().execute();
+    }
+  }
+
+  /** Empties the given tables (a delta import writes the settings again, whole). */
+  async clear(entities: ReadonlyArray<EntityTarget<ObjectLiteral>>): Promise<void> {
+    for (const entity of entities) await this.manager.getRepository(entity).createQueryBuilder().delete().execute();
+  }
+
+  /**
+   * Deletes the given bugs with everything that is theirs (a delta import writes a changed bug again, whole): the
+   * rows naming them as either end of a dependency or duplicate too.
+   */
+  async deleteBugs(ids: readonly number[]): Promise<void> {
+    if (!ids.length) return;
+    const commentIds = (await this.manager.getRepository(Comment).find({ select: { id: true }, where: { bugId: In([...ids]) } })).map((c) => c.id);
+    const attachmentIds = (await this.manager.getRepository(Attachment).find({ select: { id: true }, where: { bugId: In([...ids]) } })).map((a) => a.id);
+    for (let i = 0; i < commentIds.length; i += CHUNK) await deleteRows(this.manager.getRepository(CommentTag), { commentId: commentIds.slice(i, i + CHUNK) });
+    for (let i = 0; i < attachmentIds.length; i += CHUNK) await deleteRows(this.manager.getRepository(AttachmentData), { attachmentId: attachmentIds.slice(i, i + CHUNK) });
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const some = ids.slice(i, i + CHUNK);
+      for (const entity of BUG_ROWS) await deleteRows(this.manager.getRepository(entity), { bugId: some });
+      await deleteRows(this.manager.getRepository(BugDependency), { blockedId: some });
+      await deleteRows(this.manager.getRepository(BugDependency), { dependsOnId: some });
+      await deleteRows(this.manager.getRepository(BugDuplicate), { dupeId: some });
+      await deleteRows(this.manager.getRepository(BugDuplicate), { dupeOfId: some });
+      await deleteRows(this.manager.getRepository(Bug), { id: some });
     }
   }
 

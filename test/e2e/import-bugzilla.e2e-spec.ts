@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import { BUGZILLA_FIXTURE, dropDatabase, loadBugzillaFixture } from '../../bench/bugzilla-fixture.js';
+import { BUGZILLA_FIXTURE, dropDatabase, loadBugzillaFixture, runMariadbClient } from '../../bench/bugzilla-fixture.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
@@ -174,6 +174,12 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
       });
       await expect(failing).rejects.toThrow('interrupted');
       expect(await rowsOf()).toEqual({ users: 1, bugs: 0, admin: 'fresh@example.com' });
+    });
+
+    it('--since-last refuses a database that holds no import', async () => {
+      let err = '';
+      expect(await runCli([...importArgs, '--since-last'], otherEnv(), { out: () => undefined, err: (t) => void (err += t) })).toBe(EXIT_ERROR);
+      expect(err).toContain('this database holds no earlier import to continue');
     });
 
     it('refuses a database in use (more than the installed administrator)', async () => {
@@ -367,5 +373,34 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
   it('accepts the administrator API key (stored as its digest)', async () => {
     const whoami = await get('/whoami');
     expect(whoami).toMatchObject({ status: 200, body: { id: 1, name: 'admin@example.com' } });
+  });
+  // Last: it changes the source and the target the tests above compare.
+  it('--since-last brings the changes made in Bugzilla since the import (changed, new and deleted bugs, new users), then refuses once Tracker changed a bug', async () => {
+    await runMariadbClient(SOURCE_SERVER, sourceName, fs.createReadStream(new URL('./import-bugzilla-delta.sql', import.meta.url)));
+    await app.close();
+    const delta = await tracker(...importArgs, '--since-last');
+    expect(delta.err).toBe('');
+    expect(delta.out).toMatch(/^Imported from mysql:\/\/.* \(the changes since the last import\)/);
+    expect(delta.out).toContain('  bugs deleted: 1\n');
+    expect(delta.out).toContain('  bugs: 2\n');
+    app = await createApp(loadConfig(env()), { logLevel: 'error' });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+
+    expect((await get('/bug/2')).body.bugs[0].summary).toBe('Retitled in Bugzilla after the import');
+    const comments = (await get('/bug/2/comment')).body.bugs['2'].comments;
+    expect(comments.at(-1)).toMatchObject({ text: 'A comment made in Bugzilla after the import', creator: 'alice@example.com' });
+    expect(comments).toHaveLength(answers.bugs['2'].comments.body.bugs['2'].comments.length + 1);
+    expect((await get('/bug/308')).body.bugs[0]).toMatchObject({ id: 308, summary: 'Filed in Bugzilla after the import' });
+    expect((await get('/bug/307')).body).toMatchObject({ error: true, code: 101 });
+    expect((await get('/user?names=late@example.com')).body.users[0]).toMatchObject({ name: 'late@example.com', real_name: 'Late Comer' });
+    // An unchanged bug is as it was.
+    expect((await get('/bug/5/comment')).body).toEqual(answers.bugs['5'].comments.body);
+
+    const changed = await fetch(`${base}/rest/bug/1`, { method: 'PUT', headers: { 'X-BUGZILLA-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ summary: 'Changed in Tracker' }) });
+    expect(changed.status).toBe(200);
+    const refused = await tracker(...importArgs, '--since-last');
+    expect(refused.code).toBe(EXIT_ERROR);
+    expect(refused.err).toContain('bugs were changed in Tracker since the import');
   });
 });
