@@ -46,7 +46,7 @@ import { SavedReport } from '../user/entities/saved-report.entity.js';
 import { SavedSearch } from '../user/entities/saved-search.entity.js';
 import { User } from '../user/entities/user.entity.js';
 import { BugzillaSourceRepository, type SourceRow } from './bugzilla-source.repository.js';
-import { IMPORTED_AT, IMPORTED_FROM, ImportTargetRepository, type TargetState, type TargetWriter } from './import-target.repository.js';
+import { IMPORTED_AT, IMPORTED_FROM, IMPORTED_LAST_BUG, ImportTargetRepository, type TargetState, type TargetWriter } from './import-target.repository.js';
 
 /** Why an import refuses to run (the command line prints the message, exit code 1). */
 export class ImportRefused extends Error {}
@@ -153,8 +153,8 @@ function continuedFrom(state: TargetState, from: string): string {
     throw new ImportRefused('this database holds no earlier import to continue: run import-bugzilla without --since-last first');
   }
   if (state.importedFrom !== redactedUrl(from)) throw new ImportRefused(`the earlier import came from ${state.importedFrom}, not from ${redactedUrl(from)}`);
-  if (state.lastBugChange !== undefined && state.lastBugChange > state.importedAt) {
-    throw new ImportRefused(`bugs were changed in Tracker since the import (the latest at ${state.lastBugChange}): --since-last would overwrite them`);
+  if (state.bugsOfTracker > 0) {
+    throw new ImportRefused(`bugs were changed or filed in Tracker since the import (${state.bugsOfTracker}): --since-last would overwrite or delete them`);
   }
   return toDbDateTime(new Date(Date.parse(`${state.importedAt.replace(' ', 'T')}Z`) - DELTA_MARGIN_MS));
 }
@@ -202,7 +202,11 @@ class ImportRun {
   async write(writer: TargetWriter): Promise<void> {
     await writer.clearInstall();
     await this.writeSettings(writer);
-    await this.writeBugs(writer);
+    await this.writeLastBug(writer, await this.writeBugs(writer));
+  }
+
+  private async writeLastBug(writer: TargetWriter, lastBugId: number): Promise<void> {
+    await writer.insert(Parameter, [{ name: IMPORTED_LAST_BUG, value: String(lastBugId) }]);
   }
 
   /** --since-last: the settings again, the bugs Bugzilla no longer has deleted, the bugs changed since written again. */
@@ -213,6 +217,9 @@ class ImportRun {
     const gone = targetBugIds.filter((id) => !kept.has(id));
     await writer.deleteBugs(gone);
     this.count('bugs deleted', gone.length);
+    let lastBugId = 0;
+    for (const id of kept) lastBugId = Math.max(lastBugId, id);
+    await this.writeLastBug(writer, lastBugId);
     const changed = await this.source.bugIdsChangedSince(since);
     const pageSize = this.options.pageSize ?? BUGS_PER_PAGE;
     this.progress('bugs', 0, changed.length);
@@ -419,7 +426,8 @@ class ImportRun {
     await this.put(writer, 'parameters', Parameter, [...values].map(([name, value]) => ({ name, value })));
   }
 
-  private async writeBugs(writer: TargetWriter): Promise<void> {
+  /** Every bug, page by page; answers the highest id. */
+  private async writeBugs(writer: TargetWriter): Promise<number> {
     const total = (await this.source.counts()).bugs;
     const pageSize = this.options.pageSize ?? BUGS_PER_PAGE;
     let after = 0;
@@ -434,6 +442,7 @@ class ImportRun {
       done += bugs.length;
       this.progress('bugs', done, total);
     }
+    return after;
   }
 
   /** Custom fields kept in a column of `bugs` (multi-selects have a table of their own). */

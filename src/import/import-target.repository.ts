@@ -1,4 +1,4 @@
-import { In, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
+import { In, MoreThan, type DataSource, type EntityManager, type EntityTarget, type ObjectLiteral } from 'typeorm';
 import { dataSourceOptions } from '../database/data-source-options.js';
 import { openDataSource } from '../database/open-data-source.js';
 import { deleteRows, insertRows, type NewRow } from '../database/entity-rows.js';
@@ -34,13 +34,18 @@ export interface TargetState {
   importedFrom: string | undefined;
   /** The source's clock when that import read it (IMPORTED_AT): where --since-last starts. */
   importedAt: string | undefined;
-  /** The latest last_change_time of a bug: later than IMPORTED_AT once Tracker changed a bug itself. */
-  lastBugChange: string | undefined;
+  /**
+   * The bugs Tracker itself changed since they were imported (each write moves a bug's revision; an import writes
+   * revision 1) or filed (an id above IMPORTED_LAST_BUG).
+   */
+  bugsOfTracker: number;
 }
 
 /** The parameter an import leaves behind: a second run reads it and refuses. */
 export const IMPORTED_FROM = 'tracker_imported_from';
 export const IMPORTED_AT = 'tracker_imported_at';
+/** The highest bug id the import wrote: a bug above it was filed in Tracker. */
+export const IMPORTED_LAST_BUG = 'tracker_imported_last_bug';
 
 /** Ids per DELETE. */
 const CHUNK = 500;
@@ -85,14 +90,15 @@ export class ImportTargetRepository {
     const manager = this.dataSource.manager;
     const marker = await manager.getRepository(Parameter).findOneBy({ name: IMPORTED_FROM });
     const at = await manager.getRepository(Parameter).findOneBy({ name: IMPORTED_AT });
-    const latest = await manager.getRepository(Bug).find({ select: { lastChangeTime: true }, order: { lastChangeTime: 'DESC' }, take: 1 });
+    const lastBug = await manager.getRepository(Parameter).findOneBy({ name: IMPORTED_LAST_BUG });
+    const bugs = manager.getRepository(Bug);
     return {
       users: await manager.getRepository(User).count(),
       bugs: await manager.getRepository(Bug).count(),
       products: await manager.getRepository(Product).count(),
       importedFrom: marker?.value,
       importedAt: at?.value,
-      lastBugChange: latest[0]?.lastChangeTime,
+      bugsOfTracker: lastBug === null ? 0 : await bugs.count({ where: [{ revision: MoreThan(1) }, { id: MoreThan(Number(lastBug.value)) }] }),
     };
   }
 
