@@ -55,8 +55,15 @@ const BUG_ROWS: ReadonlyArray<EntityTarget<{ bugId: number }>> = [
   Comment, Attachment, Flag, BugActivity, BugAlias, BugCc, BugCustomValue, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag,
 ];
 
-/** Rows per INSERT for tables whose rows may be large (attachment contents): one. */
-const LARGE_ROWS = 1;
+/** What one INSERT carries at most, roughly (MariaDB's max_allowed_packet is 16 MiB by default). */
+const BYTES_PER_INSERT = 4 * 2 ** 20;
+
+/** A row's size as an INSERT carries it, roughly: its texts and contents, 8 bytes for anything else. */
+function sizeOf(row: object): number {
+  let bytes = 0;
+  for (const value of Object.values(row)) bytes += typeof value === 'string' ? value.length * 2 : Buffer.isBuffer(value) ? value.length * 2 : 8;
+  return bytes;
+}
 
 /**
  * Tracker's database as an import writes it: its own data source (no application runs: nothing else writes), the
@@ -154,14 +161,22 @@ export class TargetWriter {
     }
   }
 
-  /** Inserts rows with the values given (ids included). */
+  /**
+   * Inserts rows with the values given (ids included), in statements of at most 500 rows and about BYTES_PER_INSERT:
+   * long comment texts must not make a statement larger than the server takes (max_allowed_packet). `large` (a
+   * table of attachment contents): one row per statement.
+   */
   async insert<T extends ObjectLiteral>(entity: EntityTarget<T>, rows: ReadonlyArray<NewRow<T>>, options: { large?: boolean } = {}): Promise<void> {
-    if (!rows.length) return;
     const repository = this.manager.getRepository(entity);
-    if (!options.large) {
-      await insertRows(repository, rows);
-      return;
+    let start = 0;
+    let bytes = 0;
+    for (let i = 0; i < rows.length; i++) {
+      bytes += sizeOf(rows[i]);
+      if (options.large || bytes >= BYTES_PER_INSERT || i === rows.length - 1) {
+        await insertRows(repository, rows.slice(start, i + 1));
+        start = i + 1;
+        bytes = 0;
+      }
     }
-    for (let i = 0; i < rows.length; i += LARGE_ROWS) await insertRows(repository, rows.slice(i, i + LARGE_ROWS));
   }
 }
