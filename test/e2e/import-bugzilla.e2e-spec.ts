@@ -89,6 +89,13 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
   };
   const importArgs = ['import-bugzilla', '--from', '', '--params', `${FIXTURE}/bugzilla-5.0.6-params.json`];
 
+  /** Starts the service on the target (again after an import: what it keeps is then out of date). */
+  async function startApp(): Promise<void> {
+    app = await createApp(loadConfig(env()), { logLevel: 'error' });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+  }
+
   async function get(path: string, auth = true): Promise<Recorded> {
     const res = await fetch(`${base}/rest${path}`, { headers: auth ? { 'X-BUGZILLA-API-KEY': ADMIN_KEY } : {} });
     return { status: res.status, body: await res.json() };
@@ -103,9 +110,7 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     importSeconds = (Date.now() - started) / 1000;
     importOutput = result.out + result.err;
     if (result.code !== EXIT_OK) throw new Error(`the import failed: ${importOutput}`);
-    app = await createApp(loadConfig(env()), { logLevel: 'error' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+    await startApp();
   }, 120_000);
 
   afterAll(async () => {
@@ -383,9 +388,7 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     expect(delta.out).toMatch(/^Imported from mysql:\/\/.* \(the changes since the last import\)/);
     expect(delta.out).toContain('  bugs deleted: 1\n');
     expect(delta.out).toContain('  bugs: 2\n');
-    app = await createApp(loadConfig(env()), { logLevel: 'error' });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+    await startApp();
 
     expect((await get('/bug/2')).body.bugs[0].summary).toBe('Retitled in Bugzilla after the import');
     const comments = (await get('/bug/2/comment')).body.bugs['2'].comments;
@@ -396,6 +399,15 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     expect((await get('/user?names=late@example.com')).body.users[0]).toMatchObject({ name: 'late@example.com', real_name: 'Late Comer' });
     // An unchanged bug is as it was.
     expect((await get('/bug/5/comment')).body).toEqual(answers.bugs['5'].comments.body);
+
+    // Long comments: the import's INSERTs stay under the server's max_allowed_packet (16 MiB on MariaDB).
+    await runMariadbClient(SOURCE_SERVER, sourceName, fs.createReadStream(new URL('./import-bugzilla-large.sql', import.meta.url)));
+    await app.close();
+    const large = await tracker(...importArgs, '--since-last');
+    expect(large.err).toBe('');
+    await startApp();
+    const texts = (await get('/bug/2/comment')).body.bugs['2'].comments.slice(-3).map((c: Json) => [c.text.length, c.text[0]]);
+    expect(texts).toEqual([[6291456, 'a'], [6291456, 'b'], [6291456, 'c']]);
 
     const changed = await fetch(`${base}/rest/bug/1`, { method: 'PUT', headers: { 'X-BUGZILLA-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify({ summary: 'Changed in Tracker' }) });
     expect(changed.status).toBe(200);
