@@ -1,4 +1,5 @@
 import { bugzillaCommentText, redactedUrl } from './bugzilla-importer.js';
+import { summaryText } from './import-command.js';
 
 describe("Bugzilla's comment texts (Bugzilla::Comment::body_full, as the fixture's answers show them)", () => {
   it('puts the duplicate notice after the text, even an empty one', () => {
@@ -26,5 +27,17 @@ describe('the source URL shown and kept', () => {
   it('masks the password', () => {
     expect(redactedUrl('mysql://bugs:secret@db.example.com/bugs')).toBe('mysql://bugs:***@db.example.com/bugs');
     expect(redactedUrl('mariadb://root@127.0.0.1:3306/bugs')).toBe('mariadb://root@127.0.0.1:3306/bugs');
+  });
+});
+
+describe('the summary', () => {
+  it('lists the rows per kind, the parameters left out and the warnings', () => {
+    const summary = { checked: false, sinceLast: false, counts: { users: 2, bugs: 3 }, skippedParameters: ['LDAPserver'], warnings: ['a warning'], seconds: 1.25 };
+    expect(summaryText(summary, 'mysql://bugs:pw@db/bugs')).toBe(
+      'Imported from mysql://bugs:***@db/bugs in 1.3 s.\n  users: 2\n  bugs: 3\n  parameters Tracker does not have (left out): LDAPserver\nWarning: a warning\n',
+    );
+    expect(summaryText({ ...summary, checked: true, skippedParameters: [], warnings: [] }, 'mysql://db/bugs')).toBe(
+      'Check of the import from mysql://db/bugs: it can be imported; nothing was written.\n  users: 2\n  bugs: 3\n',
+    );
   });
 });

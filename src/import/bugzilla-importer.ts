@@ -80,6 +80,8 @@ export interface ImportSummary {
   sinceLast: boolean;
   counts: Record<string, number>;
   skippedParameters: string[];
+  /** What the import could not do right and the operator should know. */
+  warnings: string[];
   seconds: number;
 }
 
@@ -127,7 +129,11 @@ export async function importBugzilla(options: ImportOptions): Promise<ImportSumm
       } catch (err) {
         if (!(err instanceof DryRunDone)) throw err;
       }
-      return { checked: !!options.check, sinceLast: !!options.sinceLast, counts: run.counts, skippedParameters: run.skippedParameters, seconds: (Date.now() - started) / 1000 };
+      const offset = await source.utcOffsetSeconds();
+      const warnings = offset === 0 ? [] : [
+        `Bugzilla's database server runs ${offset / 3600} h from UTC: its times were copied as they are and Tracker shows them as UTC (docs/import.md)`,
+      ];
+      return { checked: !!options.check, sinceLast: !!options.sinceLast, counts: run.counts, skippedParameters: run.skippedParameters, warnings, seconds: (Date.now() - started) / 1000 };
     } finally {
       await target.close();
     }

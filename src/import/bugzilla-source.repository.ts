@@ -115,6 +115,11 @@ export class BugzillaSourceRepository {
     return String((await this.rows('SELECT NOW() AS now'))[0].now);
   }
 
+  /** How far the source server's clock is ahead of UTC, in seconds (Bugzilla stores its server's local times). */
+  async utcOffsetSeconds(): Promise<number> {
+    return Number((await this.rows('SELECT TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), NOW()) AS seconds'))[0].seconds);
+  }
+
   /** The ids of the bugs changed at or after `since` (delta_ts moves with every change Bugzilla makes to a bug). */
   async bugIdsChangedSince(since: string): Promise<number[]> {
     return (await this.rows('SELECT bug_id FROM bugs WHERE delta_ts >= ? ORDER BY bug_id', [since])).map((r) => Number(r.bug_id));

@@ -49,5 +49,6 @@ export function summaryText(summary: ImportSummary, from: string): string {
     ...Object.entries(summary.counts).map(([kind, n]) => `  ${kind}: ${n}`),
   ];
   if (summary.skippedParameters.length) lines.push(`  parameters Tracker does not have (left out): ${summary.skippedParameters.join(', ')}`);
+  for (const warning of summary.warnings) lines.push(`Warning: ${warning}`);
   return `${lines.join('\n')}\n`;
 }

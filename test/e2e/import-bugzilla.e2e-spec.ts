@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { randomBytes } from 'node:crypto';
+import mysql from 'mysql2/promise';
 import { BUGZILLA_FIXTURE, dropDatabase, loadBugzillaFixture, runMariadbClient } from '../../bench/bugzilla-fixture.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory.js';
@@ -51,6 +52,9 @@ const KNOWN_DIFFERENCES: Record<string, string> = {
   'attachments.is_private': 'boolean, where Bugzilla gives 1/0',
 };
 
+/** Tables of the source an import reads (checksummed before and after it). */
+const SOURCE_TABLES = ['profiles', 'user_api_keys', 'groups', 'user_group_map', 'products', 'components', 'fielddefs', 'bugs', 'longdescs', 'attachments', 'attach_data', 'flags', 'bugs_activity', 'cc'];
+
 /** The key of KNOWN_DIFFERENCES for a path: its kind (first name) and field (last name). */
 const differenceKey = (at: string) => `${at.split('.')[0]}.${at.slice(at.lastIndexOf('.') + 1).replace(/\[\]$/, '')}`;
 
@@ -79,6 +83,14 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
   let answers: { bugs: Record<string, Record<string, Recorded>>; global: Record<string, Json> };
   let importOutput = '';
   let importSeconds = 0;
+  /** The source's checksums before and after the import: it is only read. */
+  const sourceChecksums: string[] = [];
+  const checksum = async () => {
+    const connection = await mysql.createConnection(sourceUrl);
+    const [rows] = await connection.query(`CHECKSUM TABLE ${SOURCE_TABLES.map((t) => `\`${t}\``).join(', ')}`);
+    await connection.end();
+    return JSON.stringify(rows);
+  };
 
   const env = () => ({ DATABASE_URL: target.url, TRACKER_MAIL_URL: 'off', TRACKER_ADMIN_EMAIL: 'unused@example.com' });
   const tracker = async (...argv: string[]) => {
@@ -105,10 +117,12 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     answers = JSON.parse(zlib.gunzipSync(fs.readFileSync(`${FIXTURE}/answers.json.gz`)).toString('utf8'));
     importArgs[2] = sourceUrl;
     [target] = await Promise.all([createTestDatabase(), loadBugzillaFixture(SOURCE_SERVER, sourceName)]);
+    sourceChecksums.push(await checksum());
     const started = Date.now();
     const result = await tracker(...importArgs);
     importSeconds = (Date.now() - started) / 1000;
     importOutput = result.out + result.err;
+    sourceChecksums.push(await checksum());
     if (result.code !== EXIT_OK) throw new Error(`the import failed: ${importOutput}`);
     await startApp();
   }, 120_000);
@@ -119,7 +133,8 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     await dropDatabase(SOURCE_SERVER, sourceName);
   });
 
-  it('imports every bug, comment, attachment and history row, and says so', () => {
+  it('imports every bug, comment, attachment and history row, and says so; the source is only read', () => {
+    expect(sourceChecksums[1]).toBe(sourceChecksums[0]);
     expect(importOutput).toMatch(/^Imported from mysql:\/\/root@127\.0\.0\.1:3306\/i42_bugzilla_/);
     for (const line of ['users: 18', 'bugs: 307', 'comments: 1817', 'attachments: 102', 'attachment contents: 102', 'history entries: 2294', 'CC: 426', 'flags: 151']) {
       expect(importOutput).toContain(`  ${line}\n`);
