@@ -395,7 +395,7 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     expect(whoami).toMatchObject({ status: 200, body: { id: 1, name: 'admin@example.com' } });
   });
   // Last: it changes the source and the target the tests above compare.
-  it('--since-last brings the changes made in Bugzilla since the import (changed, new and deleted bugs, new users), then refuses once Tracker changed a bug', async () => {
+  it('--since-last brings the changes made in Bugzilla since the import (changed, new and deleted bugs, new users), then refuses once Tracker changed a bug; new rows continue after the highest ids', async () => {
     await runMariadbClient(SOURCE_SERVER, sourceName, fs.createReadStream(new URL('./import-bugzilla-delta.sql', import.meta.url)));
     await app.close();
     const delta = await tracker(...importArgs, '--since-last');
@@ -429,5 +429,13 @@ inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
     const refused = await tracker(...importArgs, '--since-last');
     expect(refused.code).toBe(EXIT_ERROR);
     expect(refused.err).toContain('bugs were changed or filed in Tracker since the import (1)');
+
+    // The sequences continue after the highest imported ids (308, filed in Bugzilla, is the highest bug).
+    const post = async (path: string, body: object) =>
+      (await fetch(`${base}/rest${path}`, { method: 'POST', headers: { 'X-BUGZILLA-API-KEY': ADMIN_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+    expect(await post('/bug', { product: 'Widget', component: 'Gears', version: '1.0', summary: 'Filed in Tracker', description: 'First', op_sys: 'Linux', platform: 'PC' })).toEqual({ id: 309 });
+    // 1,817 comments in the fixture, 5 more in Bugzilla after the import (delta and large .sql), then the description.
+    expect(await post('/bug/309/comment', { comment: 'Second' })).toEqual({ id: 1824 });
+    expect(await post('/user', { email: 'newcomer@example.com' })).toEqual({ id: 20 });
   });
 });
