@@ -4,7 +4,7 @@
 // Vocabulary
 // - A *module* is a top folder of `src/` (`src/user`, `src/bug` …). Its subfolders belong to it.
 // - The *composition root* may import anything: `src/app.module.ts`, `src/app.factory.ts`, `src/main.ts`, `src/server.ts`,
-//   `src/entities.ts`, `src/openapi.ts`, `src/cli/`, `src/install/`.
+//   `src/entities.ts`, `src/openapi.ts`, `src/cli/`, `src/install/`, `src/import/`.
 // - The *kernel* modules `config`, `common` and `database` are shared by every module and know no resource.
 //
 // The rules
@@ -56,7 +56,7 @@ const LAYERS = [
 ];
 
 /** Composition root: may import any module (its folders are not modules for the rules above). */
-const COMPOSITION_ROOT = ['cli', 'install'];
+const COMPOSITION_ROOT = ['cli', 'install', 'import'];
 
 /** Kernel modules: every file is public. */
 const KERNEL = ['config', 'common', 'database'];

@@ -11,6 +11,8 @@ import type { AppConfig } from '../config/app-config.js';
 import type { CliIo, CommandDefinition } from './command.js';
 import { optionValue, optionValues } from './cli-args.js';
 import { FieldService } from '../field/field.service.js';
+import { runImportCommand } from '../import/import-command.js';
+import { ImportRefused } from '../import/bugzilla-importer.js';
 
 /**
  * The admin commands. Each is a thin call into the service layer the REST routes use, so the same rules (and
@@ -98,6 +100,24 @@ export const COMMANDS: readonly CommandDefinition[] = [
         { userId: CLI_USER_ID, now: new Date() },
       );
       io.out(`${id}\n`);
+    },
+  },
+  {
+    words: ['import-bugzilla'],
+    positionals: [],
+    options: [{ name: 'from', required: true }, { name: 'params', required: true }, { name: 'check', flag: true }, { name: 'since-last', flag: true }],
+    optionsUsage: '--from mysql://user:pass@host/bugs --params data/params.json [--check] [--since-last]',
+    summary: 'bring a Bugzilla 5.0.x installation into this empty (or freshly installed) database, ids kept, in one\n      transaction (docs/import.md); --check runs it all and rolls it back; --since-last brings the changes made\n      in Bugzilla since the last import',
+    async run({ args, config, io }) {
+      try {
+        await runImportCommand(
+          { from: optionValue(args, 'from')!, paramsFile: optionValue(args, 'params')!, check: args.options.has('check'), sinceLast: args.options.has('since-last'), databaseUrl: config.databaseUrl, terminal: !!process.stderr.isTTY },
+          io,
+        );
+      } catch (err) {
+        if (err instanceof ImportRefused) throw TrackerError.of(Errors.IMPORT_REFUSED, { reason: err.message });
+        throw err;
+      }
     },
   },
   {

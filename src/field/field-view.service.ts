@@ -12,6 +12,12 @@ const PRODUCT_SPECIFIC_FIELDS = ['version', 'target_milestone', 'component'] as 
 type ProductSpecificField = (typeof PRODUCT_SPECIFIC_FIELDS)[number];
 
 /** Select fields whose values live in their own tables, not in field_values (Bugzilla's ABNORMAL_SELECTS). */
+/**
+ * The keywords field lists the keywords as its values. Bugzilla 5.0 gives the personal tags (`tag`) the same field
+ * type and no values; an installation imported from Bugzilla has that type (docs/import.md).
+ */
+const isKeywords = (field: FieldDefRecord): boolean => field.type === FieldType.KEYWORDS && field.name === 'keywords';
+
 const ABNORMAL_SELECTS = new Set(['product', 'classification', ...PRODUCT_SPECIFIC_FIELDS]);
 
 /** API names of Bug fields that Legal Values also accepts (Bugzilla::Bug FIELD_MAP, the select fields of it). */
@@ -78,16 +84,16 @@ export class FieldViewService {
   }
 
   private hasValues(field: FieldDefRecord): boolean {
-    return (SELECT_TYPES.has(field.type) && field.name !== 'product') || isProductSpecific(field.name) || field.type === FieldType.KEYWORDS;
+    return (SELECT_TYPES.has(field.type) && field.name !== 'product') || isProductSpecific(field.name) || isKeywords(field);
   }
 
   /** The `values` of every field that has some, one query per kind of source. */
   private async valuesFor(caller: Caller, fields: FieldDefRecord[]): Promise<Map<number, unknown[]>> {
     const result = new Map<number, unknown[]>();
     const withValues = fields.filter((f) => this.hasValues(f));
-    const plain = withValues.filter((f) => !isProductSpecific(f.name) && f.type !== FieldType.KEYWORDS);
+    const plain = withValues.filter((f) => !isProductSpecific(f.name) && !isKeywords(f));
     const specific = withValues.filter((f) => isProductSpecific(f.name));
-    const keywordFields = withValues.filter((f) => f.type === FieldType.KEYWORDS);
+    const keywordFields = withValues.filter(isKeywords);
 
     const [fieldValues, transitions] = await Promise.all([
       this.fields.valuesOfFields(plain.map((f) => f.id)),

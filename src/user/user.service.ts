@@ -96,6 +96,18 @@ export class UserService implements AccountDirectory, OnModuleInit {
     });
   }
 
+  /**
+   * Replaces a password hash in an older scheme (one imported from Bugzilla) by one in the current scheme, after a
+   * login proved the password: the same password, so no credential changes and no audit. Only while the stored hash
+   * is still the one the login checked (two logins at once rehash once).
+   */
+  async rehashPassword(userId: number, checked: string, cryptpassword: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const current = await this.accounts.findById(tx, userId);
+      if (current?.cryptpassword === checked) await this.accounts.update(tx, userId, { cryptpassword });
+    });
+  }
+
   /** 500 when another account already has this login (logins compare case-insensitively). */
   async assertLoginFree(tx: Sql, login: string, exceptUserId?: number): Promise<void> {
     const existing = await this.findByLogin(login, tx);

@@ -13,7 +13,7 @@ import { storedTimeMs, toDbDateTime } from '../../common/time/datetime.js';
 import { ParametersService, type Parameters } from '../../params/parameters.service.js';
 import { UserService, type UserRecord } from '../../user/user.service.js';
 import { GroupService } from '../../group/group.service.js';
-import { digestSecret, verifyPassword } from '../../common/credentials.js';
+import { digestSecret, hashPassword, passwordNeedsRehash, verifyPassword } from '../../common/credentials.js';
 import { LoginFailuresService } from '../login-failures.service.js';
 import { AuthRepository } from '../auth.repository.js';
 import { CredentialCheckRepository } from './credential-check.repository.js';
@@ -206,6 +206,7 @@ export class CallerResolverService implements CallerResolver {
     }
     if (attempt) await this.failures.succeeded(attempt);
     this.assertEnabled(user, parameters);
+    if (passwordNeedsRehash(user.cryptpassword)) await this.users.rehashPassword(user.id, user.cryptpassword!, await hashPassword(password));
     return user;
   }
 

@@ -201,6 +201,8 @@ export const Errors = {
   FEATURE_DISABLED: define('feature_disabled', 32000, (p) => `The ${p.feature ?? 'requested'} feature is not available.`),
   PARAMETER_INVALID_VALUE: define('parameter_invalid_value', 32000, (p) => `The value of parameter '${p.name}' is invalid: ${p.reason}`),
   UNKNOWN_PARAMETER: define('unknown_parameter', 32000, (p) => `There is no parameter named '${p.name}'.`),
+  /** The admin command line's import-bugzilla (docs/import.md): a source or target it will not import from or into. */
+  IMPORT_REFUSED: define('import_refused', 32000, (p) => `The import cannot run: ${p.reason}`),
 
   // ---- Search Bugs without a table entry (32000)
   SEARCH_OPERATOR_INVALID: define('search_field_operator_invalid', 32000, (p) => `Can't use '${p.operator}' as an operator for the ${p.field} field.`),
