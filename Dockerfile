@@ -25,6 +25,7 @@ RUN npm run build \
 FROM ${BASE_IMAGE} AS run
 ENV NODE_ENV=production \
     TZ=UTC \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATABASE_URL=sqlite:/data/tracker.sqlite \

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { BENCH_API_KEY as API_KEY, SERVICE_NODE_OPTIONS, median, waitUntilAnswering } from './support.js';
+import { BENCH_API_KEY as API_KEY, SERVICE_ENV, SERVICE_NODE_OPTIONS, median, waitUntilAnswering } from './support.js';
 import mysql from 'mysql2/promise';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 6);
@@ -61,7 +61,7 @@ async function start(build: Build): Promise<void> {
   server.pathname = `/${database}`;
   build.service = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, 'dist/src/main.js'], {
     cwd: build.dir, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, TZ: 'UTC', PORT: String(build.port), DATABASE_URL: server.toString(), TRACKER_ADMIN_API_KEY: API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
+    env: { ...process.env, ...SERVICE_ENV, TZ: 'UTC', PORT: String(build.port), DATABASE_URL: server.toString(), TRACKER_ADMIN_API_KEY: API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
   });
   if (!(await waitUntilAnswering(`http://127.0.0.1:${build.port}/rest/version`))) throw new Error(`${build.name}: the service did not start`);
   const product = 'BenchProduct';

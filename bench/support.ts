@@ -9,6 +9,9 @@ import mysql from 'mysql2/promise';
 /** Node's options in the service's start command (package.json's start, the Dockerfile's CMD). */
 export const SERVICE_NODE_OPTIONS = ['--max-semi-space-size=8', '--max-old-space-size=1024'];
 
+/** The environment the service's start command sets besides (docs/performance.md, "Memory and start"). */
+export const SERVICE_ENV = { MALLOC_ARENA_MAX: '2' };
+
 export const BENCH_API_KEY = 'benchkeybenchkeybenchkeybenchkey0000';
 
 export interface BenchTarget {
@@ -45,7 +48,7 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
   /** Starts the built service as npm start does (with `nodeOptions` for node itself besides) and resolves once it answers. */
   async function startServer(nodeOptions: readonly string[] = []): Promise<ChildProcess> {
     const server = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...nodeOptions, 'dist/src/main.js'], {
-      env: { ...process.env, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...SERVICE_ENV, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (await waitUntilAnswering(`${base}/rest/version`)) return server;

@@ -68,7 +68,7 @@ if [ -n "${SERVICE_IMAGE:-}" ]; then
 else
   echo "the service: Node $("$service_node" --version), $service_database"
   env NODE_ENV=production TZ=UTC DATABASE_URL="$database_url" TRACKER_DATA_DIR="$data_dir" "${service_env[@]}" \
-    "$service_node" --max-semi-space-size=8 --max-old-space-size=1024 dist/src/main.js > "$data_dir/service.log" 2>&1 &
+    MALLOC_ARENA_MAX=2 "$service_node" --max-semi-space-size=8 --max-old-space-size=1024 dist/src/main.js > "$data_dir/service.log" 2>&1 &
 fi
 pid=$!
 base="http://127.0.0.1:$port"

@@ -46,4 +46,14 @@ describe('the runtime the project pins', () => {
     expect(read('scripts/e2e-against-build.sh')).toContain(`"$service_node" ${options.join(' ')} dist/src/main.js`);
     expect(read('bench/support.ts')).toContain(`SERVICE_NODE_OPTIONS = [${options.map((o) => `'${o}'`).join(', ')}]`);
   });
+
+  it('starts the service with two malloc arenas everywhere it is started as in production', () => {
+    // glibc gives each thread that allocates (libuv's pool, V8's helpers) an arena of its own, up to 8 per core, and
+    // returns little of them: after the bench, RSS 243–267 MB with the default, 202–210 MB with two (bench/RESULTS.md).
+    const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+    expect((pkg as unknown as { scripts: Record<string, string> }).scripts.start).toMatch(/MALLOC_ARENA_MAX=2 exec node /);
+    expect(read('Dockerfile')).toMatch(/^ {4}MALLOC_ARENA_MAX=2 \\$/m);
+    expect(read('scripts/e2e-against-build.sh')).toContain('MALLOC_ARENA_MAX=2 "$service_node"');
+    expect(read('bench/support.ts')).toContain("SERVICE_ENV = { MALLOC_ARENA_MAX: '2' }");
+  });
 });
