@@ -40,10 +40,11 @@ export class AttachmentController {
   @Post('bug/:id_or_alias/attachment')
   @RouteOption({ [ATTACHMENT_BODY]: true })
   @RequireLogin()
-  @ApiOperation({ summary: 'Create Attachment on the bug and every bug of `ids`; answers {ids}.' })
+  @ApiOperation({ summary: 'Create Attachment on the bug of the path (a body or query `ids` is overridden); answers {ids}.' })
   @ApiBody({ type: AttachmentCreateInput })
   async create(@Param('id_or_alias') idOrAlias: string, @Input(AttachmentCreateInput, 'Bug.add_attachment') input: AttachmentCreateInput, @Ctx() ctx: RequestContext) {
-    return { ids: await this.attachments.create(ctx, ctx.params.listWithPath('ids', [idOrAlias]), input) };
+    // The seed: the bug of the URL overrides the body's ids, as Bugzilla's REST route sets ids to the path's bug.
+    return { ids: await this.attachments.create(ctx, [idOrAlias], input) };
   }
 
   @Put('bug/attachment/:attachment_id')

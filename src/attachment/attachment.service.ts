@@ -93,7 +93,7 @@ export class AttachmentService implements BugAttachments {
   }
 
   /**
-   * Create Attachment: the same attachment, comment and flags on every bug named (ids, with the path's bug), one
+   * Create Attachment: the same attachment, comment and flags on every bug named (REST names one, the path's), one
    * timestamp. Errors in Bugzilla's order: 50 without `data`; 100/101/102 for a bug, 109 for a product the caller
    * may not edit; then the values (53/606/600 data, 604 summary, 603 file name, 601 content type, 113 privacy) and
    * the flags (51, 129–134, 130). Answers the new ids, in the order of the bugs.

@@ -141,34 +141,29 @@ describe('Attachments (Create, Get, Update Attachment)', () => {
       });
     });
 
-    describe('the same attachment and comment go to every bug of ids, with the path bug first', () => {
+    describe('the bug of the URL overrides the ids of the body (service spec)', () => {
       let other: number;
-      let onPath: number;
-      let onOther: number;
+      let created: number;
 
-      it('answers one id per bug and stores the contents on each', async () => {
+      it('attaches to the path bug only, leaving the bug of ids untouched', async () => {
         other = await fileBug(t);
         const res = await postAttachment(t, bug, { ...attachmentBody('shared'), ids: [other], comment: 'see the log' });
         expect(res.status).toBe(200);
         expect(Object.keys(res.body)).toEqual(['ids']);
-        expect(res.body.ids).toHaveLength(2);
-        [onPath, onOther] = res.body.ids;
-        const read = await t.get(`/bug/attachment/${onPath}`, { key: ADMIN_API_KEY, query: { attachment_ids: onOther } });
-        expect(read.body.attachments[String(onPath)].bug_id).toBe(bug);
-        expect(read.body.attachments[String(onOther)].bug_id).toBe(other);
-        expect(read.body.attachments[String(onOther)].data).toBe(Buffer.from('shared').toString('base64'));
-        // Each bug's comment carries the notice of its own attachment (Get Comments).
-        const commentsOn = async (bugId: number, attachmentId: number) => (await t.get(`/bug/${bugId}/comment`, { key: ADMIN_API_KEY })).body.bugs[String(bugId)].comments
-          .filter((c: { attachment_id: number | null }) => c.attachment_id === attachmentId).map((c: { text: string }) => c.text);
-        expect(await commentsOn(bug, onPath)).toEqual([`Created attachment ${onPath}\n\nsee the log`]);
-        expect(await commentsOn(other, onOther)).toEqual([`Created attachment ${onOther}\n\nsee the log`]);
+        expect(res.body.ids).toHaveLength(1);
+        [created] = res.body.ids;
+        const read = await t.get(`/bug/attachment/${created}`, { key: ADMIN_API_KEY });
+        expect(read.body.attachments[String(created)].bug_id).toBe(bug);
+        expect((await t.get(`/bug/${other}/attachment`, { key: ADMIN_API_KEY })).body.bugs[String(other)]).toEqual([]);
+        const comments = async (bugId: number) => (await t.get(`/bug/${bugId}/comment`, { key: ADMIN_API_KEY })).body.bugs[String(bugId)].comments
+          .filter((c: { attachment_id: number | null }) => c.attachment_id !== null).map((c: { text: string }) => c.text);
+        expect((await comments(bug)).filter((text: string) => text.startsWith(`Created attachment ${created}\n`))).toEqual([`Created attachment ${created}\n\nsee the log`]);
+        expect(await comments(other)).toEqual([]);
       });
 
-      inProcessIt('the comments are of the attachment-created type, naming their attachment (reads the rows)', async () => {
-        const comments = await t.db.read.repository(Comment).find({ where: { attachmentId: In([onPath, onOther]) }, order: { id: 'ASC' } });
-        expect(comments.map((c) => [c.bugId, c.type, c.extraData, c.text])).toEqual([
-          [bug, CommentType.ATTACHMENT_CREATED, String(onPath), 'see the log'], [other, CommentType.ATTACHMENT_CREATED, String(onOther), 'see the log'],
-        ]);
+      inProcessIt('the comment is of the attachment-created type, naming its attachment (reads the rows)', async () => {
+        const comments = await t.db.read.repository(Comment).find({ where: { attachmentId: In([created]) }, order: { id: 'ASC' } });
+        expect(comments.map((c) => [c.bugId, c.type, c.extraData, c.text])).toEqual([[bug, CommentType.ATTACHMENT_CREATED, String(created), 'see the log']]);
       });
     });
 

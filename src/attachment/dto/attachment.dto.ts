@@ -33,10 +33,10 @@ class AttachmentValues {
   is_private?: boolean;
 }
 
-/** Create Attachment input (POST /rest/bug/(bug_id)/attachment); the path's bug joins `ids`. */
+/** Create Attachment input (POST /rest/bug/(bug_id)/attachment); the path's bug overrides `ids`. */
 export class AttachmentCreateInput extends AttachmentValues {
-  // Read with the path's bug by RequestParams.listWithPath; documented here.
-  @LooseParam({ type: [String], description: 'More bugs (IDs or aliases) to add the same attachment and comment to; the path bug comes first.' })
+  // Accepted so a Bugzilla client's body passes, never read: the path names the bug.
+  @LooseParam({ type: [String], description: 'Ignored: the bug of the URL overrides it (Bugzilla 5.0 REST).' })
   ids?: unknown;
 
   // A string of base64, checked by the service (50 when missing, 606 when empty, 600 too large).
