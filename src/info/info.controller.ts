@@ -13,8 +13,8 @@ export class InfoController {
   constructor(private readonly info: InfoService, private readonly versionAnswer: VersionAnswer) {}
 
   @Get('version')
-  @ApiOperation({ summary: 'Bugzilla Version: the version this service answers as (Bugzilla.version).' })
-  @OpenWithRequireLogin()
+  @ApiOperation({ summary: 'Bugzilla Version: the version this service answers as (Bugzilla.version); an API key is not read.' })
+  @OpenWithRequireLogin({ ignoresApiKey: true })
   version() {
     return this.versionAnswer.body;
   }
@@ -26,8 +26,8 @@ export class InfoController {
   }
 
   @Get('timezone')
-  @ApiOperation({ summary: 'Bugzilla Time Zone: always +0000, times are UTC (Bugzilla.timezone).' })
-  @OpenWithRequireLogin()
+  @ApiOperation({ summary: 'Bugzilla Time Zone: always +0000, times are UTC (Bugzilla.timezone); an API key is not read.' })
+  @OpenWithRequireLogin({ ignoresApiKey: true })
   timezone() {
     return { timezone: '+0000' };
   }

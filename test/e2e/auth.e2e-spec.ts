@@ -251,6 +251,21 @@ describe('authentication', () => {
       expectError(await whoami({ key: ADMIN_API_KEY.toUpperCase() }), 306, 400);
     });
 
+    it('version and timezone read no API key (5.0.6): a bad one answers 200 there; the other information routes refuse it with 306', async () => {
+      for (const path of ['/version', '/timezone']) {
+        const res = await t.get(path, { query: { Bugzilla_api_key: 'no-such-key' } });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 200, body: (await t.get(path)).body });
+      }
+      for (const path of ['/parameters', '/extensions', '/time', '/last_audit_time']) {
+        expectError(await t.get(path, { query: { Bugzilla_api_key: 'no-such-key' } }), 306, 400);
+      }
+    });
+
+    it('a bad token on version is still the token error: the client must log in again (seed)', async () => {
+      expectError(await t.get('/version', { query: { Bugzilla_token: '1-no-such-token' } }), 32000, 400);
+      expectError(await t.get('/timezone', { query: { Bugzilla_token: '1-no-such-token', Bugzilla_api_key: 'no-such-key' } }), 32000, 400);
+    });
+
     inProcessIt('a key\'s last use is refreshed when it is a minute old or more, not on every use', async () => {
       const user = await t.createUser(loginNamed('key-last-use'));
       const keyHash = digestSecret(user.apiKey);

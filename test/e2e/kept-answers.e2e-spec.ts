@@ -480,10 +480,13 @@ describe('kept bug answers are never another caller\'s, another selection\'s or 
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect((await t.get('/version', { headers: { 'if-none-match': res.headers.get('etag')! } })).status).toBe(304);
       expect((await t.get('/version', { query: { callback: 'cb' } })).text).toBe(`/**/cb(${res.text})`);
-      // Credentials that name nobody are refused as the guard refuses them, not answered.
+      // Version reads no API key (5.0.6): a bad one is answered here; a token naming nobody is refused as the guard refuses it.
       answers.mockClear();
-      const refused = await t.get('/version', { query: { api_key: 'no-such-key-no-such-key-0000' } });
-      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 306 });
+      expect((await t.get('/version', { query: { api_key: 'no-such-key-no-such-key-0000' } })).text).toBe(res.text);
+      expect(answers).toHaveBeenCalledTimes(1);
+      answers.mockClear();
+      const refused = await t.get('/version', { query: { token: '1-no-such-token' } });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 32000 });
       expect(answers).not.toHaveBeenCalled();
       // requirelogin leaves Get Version open (5.0's login-exempt methods), in the hook as in the guard.
       await t.setParameters({ requirelogin: '1' });

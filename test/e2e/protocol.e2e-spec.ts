@@ -138,7 +138,7 @@ describe('REST protocol layer and information endpoints', () => {
     });
 
     it('JSONP wraps errors too and keeps their status', async () => {
-      const res = await t.get('/version', { query: { callback: 'cb', api_key: 'wrong' } });
+      const res = await t.get('/parameters', { query: { callback: 'cb', api_key: 'wrong' } });
       expect(res.status).toBe(400);
       expect(res.text).toMatch(/^\/\*\*\/cb\(\{"error":true,"code":306/);
     });
@@ -280,7 +280,7 @@ describe('REST protocol layer and information endpoints', () => {
       ['a malformed token', { query: { Bugzilla_token: 'garbage' } }, 32000, 400],
       ['an invalid token header', { headers: { 'X-BUGZILLA-TOKEN': '1-nope' } }, 32000, 400],
     ])('%s is an error, never anonymous', async (_name, options, code, status) => {
-      expectError(await t.get('/version', options), code, status);
+      expectError(await t.get('/parameters', options), code, status);
     });
 
     it('a disabled account is refused with 301 whatever the credential', async () => {

@@ -23,7 +23,7 @@ describe('request pipeline', () => {
 
   describe('credentials that name no caller are refused by the access guard, in the route’s own terms', () => {
     it('an unknown API key is 306 on an open route', async () => {
-      expectError(await t.get('/version', { key: 'not-a-key' }), 306, 400);
+      expectError(await t.get('/parameters', { key: 'not-a-key' }), 306, 400);
     });
 
     it('a dead token is no error on logout and valid_login (their exception filter still sees it)', async () => {

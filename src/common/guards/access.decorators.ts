@@ -11,6 +11,11 @@ export interface AccessRule {
   group?: { name: string; action: string; object: string };
   /** Still answers anonymous callers when the `requirelogin` parameter is on (version, timezone, parameters, login). */
   openWithRequireLogin?: boolean;
+  /**
+   * The caller is resolved without the request's API key (Bugzilla 5.0.6 answers version and timezone so: a bad key
+   * is no error there); a token, a login and password are still checked.
+   */
+  ignoresApiKey?: boolean;
   /** An operational endpoint (health): no parameters, no caller, no database read before the handler. */
   operational?: boolean;
 }
@@ -28,7 +33,8 @@ export const RequireLogin = () => rule({ login: true });
 export const RequireGroup = (name: string, action: string, object: string, options: { login?: boolean } = {}) =>
   rule({ group: { name, action, object }, login: options.login });
 
-export const OpenWithRequireLogin = () => rule({ openWithRequireLogin: true });
+export const OpenWithRequireLogin = (options: { ignoresApiKey?: boolean } = {}) =>
+  rule({ openWithRequireLogin: true, ignoresApiKey: options.ignoresApiKey });
 
 /**
  * For the endpoints of operators and orchestrators (liveness, readiness): the request hook resolves no caller for

@@ -36,7 +36,7 @@ export function installRequestHook(fastify: FastifyInstance, dependencies: Reque
     const answerType = config?.[KEPT_ANSWER] as KeptAnswerType | undefined;
     const keptAnswer = answerType && dependencies.fastPaths ? { answerer: dependencies.instanceOf(answerType), rule } : undefined;
     const presumes = config?.[PRESUMES_CALLER] === true ? rule : undefined;
-    route.preHandler = [...declared, requestReader(dependencies, companionType && dependencies.instanceOf(companionType), keptAnswer, presumes)];
+    route.preHandler = [...declared, requestReader(dependencies, rule, companionType && dependencies.instanceOf(companionType), keptAnswer, presumes)];
   });
 }
 
@@ -53,6 +53,7 @@ interface RequestHookDependencies {
 
 function requestReader(
   { resolver, clock, limiter }: RequestHookDependencies,
+  rule: AccessRule,
   companion: CompanionRead<unknown> | undefined,
   keptAnswer: { answerer: KeptAnswer; rule: AccessRule } | undefined,
   presumes: AccessRule | undefined,
@@ -62,6 +63,7 @@ function requestReader(
     const body = isRead ? undefined : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
     const params = RequestParams.merge(request.query as Record<string, unknown>, body);
     const credentials = params.credentials(request.headers);
+    const resolving = rule.ignoresApiKey ? { ...credentials, apiKey: undefined } : credentials;
     if (limiter) {
       const kind = isRead ? 'read' : 'write';
       const decision = await limiter.take(kind, bucketOf(kind, credentials, request.ip));
@@ -76,7 +78,7 @@ function requestReader(
       return context;
     };
     // A presumed caller the route would refuse is not presumed: the refusal must be the credential's current one.
-    const presumed = presumes && resolver.presume(credentials, request.ip);
+    const presumed = presumes && resolver.presume(resolving, request.ip);
     if (presumed && !accessRefusal(presumed.caller, presumes)) {
       try {
         begin({ caller: presumed.caller, presumed });
@@ -88,7 +90,7 @@ function requestReader(
     const ask = companion && { read: companion, request: { path: request.params as Record<string, string>, params } };
     let resolved: Awaited<ReturnType<CallerResolver['resolve']>>;
     try {
-      resolved = await resolver.resolve(credentials, request.ip, ask);
+      resolved = await resolver.resolve(resolving, request.ip, ask);
     } catch (error) {
       setCredentialsRefusal(request, error);
       return undefined;
