@@ -22,4 +22,19 @@ export class BugSearchController {
   search(@Input(BugSearchInput, 'Bug.search') input: BugSearchInput, @Ctx() ctx: RequestContext) {
     return this.searches.answer(ctx, input, ctx.params.all());
   }
+
+  // A static path: Fastify takes it before `bug/:id_or_alias`, so a bug aliased `possible_duplicates` is not reached by it.
+  @Get('bug/possible_duplicates')
+  @ApiOperation({
+    summary: 'Possible Duplicates: the bugs whose summaries share most words with `summary` or bug `id`\'s (product, limit up to 25); '
+      + 'answers {bugs} as Get Bug, include_fields as Get Bug. Beyond Bugzilla 5.0 (BMO).',
+  })
+  @ApiQuery({ name: 'id', required: false, type: 'integer', description: 'A bug whose summary is searched for (that bug is left out).' })
+  @ApiQuery({ name: 'summary', required: false, type: String, description: 'A summary to search for, when no id is given.' })
+  @ApiQuery({ name: 'product', required: false, type: String, isArray: true, description: 'Only bugs of these products (each one the caller may file bugs in).' })
+  @ApiQuery({ name: 'limit', required: false, type: 'integer', description: 'At most this many bugs; unset, 0 or over 25: 25.' })
+  @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
+  possibleDuplicates(@Ctx() ctx: RequestContext) {
+    return this.searches.possibleDuplicates(ctx, ctx.params);
+  }
 }

@@ -11,7 +11,8 @@ import { BugSearchService } from './bug-search.service.js';
 /**
  * Search Bugs (`GET /rest/bug`): criteria, charts and quicksearch compiled into one WHERE with the bug module's
  * visibility rule; the page is presented by the bug module (BugService.searchPage). Criteria over comments and
- * attachments come through the ports of bug-search-sources.ts, which those modules provide.
+ * attachments come through the ports of bug-search-sources.ts, which those modules provide; also BMO's Possible
+ * Duplicates.
  */
 @Module({
   imports: [BugModule, ProductModule, FieldModule, FlagModule, GroupModule, UserModule],

@@ -16,6 +16,7 @@ import type { RawJson } from '../common/http/raw-json.js';
 import { BUG_ATTACHMENT_SEARCH, BUG_COMMENT_SEARCH, type BugAttachmentSearch, type BugCommentSearch, type ColumnMatcher } from './bug-search-sources.js';
 import type { BugSearchInput } from './dto/bug-search.dto.js';
 import { idsMatcher, matcher } from './search-matchers.js';
+import type { RequestParams } from '../common/http/request-params.js';
 import { hasTerms, matchesText, testOf, type BaseTest, type Criterion, type Test } from './search-criteria.js';
 import { activityNames, fieldOf, type SearchField, type ValueType } from './search-fields.js';
 import { searchCriteria, sortKeys } from './search-request.js';
@@ -28,13 +29,25 @@ const FALSE: SqlCondition = { sql: '1 = 0', params: [] };
 const ANY_ROW: ColumnMatcher = () => ({ sql: '1 = 1', params: [] });
 const USER_COLUMNS: Partial<Record<string, BugIdColumn>> = { assigned_to: 'assigned_to_id', reporter: 'reporter_id', qa_contact: 'qa_contact_id' };
 
+const DUPLICATES_FUNCTION = 'Bug.possible_duplicates';
+/** BMO's MAX_POSSIBLE_DUPLICATES: the most bugs an answer holds, whatever `limit` asks. */
+const MAX_POSSIBLE_DUPLICATES = 25;
+/** The parameters BMO's Bug.possible_duplicates takes (its strict Dict): any other is param_invalid. */
+const DUPLICATES_PARAMETERS = new Set(['id', 'summary', 'product', 'limit']);
+
+/** A summary's words as BMO takes them: split at white space, punctuation trimmed off each end, over 2 characters. */
+function summaryWords(summary: string): string[] {
+  return summary.split(/\s+/u).map((word) => word.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, '')).filter((word) => word.length > 2);
+}
+
 /**
  * Search Bugs (`GET /rest/bug`, search.md): every criterion of the spec's table, its aliases, the advanced-search
  * charts and quicksearch become one criteria tree, compiled into one WHERE with the visibility rule, so a caller
  * never sees, counts or pages over a bug they may not see. Names of other modules' things (products, components,
  * classifications, users, keywords, groups) are resolved to ids through their services; comment, attachment and
  * flag criteria come from the modules owning those tables. Private comments and attachments never match for
- * outsiders; time-tracking fields never match for non-time-trackers.
+ * outsiders; time-tracking fields never match for non-time-trackers. BMO's Possible Duplicates is a ranked search
+ * of summaries under the same visibility rule.
  */
 @Injectable()
 export class BugSearchService {
@@ -96,6 +109,77 @@ export class BugSearchService {
     if (offset !== undefined && limit === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.search', param: 'limit' });
     if (limit === undefined || limit <= 0) return { limit: max, offset: limit === 0 ? 0 : Math.max(offset ?? 0, 0) };
     return { limit: Math.min(limit, max), offset: Math.max(offset ?? 0, 0) };
+  }
+
+  /**
+   * BMO's Possible Duplicates (`GET /rest/bug/possible_duplicates`, beyond Bugzilla 5.0): the bugs whose summaries
+   * share most words with `summary` (or with bug `id`'s summary, that bug left out), newest first among equals, in the
+   * caller's enterable `product`s if named; a duplicate counts as the bug it ultimately duplicates. A caller never
+   * sees a bug they may not see: the visibility rule is in the statement, and a duplicate's hidden original is left
+   * out. Bugs are presented as Get Bug presents them, update_token included (include_fields as Get Bug).
+   */
+  async possibleDuplicates(ctx: ReadContext, params: RequestParams): Promise<RawJson> {
+    const { caller } = ctx;
+    const unknown = [...Object.keys(params.data()), ...(params.has('exclude_fields') ? ['exclude_fields'] : [])].find((key) => !DUPLICATES_PARAMETERS.has(key));
+    if (unknown !== undefined) throw TrackerError.of(Errors.PARAM_INVALID, { function: DUPLICATES_FUNCTION, param: unknown });
+    const id = params.int('id');
+    const limit = params.int('limit');
+    if (limit !== undefined && limit < 0) throw TrackerError.of(Errors.PARAM_MUST_BE_NUMERIC, { function: DUPLICATES_FUNCTION, param: 'limit' });
+    const sql = this.db.read;
+    let summary = params.string('summary');
+    if (id) {
+      await this.visibility.resolveVisible(caller, [String(id)], sql);
+      summary = await this.criteria.summaryOf(sql, id);
+    }
+    if (!summary) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: DUPLICATES_FUNCTION, param: 'id or summary' });
+    const productIds = await this.enterableProductIds(ctx, params.list('product'));
+    const words = summaryWords(summary);
+    const max = !limit || limit > MAX_POSSIBLE_DUPLICATES ? MAX_POSSIBLE_DUPLICATES : limit;
+    const ids = words.length ? await this.rankedIds(ctx, words, productIds, max) : [];
+    return this.bugs.searchPage(ctx, ids.filter((found) => found !== id), undefined, true);
+  }
+
+  /** The ranked matches, each duplicate replaced by its ultimate original, hidden originals left out, at most `max`. */
+  private async rankedIds(ctx: ReadContext, words: readonly string[], productIds: readonly number[], max: number): Promise<number[]> {
+    const sql = this.db.read;
+    const ranks = words.map((word) => this.criteria.onBug(sql, 'summary', matcher(sql, 'substring', [word], 'text', 'summary')));
+    const conditions: SqlCondition[] = [{ sql: `(${ranks.map((r) => r.sql).join(' OR ')})`, params: ranks.flatMap((r) => r.params) }];
+    if (productIds.length) conditions.push(this.criteria.onBug(sql, 'product_id', idsMatcher(sql, productIds)));
+    conditions.push(this.visibility.predicate(ctx.caller));
+    const where = { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
+    // BMO asks for 5 more, as duplicates collapse into their originals.
+    const rows = await this.criteria.ranked(sql, where, ranks, max + 5);
+    const originals = await this.ultimateOriginals(rows);
+    const ids = [...new Set(rows.map((row) => originals.get(row.id) ?? row.id))].slice(0, max);
+    const lookups = await this.visibility.lookup(ctx.caller, ids.map(String), sql);
+    return lookups.flatMap((lookup) => (lookup.error || lookup.id === undefined ? [] : [lookup.id]));
+  }
+
+  /** Each duplicate's ultimate original, following chains of duplicates one level per statement (a cycle stops). */
+  private async ultimateOriginals(rows: ReadonlyArray<{ id: number; dupeOf: number | null }>): Promise<Map<number, number>> {
+    const originals = new Map(rows.flatMap((row) => (row.dupeOf === null ? [] : [[row.id, row.dupeOf] as [number, number]])));
+    const seen = new Set([...originals.keys()]);
+    let pending = [...new Set(originals.values())].filter((target) => !seen.has(target));
+    while (pending.length) {
+      pending.forEach((target) => seen.add(target));
+      const next = await this.criteria.dupeTargets(this.db.read, pending);
+      for (const [dupe, original] of originals) {
+        const further = next.get(original);
+        if (further !== undefined) originals.set(dupe, further);
+      }
+      pending = [...new Set(next.values())].filter((target) => !seen.has(target));
+    }
+    return originals;
+  }
+
+  /** `product` names: each one the caller may file bugs in (BMO: can_enter_product), else 106. */
+  private async enterableProductIds(ctx: ReadContext, names: readonly string[]): Promise<number[]> {
+    const catalogue = this.products.catalogueAt(ctx.caller.settingsMark);
+    return Promise.all(names.map(async (name) => {
+      const product = await catalogue.findByName(name);
+      if (!product || !(await catalogue.canEnter(ctx.caller, product))) throw TrackerError.of(Errors.ENTRY_ACCESS_DENIED, { product: name });
+      return product.id;
+    }));
   }
 
   private async quicksearchCatalogue(customFields: ReadonlySet<string>) {

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ReadSql, SqlValue } from '../database/sql.js';
+import { findRows } from '../database/entity-rows.js';
+import { BugDuplicate } from './entities/bug-duplicate.entity.js';
+import { Bug } from './entities/bug.entity.js';
 import type { BugColumn, BugCriteria, BugIdColumn, ColumnMatcher, SearchableRelation, SearchWindow, SortKey, SqlCondition } from './bug.types.js';
 
 /** The sub-selects of the bug module's own tables that hang on a bug: (table, the bug's column, the tested column). */
@@ -87,5 +90,32 @@ export class BugCriteriaRepository implements BugCriteria {
       params.push(...condition.params);
     }
     return { sql: `${q('b.id')} IN (SELECT ${q('a.bug_id')} FROM ${q('bug_activity')} a WHERE ${parts.join(' AND ')})`, params };
+  }
+
+  /**
+   * Ids of at most `limit` bugs meeting `where`, ranked by how many of `ranks` each meets, then the newest first,
+   * each with the bug it is a duplicate of (Possible Duplicates).
+   */
+  async ranked(sql: ReadSql, where: SqlCondition, ranks: readonly SqlCondition[], limit: number): Promise<Array<{ id: number; dupeOf: number | null }>> {
+    const q = sql.quote;
+    const rank = ranks.map((r) => `CASE WHEN ${r.sql} THEN 1 ELSE 0 END`).join(' + ') || '0';
+    const rows = await sql.all<{ id: number; dupe_of: number | null }>(
+      `SELECT ${q('b.id')}, ${q('d.dupe_of_id')} AS ${q('dupe_of')} FROM ${q('bugs')} b `
+        + `LEFT JOIN ${q('bug_duplicates')} d ON ${q('d.dupe_id')} = ${q('b.id')} `
+        + `WHERE ${where.sql} ORDER BY ${rank} DESC, ${q('b.id')} DESC LIMIT ${Number(limit)}`,
+      [...where.params, ...ranks.flatMap((r) => r.params)],
+    );
+    return rows.map((r) => ({ id: Number(r.id), dupeOf: r.dupe_of === null ? null : Number(r.dupe_of) }));
+  }
+
+  /** The bug each of `ids` that is a duplicate is a duplicate of. */
+  async dupeTargets(sql: ReadSql, ids: readonly number[]): Promise<Map<number, number>> {
+    if (!ids.length) return new Map();
+    return new Map((await findRows(sql.repository(BugDuplicate), { dupeId: ids })).map((d) => [d.dupeId, d.dupeOfId]));
+  }
+
+  /** A bug's summary (undefined for an unknown bug). */
+  async summaryOf(sql: ReadSql, id: number): Promise<string | undefined> {
+    return (await sql.repository(Bug).findOne({ select: { id: true, summary: true }, where: { id } }))?.summary;
   }
 }

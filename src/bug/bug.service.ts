@@ -79,12 +79,12 @@ export class BugService {
 
   /**
    * A page of Search Bugs (`GET /rest/bug`, src/bug-search): `bugs` in the order of `ids` (with `total_matches` when
-   * given); unknown bugs are silently absent; no update_token. The page's ETag is derived from its bugs' kept JSON and
-   * own fields, not hashed over the whole page.
+   * given); unknown bugs are silently absent; update_token only `withUpdateToken` (BMO's Possible Duplicates gives
+   * it, as Get Bug). The page's ETag is derived from its bugs' kept JSON and own fields, not hashed over the whole page.
    */
-  async searchPage(ctx: ReadContext, ids: readonly number[], totalMatches: number | undefined): Promise<RawJson> {
+  async searchPage(ctx: ReadContext, ids: readonly number[], totalMatches: number | undefined, withUpdateToken = false): Promise<RawJson> {
     const details = await this.loader.details(ids);
-    const bugs = await this.renderBugs(ids, details, ctx, false);
+    const bugs = await this.renderBugs(ids, details, ctx, withUpdateToken);
     const total = totalMatches !== undefined ? `,"total_matches":${totalMatches}` : '';
     return RawJson.derived(`{"bugs":[${bugs.map(bugJson).join(',')}]${total}}`, ['Bug.search', total, ...bugs.flatMap((bug) => [bug.shared, bug.own])]);
   }

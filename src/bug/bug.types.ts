@@ -130,6 +130,15 @@ export interface BugCriteria {
    * before/after, old value, new value, who).
    */
   changed(sql: ReadSql, fields: readonly string[], test: { before?: string; after?: string; from?: ColumnMatcher; to?: ColumnMatcher; by?: ColumnMatcher }): SqlCondition;
+  /**
+   * Ids of at most `limit` bugs meeting `where`, ranked by how many of `ranks` each meets, then the newest first,
+   * each with the bug it is a duplicate of (Possible Duplicates).
+   */
+  ranked(sql: ReadSql, where: SqlCondition, ranks: readonly SqlCondition[], limit: number): Promise<Array<{ id: number; dupeOf: number | null }>>;
+  /** The bug each of `ids` that is a duplicate is a duplicate of. */
+  dupeTargets(sql: ReadSql, ids: readonly number[]): Promise<Map<number, number>>;
+  /** A bug's summary (undefined for an unknown bug). */
+  summaryOf(sql: ReadSql, id: number): Promise<string | undefined>;
 }
 
 export const BUG_CRITERIA = Symbol('BugCriteria');

@@ -23,6 +23,17 @@ export interface PublicUser {
   saved_reports?: SavedQuery[];
 }
 
+/** A User.suggest answer's user (BMO). */
+export interface SuggestedUser {
+  id: number;
+  real_name: string;
+  nick: string;
+  name: string;
+}
+
+/** BMO's cap on User.suggest's answer. */
+const SUGGESTIONS = 25;
+
 export interface UserQuery {
   ids: number[];
   names: string[];
@@ -91,6 +102,30 @@ export class UserReaderService {
       if (!visible.has(id)) throw TrackerError.of(Errors.AUTH_FAILURE, { reason: 'not_visible', userid: id });
       return [user];
     });
+  }
+
+  /**
+   * BMO's User.suggest: up to 25 enabled accounts for a name being typed, `{id, real_name, nick, name}` each (`nick`:
+   * the login before its @, as BMO shows accounts without a nickname). `:x` or `@x` is a nick's beginning, text with
+   * an @ a login's; text with a space or beyond ASCII matches words of real names, text in capitals those or a
+   * login's beginning, other text a login's beginning. Under 3 characters: none. Users the caller may not see are
+   * left out (usevisibilitygroups, as match).
+   */
+  async suggest(match: string | undefined, caller: Caller): Promise<SuggestedUser[]> {
+    if (match === undefined) throw TrackerError.of(Errors.PARAMS_REQUIRED, { function: 'User.suggest', params: ['match'] });
+    if (!caller.isLoggedIn) throw TrackerError.of(Errors.USER_ACCESS_BY_MATCH_DENIED);
+    const text = match.trim();
+    if (text.length < 3) return [];
+    const nick = /^[:@](.+)$/s.exec(text)?.[1];
+    const words = text.split(/\s+/);
+    const terms = nick !== undefined ? { loginPrefix: nick }
+      : text.includes('@') ? { loginPrefix: text }
+      : /\s|[^\p{ASCII}]/u.test(text) ? { realNameWords: words }
+      : /^\p{Lu}/u.test(text) ? { loginPrefix: text, realNameWords: words }
+      : { loginPrefix: text };
+    const users = await this.users.suggestions(terms, SUGGESTIONS);
+    const visible = await this.groups.visibleUserIds(caller, users.map((u) => u.id));
+    return users.filter((u) => visible.has(u.id)).map((u) => ({ id: u.id, real_name: u.realName, nick: u.login.split('@')[0], name: u.login }));
   }
 
   /**

@@ -44,6 +44,14 @@ export class UserController {
     return { users: await this.reader.get(this.query(ctx), ctx.caller, ctx.selection) };
   }
 
+  // A static path: Fastify takes it before `user/:id_or_name`, so no account named `suggest` is reached by it.
+  @Get('user/suggest')
+  @ApiOperation({ summary: 'Suggest Users for a name being typed (match); answers {users: [{id, real_name, nick, name}]}. Beyond Bugzilla 5.0 (BMO).' })
+  @ApiQuery({ name: 'match', required: true, type: String, description: 'At least 3 characters: `:nick`, a login\'s beginning, or words of a real name.' })
+  async suggest(@Ctx() ctx: RequestContext) {
+    return { users: await this.reader.suggest(ctx.params.string('match'), ctx.caller) };
+  }
+
   @Get('user/:id_or_name')
   @SelectableFields({ path: 'users[]', fields: USER_FIELDS })
   @ApiOperation({ summary: 'Get User by id or login (plus ids, names, match)' })

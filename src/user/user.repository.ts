@@ -70,6 +70,33 @@ export class UserRepository {
     return query.getMany();
   }
 
+  /**
+   * User.suggest's candidates (BMO): enabled accounts whose login begins with `loginPrefix`, or (with `realNameWords`)
+   * whose real name has a word beginning with each of them; ordered by login, at most `limit`.
+   */
+  suggestions(sql: ReadSql, terms: { loginPrefix?: string; realNameWords?: readonly string[] }, limit: number): Promise<User[]> {
+    const test = (pattern: string) => (sql.dialect === 'mysql' ? `LIKE :${pattern}` : `LIKE :${pattern} ESCAPE '\\'`);
+    const alternatives: string[] = [];
+    const params: Record<string, string> = {};
+    if (terms.loginPrefix !== undefined) {
+      alternatives.push(`u.loginName ${test('login')}`);
+      params.login = `${likeEscape(terms.loginPrefix)}%`;
+    }
+    if (terms.realNameWords?.length) {
+      alternatives.push(`(${terms.realNameWords.map((word, i) => {
+        params[`first${i}`] = `${likeEscape(word)}%`;
+        params[`inner${i}`] = `% ${likeEscape(word)}%`;
+        return `(u.realname ${test(`first${i}`)} OR u.realname ${test(`inner${i}`)})`;
+      }).join(' AND ')})`);
+    }
+    return sql.repository(User).createQueryBuilder('u')
+      .where(`(${alternatives.join(' OR ')})`, params)
+      .andWhere("u.loginDeniedText = ''")
+      .orderBy('u.loginName')
+      .limit(limit)
+      .getMany();
+  }
+
   insert(tx: Sql, user: NewUser): Promise<number> {
     return insertRows(tx.repository(User), [user]);
   }

@@ -199,4 +199,9 @@ export class UserService implements AccountDirectory, OnModuleInit {
   async matching(text: string, options: { includeDisabled: boolean; limit: number }, sql: ReadSql = this.db.read): Promise<UserRecord[]> {
     return (await this.accounts.matching(sql, text, options)).map(toUser);
   }
+
+  /** User.suggest's candidates (UserRepository.suggestions). */
+  async suggestions(terms: { loginPrefix?: string; realNameWords?: readonly string[] }, limit: number, sql: ReadSql = this.db.read): Promise<UserRecord[]> {
+    return (await this.accounts.suggestions(sql, terms, limit)).map(toUser);
+  }
 }
