@@ -155,19 +155,23 @@ export class BugSearchService {
     return lookups.flatMap((lookup) => (lookup.error || lookup.id === undefined ? [] : [lookup.id]));
   }
 
-  /** Each duplicate's ultimate original, following chains of duplicates one level per statement (a cycle stops). */
+  /** Each duplicate's ultimate original, reading chains of duplicates one level per statement (a cycle stops). */
   private async ultimateOriginals(rows: ReadonlyArray<{ id: number; dupeOf: number | null }>): Promise<Map<number, number>> {
-    const originals = new Map(rows.flatMap((row) => (row.dupeOf === null ? [] : [[row.id, row.dupeOf] as [number, number]])));
-    const seen = new Set([...originals.keys()]);
-    let pending = [...new Set(originals.values())].filter((target) => !seen.has(target));
+    const dupeOf = new Map(rows.flatMap((row) => (row.dupeOf === null ? [] : [[row.id, row.dupeOf] as [number, number]])));
+    const checked = new Set(rows.map((row) => row.id));
+    let pending = [...new Set(dupeOf.values())].filter((target) => !checked.has(target));
     while (pending.length) {
-      pending.forEach((target) => seen.add(target));
+      pending.forEach((target) => checked.add(target));
       const next = await this.criteria.dupeTargets(this.db.read, pending);
-      for (const [dupe, original] of originals) {
-        const further = next.get(original);
-        if (further !== undefined) originals.set(dupe, further);
-      }
-      pending = [...new Set(next.values())].filter((target) => !seen.has(target));
+      next.forEach((original, dupe) => dupeOf.set(dupe, original));
+      pending = [...new Set(next.values())].filter((target) => !checked.has(target));
+    }
+    const originals = new Map<number, number>();
+    for (const id of dupeOf.keys()) {
+      let original = id;
+      const path = new Set([id]);
+      while (dupeOf.has(original) && !path.has(dupeOf.get(original)!)) path.add((original = dupeOf.get(original)!));
+      originals.set(id, original);
     }
     return originals;
   }

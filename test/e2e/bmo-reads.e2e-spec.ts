@@ -51,6 +51,22 @@ describe('BMO read extras', () => {
       expect(idsOf(await ask({ summary, product, limit: 2 }))).toEqual([a, b]);
     });
 
+    it('a duplicate of a duplicate counts as the last original', async () => {
+      const chained = await fileBug(t, { product, component: 'General', version: '1.0', summary: `${w1} ${w2} ${w3} chained` });
+      expect((await t.put(`/bug/${chained}`, { status: 'RESOLVED', resolution: 'DUPLICATE', dupe_of: d }, admin)).status).toBe(200);
+      expect(idsOf(await ask({ summary: `${w1} ${w2} ${w3}`, product }))).toEqual([a, b, c]);
+    });
+
+    it('at most 25 bugs, whatever the limit (unset, 0 or larger)', async () => {
+      const word = named('manymatch');
+      const filed: number[] = [];
+      for (let i = 0; i < 26; i++) filed.push(await fileBug(t, { product, component: 'General', version: '1.0', summary: `${word} ${i}` }));
+      const newest = filed.slice(1).reverse();
+      for (const limit of [undefined, 0, 26]) {
+        expect(idsOf(await ask({ summary: word, product, ...(limit === undefined ? {} : { limit }) }))).toEqual(newest);
+      }
+    });
+
     it('the bugs are Get Bug\'s objects, include_fields as Get Bug', async () => {
       const full = await ask({ summary: `${w1} ${w2} ${w3}`, product, limit: 1 });
       const got = await t.get(`/bug/${a}`, { key: outsider.apiKey });
