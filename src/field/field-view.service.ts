@@ -91,7 +91,7 @@ export class FieldViewService {
   private async valuesFor(caller: Caller, fields: FieldDefRecord[]): Promise<Map<number, unknown[]>> {
     const result = new Map<number, unknown[]>();
     const withValues = fields.filter((f) => this.hasValues(f));
-    const plain = withValues.filter((f) => !isProductSpecific(f.name) && !isKeywords(f));
+    const plain = withValues.filter((f) => !isProductSpecific(f.name) && !isKeywords(f) && f.name !== 'classification');
     const specific = withValues.filter((f) => isProductSpecific(f.name));
     const keywordFields = withValues.filter(isKeywords);
 
@@ -129,6 +129,14 @@ export class FieldViewService {
       }
     }
 
+    const classificationField = withValues.find((f) => f.name === 'classification');
+    if (classificationField) {
+      // Bugzilla::Classification is the field's choice class: every classification, whoever asks, with no is_active.
+      result.set(classificationField.id, (await this.products.allClassifications()).map((c) => ({
+        name: c.name, sort_key: c.sortKey, sortkey: c.sortKey, visibility_values: [],
+      })));
+    }
+
     if (keywordFields.length) {
       const keywords = (await this.fields.allKeywords()).filter((k) => k.isActive);
       for (const field of keywordFields) result.set(field.id, keywords.map((k) => ({ name: k.name, description: k.description })));
@@ -137,8 +145,9 @@ export class FieldViewService {
   }
 
   /**
-   * bug_status values as Bugzilla lists them: first the "(new bug)" pseudo-status (empty name) with the statuses
-   * a bug may be filed in, then every status with the active statuses it may change to.
+   * bug_status values as Bugzilla lists them: first the "(new bug)" pseudo-status with the statuses a bug may be
+   * filed in, then every status with the active statuses it may change to. The pseudo-status's name is null: 5.0
+   * builds it with a `name` key, but a status's name is read from `value`, which it lacks.
    */
   private statusValues(statuses: FieldValueOfField[], transitions: Awaited<ReturnType<FieldService['transitions']>>) {
     const active = new Set(statuses.filter((s) => s.isActive).map((s) => s.value));
@@ -146,7 +155,7 @@ export class FieldViewService {
       .filter((t) => t.from === from && t.to !== from && active.has(t.to))
       .map((t) => ({ name: t.to, comment_required: t.requireComment }));
     return [
-      { name: '', is_open: true, sort_key: 0, sortkey: 0, can_change_to: canChangeTo(null), visibility_values: [] },
+      { name: null, is_open: true, sort_key: 0, sortkey: 0, can_change_to: canChangeTo(null), visibility_values: [] },
       ...statuses.map((s) => ({
         name: s.value, is_open: s.isOpen !== false, sort_key: s.sortKey, sortkey: s.sortKey,
         can_change_to: canChangeTo(s.value), visibility_values: [],
