@@ -119,13 +119,21 @@ export class FieldViewService {
         specific.some((f) => f.name === 'target_milestone') ? this.products.milestonesOfProducts(productIds) : Promise.resolve([]),
       ]);
       const productName = (id: number) => products.get(id)?.name ?? '';
-      const present = (list: Array<Pick<NamedValueRecord, 'productId' | 'isActive' | 'sortKey'> & { name: string }>) => list
-        .sort((a, b) => productName(a.productId).localeCompare(productName(b.productId)) || a.sortKey - b.sortKey || a.name.localeCompare(b.name))
+      type Value = Pick<NamedValueRecord, 'id' | 'productId' | 'isActive' | 'sortKey'> & { name: string };
+      // In each class's LIST_ORDER, as Bugzilla's get_all lists them: Component by product id and name, Version by
+      // id, Milestone by sort key and value (across products); the id last, for ties.
+      const order: Record<ProductSpecificField, (a: Value, b: Value) => number> = {
+        component: (a, b) => a.productId - b.productId || a.name.localeCompare(b.name) || a.id - b.id,
+        version: (a, b) => a.id - b.id,
+        target_milestone: (a, b) => a.sortKey - b.sortKey || a.name.localeCompare(b.name) || a.id - b.id,
+      };
+      const present = (field: ProductSpecificField, list: Value[]) => list
+        .sort(order[field])
         .map((v) => ({ name: v.name, sort_key: v.sortKey, sortkey: v.sortKey, visibility_values: [productName(v.productId)], is_active: v.isActive }));
       for (const field of specific) {
-        if (field.name === 'component') result.set(field.id, present(components.map((c) => ({ ...c }))));
-        if (field.name === 'version') result.set(field.id, present(versions.map((v) => ({ ...v, name: v.value }))));
-        if (field.name === 'target_milestone') result.set(field.id, present(milestones.map((m) => ({ ...m, name: m.value }))));
+        if (field.name === 'component') result.set(field.id, present('component', components.map((c) => ({ ...c }))));
+        if (field.name === 'version') result.set(field.id, present('version', versions.map((v) => ({ ...v, name: v.value }))));
+        if (field.name === 'target_milestone') result.set(field.id, present('target_milestone', milestones.map((m) => ({ ...m, name: m.value }))));
       }
     }
 

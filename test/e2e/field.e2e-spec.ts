@@ -84,11 +84,15 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       expect(component.value_field).toBe('product');
       expect(ownProductValues(component.values)).toEqual([{ name: 'TestComponent', sort_key: 0, sortkey: 0, visibility_values: ['TestProduct'], is_active: true }]);
       const asAdmin = await fieldNamed('component', ADMIN_API_KEY);
-      expect(ownProductValues(asAdmin.values).map((v: any) => v.visibility_values[0])).toEqual([secretProduct, 'TestProduct']);
+      // In Bugzilla's LIST_ORDER of each: components by product id then name, versions by id, milestones by sort key
+      // then value (ties by id). TestProduct came first.
+      expect(ownProductValues(asAdmin.values).map((v: any) => v.visibility_values[0])).toEqual(['TestProduct', secretProduct]);
+      const allVersions = await fieldNamed('version', ADMIN_API_KEY);
+      expect(ownProductValues(allVersions.values).map((v: any) => v.visibility_values[0])).toEqual(['TestProduct', secretProduct]);
       const versions = await fieldNamed('version', outsider.apiKey);
       expect(ownProductValues(versions.values).map((v: any) => v.name)).toEqual(['unspecified']);
       const milestones = await fieldNamed('target_milestone', ADMIN_API_KEY);
-      expect(ownProductValues(milestones.values).map((v: any) => [v.name, v.visibility_values[0]])).toEqual([['---', secretProduct], ['---', 'TestProduct']]);
+      expect(ownProductValues(milestones.values).map((v: any) => [v.name, v.visibility_values[0]])).toEqual([['---', 'TestProduct'], ['---', secretProduct]]);
     });
 
     it('classification values are every classification by sort key then name, whoever asks (Bugzilla::Classification)', async () => {
