@@ -8,6 +8,8 @@
  *    URL is dropped and re-created) and prints the time, the rows per second and the largest resident memory seen
  *    during the bugs' pages (bounded memory: it must not grow with the number of bugs). With `node --expose-gc`,
  *    the heap is measured after a collection at each page.
+ * 3. Changes BENCH_DELTA_BUGS bugs in the source (default 100, spread over the copies: a comment added and delta_ts
+ *    moved, as Bugzilla does) and times the delta import (`--since-last`) that brings them over.
  * BENCH_SOURCE_SERVER (default mysql://root@127.0.0.1:3306) holds the scratch database, dropped at the end.
  */
 import fs from 'node:fs';
@@ -21,6 +23,7 @@ const FIXTURE = BUGZILLA_FIXTURE;
 const COPIES = Number(process.env.BENCH_COPIES ?? 326);
 const SERVER = process.env.BENCH_SOURCE_SERVER ?? 'mysql://root@127.0.0.1:3306';
 const SOURCE = `bench_bugzilla_${process.pid}`;
+const DELTA_BUGS = Number(process.env.BENCH_DELTA_BUGS ?? 100);
 
 /** Per table: the columns shifted by (copy × the step) in each copy, and the text columns made unique. */
 const COPIED: Record<string, { shift: Record<string, number>; unique?: string[] }> = {
@@ -60,6 +63,22 @@ async function multiply(connection: mysql.Connection): Promise<void> {
     }
     process.stdout.write(`  ${table}: ×${COPIES} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
+}
+
+/**
+ * Changes DELTA_BUGS bugs spread over the copies as a Bugzilla user would: a comment added, delta_ts moved to now
+ * (after the import's reading, so that --since-last finds them and no other bug).
+ */
+async function changeBugs(connection: mysql.Connection): Promise<void> {
+  const [rows] = await connection.query('SELECT bug_id FROM bugs ORDER BY bug_id');
+  const ids = (rows as Array<{ bug_id: number }>).map((r) => r.bug_id);
+  const step = Math.max(1, Math.floor(ids.length / DELTA_BUGS));
+  const changed = ids.filter((_, i) => i % step === 0).slice(0, DELTA_BUGS);
+  await connection.query(
+    `INSERT INTO longdescs (bug_id, who, bug_when, thetext) SELECT bug_id, reporter, NOW(), 'changed for the delta import benchmark' FROM bugs WHERE bug_id IN (?)`,
+    [changed],
+  );
+  await connection.query('UPDATE bugs SET delta_ts = NOW() WHERE bug_id IN (?)', [changed]);
 }
 
 async function main(): Promise<void> {
@@ -103,6 +122,11 @@ async function main(): Promise<void> {
       `\nImported ${summary.counts.bugs} bugs, ${summary.counts.comments} comments, ${summary.counts['history entries']} history rows, ` +
         `${summary.counts.attachments} attachments into ${target.split(':')[0]}: ${summary.seconds.toFixed(1)} s, ` +
         `${(rows / summary.seconds).toFixed(0)} rows/s, ${(summary.counts.bugs / summary.seconds).toFixed(0)} bugs/s, largest rss ${(peak / 2 ** 20).toFixed(0)} MiB, heap ${(peakHeap / 2 ** 20).toFixed(0)} MiB${gc ? ' (after a GC at each page)' : ''}\n`,
+    );
+    await changeBugs(connection);
+    const delta = await importBugzilla({ from: sourceUrl, to: target, params, sinceLast: true });
+    process.stdout.write(
+      `Delta import (--since-last) of ${DELTA_BUGS} changed bugs: ${delta.seconds.toFixed(2)} s (${delta.counts.bugs} bugs, ${delta.counts.comments} comments written again)\n`,
     );
   } finally {
     await connection.query(`DROP DATABASE IF EXISTS \`${SOURCE}\``);

@@ -57,7 +57,7 @@ export class BugCommentChangeService {
    * mail's reads (the transaction's first plain reads, which fix its snapshot) see the bug as this change leaves it,
    * its groups among them: a bug in no group needs no visibility read for its mail. Without work time, the lock, the
    * comment, the bug's row and history all go with those reads, and the mail with the COMMIT: two round trips. Work
-   * time needs the row's remaining_time under the lock, and the comment's id for its history row, first.
+   * time needs the row's remaining_time under the lock first (its history row names no comment, as Bugzilla's).
    */
   async addComment(tx: Sql, caller: Caller, comment: AddedComment): Promise<number> {
     const { bugId, at, workTime } = comment;
@@ -71,8 +71,8 @@ export class BugCommentChangeService {
       id = await this.comments.addLater(tx, newComment);
     } else {
       const [row] = await this.bugs.rows(tx, [bugId], { forUpdate: true });
-      id = await this.comments.add(tx, newComment);
-      history.push({ bugId, userId: caller.id, at, field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
+      id = await this.comments.addLater(tx, newComment);
+      history.push({ bugId, userId: caller.id, at, field: 'work_time', removed: '', added: formatWorkTime(workTime) });
       remainingTime = Math.max(roundHours(row.remainingTime - workTime), 0);
       changes.record('remaining_time', row.remainingTime, remainingTime);
     }

@@ -290,7 +290,7 @@ export class BugUpdateService {
     const [products, fields] = [this.products.catalogueAt(ctx.caller.settingsMark, tx), this.fields.catalogueAt(ctx.caller.settingsMark, tx)];
     const run: UpdateRun = {
       tx, caller: ctx.caller, params: ctx.caller.parameters, at, request, multi, workflow, products, fields,
-      namedUsers, others: new Map(), bumped: new Set(), otherComments: new Map(),
+      namedUsers, others: new Map(), bumped: new Set(), reordered: new Set(), otherComments: new Map(),
     };
     const needs = needsOf(request);
     const productsOfBugs = await products.findByIds([...locked.values()].map((s) => s.bug.row.productId));

@@ -10,6 +10,7 @@ export interface ActivityRow {
   bugId: number;
   userId: number;
   attachmentId: number | null;
+  commentId: number | null;
   changedAt: string;
   fieldName: string;
   removed: string | null;
@@ -33,7 +34,10 @@ export class BugHistoryRepository {
     })));
   }
 
-  /** The history of the bugs, oldest first; with `since`, only changes strictly after it. */
+  /**
+   * The history of the bugs, oldest first, as Bugzilla's get_activity orders it (time, then comment: the rows of no
+   * comment first), then as written; with `since`, only changes strictly after it.
+   */
   async ofBugs(sql: ReadSql, bugIds: readonly number[], since?: string): Promise<ActivityRow[]> {
     if (!bugIds.length) return [];
     const query = sql.repository(BugActivity).createQueryBuilder('a')
@@ -41,12 +45,14 @@ export class BugHistoryRepository {
       .addSelect('a.bugId', 'bugId')
       .addSelect('a.userId', 'userId')
       .addSelect('a.attachmentId', 'attachmentId')
+      .addSelect('a.commentId', 'commentId')
       .addSelect('a.changedAt', 'changedAt')
       .addSelect('a.fieldName', 'fieldName')
       .addSelect('a.removed', 'removed')
       .addSelect('a.added', 'added')
       .where('a.bugId IN (:...bugIds)', { bugIds })
       .orderBy('a.changedAt')
+      .addOrderBy('a.commentId')
       .addOrderBy('a.id');
     if (since) query.andWhere('a.changedAt > :since', { since });
     return query.getRawMany<ActivityRow>();

@@ -34,7 +34,7 @@ export interface BugHistory {
 
 /**
  * Bug history (`GET /rest/bug/(id)/history`, updates.md "Bug history entries"): one item per change set (same time,
- * same person), oldest first; `new_since` keeps changes strictly after it. Hidden: from non-insiders, changes of
+ * same person, rows one after the other), oldest first, several rows of one field in a set joined into one change; `new_since` keeps changes strictly after it. Hidden: from non-insiders, changes of
  * private attachments and flips that made a comment private; from non-time-trackers, time-tracking fields.
  */
 @Injectable()
@@ -64,7 +64,8 @@ export class BugHistoryService {
 
     const email = emailFilter(caller);
     const historyOf = new Map<number, HistoryItem[]>(ids.map((id) => [id, []]));
-    const lastKey = new Map<number, string>();
+    /** Per bug, the change set and the change the last shown row went to. */
+    const last = new Map<number, { set: string; change: HistoryChange; of: string }>();
     for (const row of rows) {
       // As the join it replaces: a change by an unknown user is not shown.
       const changer = changers.get(Number(row.userId));
@@ -75,22 +76,41 @@ export class BugHistoryService {
       const items = historyOf.get(bugId)!;
       const when = toApiDateTime(row.changedAt)!;
       const who = email(changer.login);
-      const key = `${when}|${who}`;
-      if (lastKey.get(bugId) !== key) {
-        items.push({ when, who, changes: [] });
-        lastKey.set(bugId, key);
+      const set = `${when}|${who}`;
+      const of = `${field}|${row.commentId ?? 0}|${row.attachmentId ?? 0}`;
+      const previous = last.get(bugId);
+      if (previous?.set === set && previous.of === of) {
+        // Bugzilla joins the rows of one field (comment, attachment) in one change set into one change.
+        previous.change.removed = joinActivityEntries(field, previous.change.removed, row.removed ?? '');
+        previous.change.added = joinActivityEntries(field, previous.change.added, row.added ?? '');
+        continue;
       }
-      items[items.length - 1].changes.push({
+      if (previous?.set !== set) items.push({ when, who, changes: [] });
+      const change: HistoryChange = {
         field_name: field,
         removed: row.removed ?? '',
         added: row.added ?? '',
         ...(row.attachmentId == null ? {} : { attachment_id: Number(row.attachmentId) }),
-      });
+      };
+      items[items.length - 1].changes.push(change);
+      last.set(bugId, { set, change, of });
     }
     return {
       bugs: ids.map((id) => ({ id, alias: relations.byBug.get(id)?.aliases ?? [], history: historyOf.get(id)! })),
     };
   }
+}
+
+/**
+ * Bugzilla's join_activity_entries (Bugzilla::Util), by API field name: the text of two rows of one field joined —
+ * lists of bugs and See Also with ", ", the URL as it is, anything else with a space — unless the second starts with
+ * a comma or space; the first empty gives the second.
+ */
+export function joinActivityEntries(field: string, current: string, next: string): string {
+  if (current === '') return next;
+  if (next.startsWith(',') || next.startsWith(' ')) return current + next;
+  if (field === 'depends_on' || field === 'blocks' || field === 'see_also') return `${current}, ${next}`;
+  return field === 'url' ? current + next : `${current} ${next}`;
 }
 
 /**

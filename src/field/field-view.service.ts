@@ -91,7 +91,7 @@ export class FieldViewService {
   private async valuesFor(caller: Caller, fields: FieldDefRecord[]): Promise<Map<number, unknown[]>> {
     const result = new Map<number, unknown[]>();
     const withValues = fields.filter((f) => this.hasValues(f));
-    const plain = withValues.filter((f) => !isProductSpecific(f.name) && !isKeywords(f));
+    const plain = withValues.filter((f) => !isProductSpecific(f.name) && !isKeywords(f) && f.name !== 'classification');
     const specific = withValues.filter((f) => isProductSpecific(f.name));
     const keywordFields = withValues.filter(isKeywords);
 
@@ -119,14 +119,30 @@ export class FieldViewService {
         specific.some((f) => f.name === 'target_milestone') ? this.products.milestonesOfProducts(productIds) : Promise.resolve([]),
       ]);
       const productName = (id: number) => products.get(id)?.name ?? '';
-      const present = (list: Array<Pick<NamedValueRecord, 'productId' | 'isActive' | 'sortKey'> & { name: string }>) => list
-        .sort((a, b) => productName(a.productId).localeCompare(productName(b.productId)) || a.sortKey - b.sortKey || a.name.localeCompare(b.name))
+      type Value = Pick<NamedValueRecord, 'id' | 'productId' | 'isActive' | 'sortKey'> & { name: string };
+      // In each class's LIST_ORDER, as Bugzilla's get_all lists them: Component by product id and name, Version by
+      // id, Milestone by sort key and value (across products); the id last, for ties.
+      const order: Record<ProductSpecificField, (a: Value, b: Value) => number> = {
+        component: (a, b) => a.productId - b.productId || a.name.localeCompare(b.name) || a.id - b.id,
+        version: (a, b) => a.id - b.id,
+        target_milestone: (a, b) => a.sortKey - b.sortKey || a.name.localeCompare(b.name) || a.id - b.id,
+      };
+      const present = (field: ProductSpecificField, list: Value[]) => list
+        .sort(order[field])
         .map((v) => ({ name: v.name, sort_key: v.sortKey, sortkey: v.sortKey, visibility_values: [productName(v.productId)], is_active: v.isActive }));
       for (const field of specific) {
-        if (field.name === 'component') result.set(field.id, present(components.map((c) => ({ ...c }))));
-        if (field.name === 'version') result.set(field.id, present(versions.map((v) => ({ ...v, name: v.value }))));
-        if (field.name === 'target_milestone') result.set(field.id, present(milestones.map((m) => ({ ...m, name: m.value }))));
+        if (field.name === 'component') result.set(field.id, present('component', components.map((c) => ({ ...c }))));
+        if (field.name === 'version') result.set(field.id, present('version', versions.map((v) => ({ ...v, name: v.value }))));
+        if (field.name === 'target_milestone') result.set(field.id, present('target_milestone', milestones.map((m) => ({ ...m, name: m.value }))));
       }
+    }
+
+    const classificationField = withValues.find((f) => f.name === 'classification');
+    if (classificationField) {
+      // Bugzilla::Classification is the field's choice class: every classification, whoever asks, with no is_active.
+      result.set(classificationField.id, (await this.products.allClassifications()).map((c) => ({
+        name: c.name, sort_key: c.sortKey, sortkey: c.sortKey, visibility_values: [],
+      })));
     }
 
     if (keywordFields.length) {
@@ -137,8 +153,9 @@ export class FieldViewService {
   }
 
   /**
-   * bug_status values as Bugzilla lists them: first the "(new bug)" pseudo-status (empty name) with the statuses
-   * a bug may be filed in, then every status with the active statuses it may change to.
+   * bug_status values as Bugzilla lists them: first the "(new bug)" pseudo-status with the statuses a bug may be
+   * filed in, then every status with the active statuses it may change to. The pseudo-status's name is null: 5.0
+   * builds it with a `name` key, but a status's name is read from `value`, which it lacks.
    */
   private statusValues(statuses: FieldValueOfField[], transitions: Awaited<ReturnType<FieldService['transitions']>>) {
     const active = new Set(statuses.filter((s) => s.isActive).map((s) => s.value));
@@ -146,7 +163,7 @@ export class FieldViewService {
       .filter((t) => t.from === from && t.to !== from && active.has(t.to))
       .map((t) => ({ name: t.to, comment_required: t.requireComment }));
     return [
-      { name: '', is_open: true, sort_key: 0, sortkey: 0, can_change_to: canChangeTo(null), visibility_values: [] },
+      { name: null, is_open: true, sort_key: 0, sortkey: 0, can_change_to: canChangeTo(null), visibility_values: [] },
       ...statuses.map((s) => ({
         name: s.value, is_open: s.isOpen !== false, sort_key: s.sortKey, sortkey: s.sortKey,
         can_change_to: canChangeTo(s.value), visibility_values: [],

@@ -37,7 +37,7 @@ export const SYSTEM_GROUP_INHERITANCE: ReadonlyArray<[string, string]> = [
 export const STANDARD_FIELDS: readonly StandardField[] = [
   { name: 'bug_id', description: 'Bug #', buglist: true, numeric: true },
   { name: 'short_desc', description: 'Summary', type: FieldType.FREETEXT, mailhead: true, buglist: true, mandatory: true },
-  { name: 'classification', description: 'Classification', buglist: true },
+  { name: 'classification', description: 'Classification', type: FieldType.SINGLE_SELECT, buglist: true },
   { name: 'product', description: 'Product', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true, mandatory: true },
   { name: 'version', description: 'Version', mailhead: true, buglist: true, mandatory: true },
   { name: 'rep_platform', description: 'Hardware', type: FieldType.SINGLE_SELECT, mailhead: true, buglist: true },

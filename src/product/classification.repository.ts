@@ -20,6 +20,11 @@ export class ClassificationRepository {
     return where.length ? sql.repository(Classification).find({ where }) : Promise.resolve([]);
   }
 
+  /** Every classification in Bugzilla's order (Bugzilla::Classification's LIST_ORDER: sort key, then name). */
+  findAll(sql: ReadSql): Promise<Classification[]> {
+    return sql.repository(Classification).find({ order: { sortkey: 'ASC', name: 'ASC' } });
+  }
+
   insert(sql: Sql, classification: Omit<Classification, 'id'>): Promise<number> {
     return insertRows(sql.repository(Classification), [classification]);
   }

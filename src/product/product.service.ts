@@ -198,6 +198,11 @@ export class ProductService {
     return product ? toProductRecord(product) : undefined;
   }
 
+  /** Every classification, by sort key then name (the classification field's values). */
+  async allClassifications(sql: ReadSql = this.db.read): Promise<ClassificationRecord[]> {
+    return (await this.classificationRepository.findAll(sql)).map((c) => ({ id: c.id, name: c.name, description: c.description ?? '', sortKey: c.sortkey }));
+  }
+
   async findByIds(ids: readonly number[], sql: ReadSql = this.db.read): Promise<Map<number, ProductRecord>> {
     const products = await this.productRepository.findByIds(sql, unique(ids));
     return new Map(products.map((p) => [p.id, toProductRecord(p)]));

@@ -375,4 +375,23 @@ describe('Get Bug (GET /rest/bug/(id_or_alias)) and the client search form (GET 
       expect(await queries(() => t.get(`/bug/${plain}`, { query: { include_fields: 'id,summary' } }), cold)).toBe(2);
     });
   });
+
+  // Last: it files bugs, which the searches above would count.
+  it('lists the open bugs of depends_on and blocks first, then the closed ones, each by id (Bugzilla\'s EmitDependList)', async () => {
+    const [first, second, third] = [await fileBug(t), await fileBug(t), await fileBug(t)];
+    const hub = await fileBug(t, { depends_on: [first, second, third] });
+    const lists = async (id: number) => (await t.get(`/bug/${id}`, { query: { include_fields: 'depends_on,blocks' } })).body.bugs[0];
+    const blocker = await fileBug(t, { blocks: [first, second, third] });
+    expect((await lists(hub)).depends_on).toEqual([first, second, third]);
+    expect((await lists(blocker)).blocks).toEqual([first, second, third]);
+    // Closing a bug reorders the lists of the bugs that name it, though they did not change themselves.
+    ok(await t.put(`/bug/${first}`, { status: 'RESOLVED', resolution: 'FIXED' }, { key: ADMIN_API_KEY }));
+    expect((await lists(hub)).depends_on).toEqual([second, third, first]);
+    expect((await lists(blocker)).blocks).toEqual([second, third, first]);
+    ok(await t.put(`/bug/${third}`, { status: 'RESOLVED', resolution: 'FIXED' }, { key: ADMIN_API_KEY }));
+    expect((await lists(hub)).depends_on).toEqual([second, first, third]);
+    ok(await t.put(`/bug/${first}`, { status: 'CONFIRMED', resolution: '' }, { key: ADMIN_API_KEY }));
+    expect((await lists(hub)).depends_on).toEqual([first, second, third]);
+    expect((await lists(blocker)).blocks).toEqual([first, second, third]);
+  });
 });

@@ -75,14 +75,48 @@ describe('Bug history (GET /rest/bug/(id)/history) and the change recorder', () 
             { field_name: 'flagtypes.name', removed: '', added: 'review?', attachment_id: 1 },
             { field_name: 'attachments.isobsolete', removed: '0', added: '1', attachment_id: 2 },
           ] },
+          // Within a second, the rows of no comment first (Bugzilla orders by time, then comment).
           { when: '2021-01-03T08:00:00Z', who: ADMIN_LOGIN, changes: [
-            { field_name: 'longdescs.isprivate', removed: '0', added: '1' },
             { field_name: 'severity', removed: 'normal', added: 'major' },
+            { field_name: 'longdescs.isprivate', removed: '0', added: '1' },
           ] },
         ] }] });
       } finally {
         await t.setParameters({ insidergroup: '' });
       }
+    });
+
+    it('joins the rows of one field that follow each other in a change set into one change, as Bugzilla\'s join_activity_entries', async () => {
+      const joined = await fileBug(t);
+      const at = '2021-02-01 12:00:00';
+      await record([
+        { field: 'keywords', removed: '', added: 'crash' },
+        { field: 'keywords', removed: '', added: 'hang' },
+        { field: 'dependson', removed: '', added: '5' },
+        { field: 'dependson', removed: '', added: '7' },
+        { field: 'bug_file_loc', removed: '', added: 'https://example.com/a' },
+        { field: 'bug_file_loc', removed: '', added: 'bc' },
+        { field: 'cc', removed: '', added: 'a@example.com' },
+        { field: 'cc', removed: 'b@example.com', added: ', c@example.com' },
+        { field: 'whiteboard', removed: '', added: 'x' },
+        { field: 'priority', removed: '---', added: 'High' },
+        { field: 'whiteboard', removed: 'x', added: 'y' },
+        { userId: dev.id, field: 'whiteboard', removed: 'y', added: 'z' },
+      ].map((e) => ({ ...e, at, bugId: joined })));
+      const { history } = (await t.get(`/bug/${joined}/history`, { key: ADMIN_API_KEY })).body.bugs[0];
+      expect(history).toEqual([
+        { when: '2021-02-01T12:00:00Z', who: ADMIN_LOGIN, changes: [
+          { field_name: 'keywords', removed: '', added: 'crash hang' },
+          { field_name: 'depends_on', removed: '', added: '5, 7' },
+          { field_name: 'url', removed: '', added: 'https://example.com/abc' },
+          { field_name: 'cc', removed: 'b@example.com', added: 'a@example.com, c@example.com' },
+          // Not one after the other: separate changes.
+          { field_name: 'whiteboard', removed: '', added: 'x' },
+          { field_name: 'priority', removed: '---', added: 'High' },
+          { field_name: 'whiteboard', removed: 'x', added: 'y' },
+        ] },
+        { when: '2021-02-01T12:00:00Z', who: dev.login, changes: [{ field_name: 'whiteboard', removed: 'y', added: 'z' }] },
+      ]);
     });
 
     it('hides private-attachment changes and comments made private from non-insiders', async () => {

@@ -60,8 +60,9 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
     it('bug_status values carry the workflow: the new-bug pseudo-status first, then each status with its transitions', async () => {
       const status = await fieldNamed('bug_status');
       expect(status.value_field).toBeNull();
+      // 5.0's pseudo-status has no name (null), not an empty one.
       expect(status.values[0]).toEqual({
-        name: '', is_open: true, sort_key: 0, sortkey: 0, visibility_values: [],
+        name: null, is_open: true, sort_key: 0, sortkey: 0, visibility_values: [],
         can_change_to: [
           { name: 'UNCONFIRMED', comment_required: false }, { name: 'CONFIRMED', comment_required: false },
           { name: 'IN_PROGRESS', comment_required: false },
@@ -83,11 +84,35 @@ describe('Fields: Get Fields, Legal Values (5.0) and custom fields (beyond 5.0)'
       expect(component.value_field).toBe('product');
       expect(ownProductValues(component.values)).toEqual([{ name: 'TestComponent', sort_key: 0, sortkey: 0, visibility_values: ['TestProduct'], is_active: true }]);
       const asAdmin = await fieldNamed('component', ADMIN_API_KEY);
-      expect(ownProductValues(asAdmin.values).map((v: any) => v.visibility_values[0])).toEqual([secretProduct, 'TestProduct']);
+      // In Bugzilla's LIST_ORDER of each: components by product id then name, versions by id, milestones by sort key
+      // then value (ties by id). TestProduct came first.
+      expect(ownProductValues(asAdmin.values).map((v: any) => v.visibility_values[0])).toEqual(['TestProduct', secretProduct]);
+      const allVersions = await fieldNamed('version', ADMIN_API_KEY);
+      expect(ownProductValues(allVersions.values).map((v: any) => v.visibility_values[0])).toEqual(['TestProduct', secretProduct]);
       const versions = await fieldNamed('version', outsider.apiKey);
       expect(ownProductValues(versions.values).map((v: any) => v.name)).toEqual(['unspecified']);
       const milestones = await fieldNamed('target_milestone', ADMIN_API_KEY);
-      expect(ownProductValues(milestones.values).map((v: any) => [v.name, v.visibility_values[0]])).toEqual([['---', secretProduct], ['---', 'TestProduct']]);
+      expect(ownProductValues(milestones.values).map((v: any) => [v.name, v.visibility_values[0]])).toEqual([['---', 'TestProduct'], ['---', secretProduct]]);
+    });
+
+    it('classification values are every classification by sort key then name, whoever asks (Bugzilla::Classification)', async () => {
+      const [zeta, alpha, late] = [named('Zeta'), named('Alpha'), named('Late')];
+      await t.setParameters({ useclassification: '1' });
+      try {
+        ok(await t.post('/classification', { name: zeta, description: 'z' }, { key: ADMIN_API_KEY }));
+        ok(await t.post('/classification', { name: alpha, description: 'a' }, { key: ADMIN_API_KEY }));
+        ok(await t.post('/classification', { name: late, description: 'l', sort_key: 5 }, { key: ADMIN_API_KEY }));
+      } finally {
+        // A running instance keeps its parameters for the files after this one.
+        await t.setParameters({ useclassification: '0' });
+      }
+      const values = ownEntries(t, (await fieldNamed('classification', outsider.apiKey)).values, (value: any) => ['Unclassified', zeta, alpha, late].includes(value.name));
+      expect(values).toEqual([
+        { name: alpha, sort_key: 0, sortkey: 0, visibility_values: [] },
+        { name: 'Unclassified', sort_key: 0, sortkey: 0, visibility_values: [] },
+        { name: zeta, sort_key: 0, sortkey: 0, visibility_values: [] },
+        { name: late, sort_key: 5, sortkey: 5, visibility_values: [] },
+      ]);
     });
 
     it('keywords values are the active keywords with descriptions', async () => {

@@ -39,6 +39,7 @@ function work(): BugWork {
     at: '2026-02-02 10:00:00',
     namedUsers: new Map([[amy.login, amy]]),
     bumped: new Set<number>(),
+    reordered: new Set<number>(),
     workflow: { statuses: [{ name: 'CONFIRMED', isOpen: true }, { name: 'RESOLVED', isOpen: false }], transitions: [], resolutions: ['FIXED'] },
   } as unknown as UpdateRun;
   return new BugWork(run, bug, {} as never, {} as ProductRecord);
@@ -71,7 +72,7 @@ describe('stateAfter: the bug as the loader will read it after an update', () =>
     expect(stateAfter(w, basis())!.wanted.has('actual_time')).toBe(false);
   });
 
-  it('follows nothing it cannot: an alias, a product move, a bug changed through another, names of another settings mark', () => {
+  it('follows nothing it cannot: an alias, a product move, a bug changed or reordered through another, names of another settings mark', () => {
     const aliased = work();
     aliased.changes.record('alias', '', 'x');
     expect(stateAfter(aliased, basis())).toBeUndefined();
@@ -81,6 +82,9 @@ describe('stateAfter: the bug as the loader will read it after an update', () =>
     const bumped = work();
     bumped.run.bumped.add(10);
     expect(stateAfter(bumped, basis())).toBeUndefined();
+    const reordered = work();
+    reordered.run.reordered.add(10);
+    expect(stateAfter(reordered, basis())).toBeUndefined();
     expect(stateAfter(work(), basis(8))).toBeUndefined();
   });
 

@@ -105,7 +105,7 @@ export function stateAfter(w: BugWork, basis: LockedBug): WrittenBug | undefined
   const settingsMark = run.caller.settingsMark;
   // Names the request brought (its users) were read under the caller's mark: the state's must be of the same.
   if (settingsMark === undefined || basis.stamp.settingsMark !== settingsMark) return undefined;
-  if (w.productChanged || w.newDupeOf !== undefined || run.bumped.has(w.id)) return undefined;
+  if (w.productChanged || w.newDupeOf !== undefined || run.bumped.has(w.id) || run.reordered.has(w.id)) return undefined;
   if (!w.changes.entries().every((e) => FOLLOWED_CHANGES.has(e.field))) return undefined;
   if (!w.quiet.every((e) => FOLLOWED_QUIET.has(e.field))) return undefined;
 

@@ -52,6 +52,8 @@ export interface UpdateRun {
   others: Map<number, ChangeEntry[]>;
   /** Bugs whose last_change_time moves because of another bug's change. */
   bumped: Set<number>;
+  /** Bugs whose dependency lists another bug's change of open state reordered: not kept as projected. */
+  reordered: Set<number>;
   /** Comments added to such bugs (the "has duplicate" comment of a duplicate's target), for their mail. */
   otherComments: Map<number, { id: number; text: string; isPrivate: boolean }>;
 }

@@ -56,15 +56,10 @@ export class CommentSteps {
       workTime,
       ...(isDupeComment ? { type: CommentType.DUPE_OF, extraData: String(w.newDupeOf) } : {}),
     };
-    // The work_time history row names the comment; otherwise only a webhook may ask for its id, and the row goes
-    // with the change's other writes (the COMMIT, for a bug in no group) unless one does.
-    let id: NewRowId;
-    if (workTime !== 0) {
-      id = await this.comments.add(run.tx, newComment);
-      w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime), commentId: id });
-    } else {
-      id = await this.comments.addLater(run.tx, newComment);
-    }
+    // Only a webhook may ask for the comment's id: the row goes with the change's other writes (the COMMIT, for a bug
+    // in no group) unless one does. The work_time history row names no comment, as Bugzilla's (LogActivityEntry).
+    const id: NewRowId = await this.comments.addLater(run.tx, newComment);
+    if (workTime !== 0) w.quiet.push({ field: 'work_time', removed: '', added: formatWorkTime(workTime) });
     // The mail shows the comment as Bugzilla renders it, with the duplicate notice after the text.
     const notice = isDupeComment ? `*** This bug has been marked as a duplicate of bug ${w.newDupeOf} ***` : '';
     w.comment = { id, text: [text, notice].filter((part) => part !== '').join('\n\n'), isPrivate };

@@ -8,6 +8,7 @@ import { canChangeField } from '../../bug-rules/field-permissions.js';
 import { BugWork, type UpdateRun, type Workflow } from './bug-work.js';
 import { roundHours } from './update-request.js';
 import { BugStoreService } from '../../bug/store/bug-store.service.js';
+import { BugEditsService } from '../../bug/store/bug-edits.service.js';
 
 /**
  * Status, resolution and dupe_of on Update Bug (rules 1–3, workflow.md), the UNCONFIRMED side of rule 5, the
@@ -21,6 +22,7 @@ export class WorkflowSteps {
     private readonly products: ProductService,
     private readonly visibility: BugVisibilityService,
     private readonly updates: BugStoreService,
+    private readonly edits: BugEditsService,
   ) {}
 
   /** Statuses, transitions and resolutions. */
@@ -89,6 +91,12 @@ export class WorkflowSteps {
       w.allow('status', row.status, status);
       w.set('status', 'status', row.status, status);
       w.status = status;
+      // The bugs that list this one list the open ones first (Bugzilla's EmitDependList): their order changed.
+      if (w.isOpen(status) !== w.isOpen(row.status)) {
+        const partners = await this.updates.dependencyPartners(run.tx, w.id);
+        await this.edits.moveRevision(run.tx, partners);
+        for (const id of partners) run.reordered.add(id);
+      }
     }
     if (resolution !== row.resolution) {
       w.allow('resolution', row.resolution, resolution);

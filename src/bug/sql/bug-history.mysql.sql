@@ -8,7 +8,7 @@ SELECT `b`.`id` AS `c_id`, CASE WHEN ((NOT EXISTS (SELECT 1 FROM `bug_groups` vg
          FROM `api_keys` k LEFT JOIN `bugs` b ON `b`.`id` IN (?...) WHERE `k`.`key_hash` = ?;
 
 -- round trip 2
-SELECT `a`.`id` AS `id`, `a`.`bug_id` AS `bugId`, `a`.`user_id` AS `userId`, `a`.`attachment_id` AS `attachmentId`, `a`.`changed_at` AS `changedAt`, `a`.`field_name` AS `fieldName`, `a`.`removed` AS `removed`, `a`.`added` AS `added` FROM `bug_activity` `a` WHERE `a`.`bug_id` IN (?...) ORDER BY `a`.`changed_at` ASC, `a`.`id` ASC;
+SELECT `a`.`id` AS `id`, `a`.`bug_id` AS `bugId`, `a`.`user_id` AS `userId`, `a`.`attachment_id` AS `attachmentId`, `a`.`comment_id` AS `commentId`, `a`.`changed_at` AS `changedAt`, `a`.`field_name` AS `fieldName`, `a`.`removed` AS `removed`, `a`.`added` AS `added` FROM `bug_activity` `a` WHERE `a`.`bug_id` IN (?...) ORDER BY `a`.`changed_at` ASC, `a`.`comment_id` ASC, `a`.`id` ASC;
 
 -- round trip 3
 SELECT 1 AS `k`, `bug_id` AS `bug_id`, NULL AS `n1`, NULL AS `n2`, NULL AS `x`, `alias` AS `s1`, NULL AS `s2`, NULL AS `s3`, NULL AS `s4`, NULL AS `s5`, NULL AS `s6` FROM `bug_aliases` WHERE `bug_id` IN (?...);

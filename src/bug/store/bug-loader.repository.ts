@@ -234,12 +234,18 @@ export class BugLoaderRepository {
       add(part(K.group, q('x.bug_id'), { s1: q('g.name') },
         `FROM ${q('bug_groups')} x JOIN ${q('groups')} g ON ${q('g.id')} = ${q('x.group_id')} WHERE ${q('x.bug_id')} IN ${inIds}`));
     }
-    // A dependency row says: blocked_id cannot be fixed before depends_on_id.
+    // A dependency row says: blocked_id cannot be fixed before depends_on_id. Each lists the open bugs first, then
+    // the closed ones, each by id (Bugzilla's EmitDependList: ORDER BY is_open DESC); a status no field value
+    // describes counts as open, as the bug's own is_open.
+    const statusOf = (id: string) => `JOIN ${q('bugs')} ob ON ${q('ob.id')} = ${q(id)}
+         LEFT JOIN ${q('fielddefs')} sf ON ${q('sf.name')} = 'bug_status'
+         LEFT JOIN ${q('field_values')} sv ON ${q('sv.field_id')} = ${q('sf.id')} AND ${q('sv.value')} = ${q('ob.status')}`;
+    const isOpen = `COALESCE(${q('sv.is_open')}, 1)`;
     if (wanted.has('blocks')) {
-      add(part(K.blocks, q('depends_on_id'), { n1: q('blocked_id') }, `FROM ${q('bug_dependencies')} WHERE ${q('depends_on_id')} IN ${inIds}`));
+      add(part(K.blocks, q('x.depends_on_id'), { n1: q('x.blocked_id'), n2: isOpen }, `FROM ${q('bug_dependencies')} x ${statusOf('x.blocked_id')} WHERE ${q('x.depends_on_id')} IN ${inIds}`));
     }
     if (wanted.has('depends_on')) {
-      add(part(K.dependsOn, q('blocked_id'), { n1: q('depends_on_id') }, `FROM ${q('bug_dependencies')} WHERE ${q('blocked_id')} IN ${inIds}`));
+      add(part(K.dependsOn, q('x.blocked_id'), { n1: q('x.depends_on_id'), n2: isOpen }, `FROM ${q('bug_dependencies')} x ${statusOf('x.depends_on_id')} WHERE ${q('x.blocked_id')} IN ${inIds}`));
     }
     if (wanted.has('see_also')) add(part(K.seeAlso, q('bug_id'), { n1: q('id'), s1: q('url') }, `FROM ${q('bug_see_also')} WHERE ${q('bug_id')} IN ${inIds}`));
     if (wanted.has('flags')) {
@@ -266,6 +272,8 @@ export class BugLoaderRepository {
 
     const rows = await sql.all<RelationRow>(parts.join(' UNION ALL '), params);
     const seeAlsoOrder = new Map<string, number>();
+    /** `bug:b<id>` / `bug:d<id>`: a bug the bug blocks / depends on whose status is closed. */
+    const closed = new Set<string>();
     const customOrder = new Map<number, number>();
     for (const r of rows) {
       const kind = Number(r.k);
@@ -281,8 +289,8 @@ export class BugLoaderRepository {
         case K.cc: bug.cc.push({ id: Number(r.n1), login: r.s1, realName: r.s2 ?? '', email: r.s3 as string }); break;
         case K.keyword: bug.keywords.push(r.s1); break;
         case K.group: bug.groups.push(r.s1); break;
-        case K.blocks: bug.blocks.push(Number(r.n1)); break;
-        case K.dependsOn: bug.dependsOn.push(Number(r.n1)); break;
+        case K.blocks: bug.blocks.push(Number(r.n1)); if (Number(r.n2) === 0) closed.add(`${r.bug_id}:b${r.n1}`); break;
+        case K.dependsOn: bug.dependsOn.push(Number(r.n1)); if (Number(r.n2) === 0) closed.add(`${r.bug_id}:d${r.n1}`); break;
         case K.seeAlso: bug.seeAlso.push(r.s1); seeAlsoOrder.set(`${r.bug_id}:${r.s1}`, Number(r.n1)); break;
         case K.flag:
           bug.flags.push({
@@ -305,8 +313,9 @@ export class BugLoaderRepository {
       bug.cc.sort(ccOrder);
       bug.keywords.sort(keywordOrder);
       bug.groups.sort(byText);
-      bug.blocks.sort((a, b) => a - b);
-      bug.dependsOn.sort((a, b) => a - b);
+      const openFirst = (side: 'b' | 'd') => (a: number, b: number) => Number(closed.has(`${id}:${side}${a}`)) - Number(closed.has(`${id}:${side}${b}`)) || a - b;
+      bug.blocks.sort(openFirst('b'));
+      bug.dependsOn.sort(openFirst('d'));
       bug.seeAlso.sort((a, b) => seeAlsoOrder.get(`${id}:${a}`)! - seeAlsoOrder.get(`${id}:${b}`)!);
       bug.flags.sort((a, b) => a.id - b.id);
       bug.tags.sort(byText);

@@ -95,6 +95,7 @@ export class BugStoreService {
   hasSeeAlso(...args: Parameters<BugUpdateRepository['hasSeeAlso']>) { return this.lists.hasSeeAlso(...args); }
   removeDependency(...args: Parameters<BugUpdateRepository['removeDependency']>) { return this.lists.removeDependency(...args); }
   dependsOnIds(...args: Parameters<BugUpdateRepository['dependsOnIds']>) { return this.lists.dependsOnIds(...args); }
+  dependencyPartners(...args: Parameters<BugUpdateRepository['dependencyPartners']>) { return this.lists.dependencyPartners(...args); }
   setDupeOf(...args: Parameters<BugUpdateRepository['setDupeOf']>) { return this.lists.setDupeOf(...args); }
   dupeOfLocked(...args: Parameters<BugUpdateRepository['dupeOfLocked']>) { return this.lists.dupeOfLocked(...args); }
 }

@@ -85,6 +85,12 @@ export class BugUpdateRepository {
     return rows.map((r) => r.dependsOnId);
   }
 
+  /** The bugs this one depends on or blocks: those that list it. */
+  async dependencyPartners(tx: Sql, bugId: number): Promise<number[]> {
+    const rows = await tx.repository(BugDependency).find({ where: [{ blockedId: bugId }, { dependsOnId: bugId }] });
+    return [...new Set(rows.map((r) => (r.blockedId === bugId ? r.dependsOnId : r.blockedId)))];
+  }
+
   /** Marks the bug a duplicate of `dupeOfId`, or of nothing (null). */
   async setDupeOf(tx: Sql, dupeId: number, dupeOfId: number | null): Promise<void> {
     await deleteRows(tx.repository(BugDuplicate), { dupeId });
