@@ -15,7 +15,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { BENCH_API_KEY as API_KEY, benchService, median, startBaseline, wrk, type WrkFigures } from './support.js';
+import { BENCH_API_KEY as API_KEY, benchService, inBatches, median, startBaseline, wrk, type WrkFigures } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -28,18 +28,6 @@ const BUGS = Number(process.env.BENCH_BUGS ?? 2000);
 const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? PORT + 1);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench';
 const { api, recreateDatabase, startServer, stopServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
-
-async function inBatches<T>(count: number, parallel: number, task: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) {
-      const i = next++;
-      results[i] = await task(i);
-    }
-  }));
-  return results;
-}
 
 /** The reference data shape; returns the ids of the richly populated bug that the read scenario fetches and of a bug with 100 comments. */
 async function generate(): Promise<{ bugId: number; commentedBugId: number; product: string; component: string; firstId: number; lastId: number }> {

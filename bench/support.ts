@@ -34,8 +34,13 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
     return json;
   }
 
-  /** Drops and re-creates the bench database. */
+  /** Drops and re-creates the bench database (a SQLite file: removed, with its journal). */
   async function recreateDatabase(): Promise<void> {
+    if (databaseUrl.startsWith('sqlite:')) {
+      const file = databaseUrl.slice('sqlite:'.length);
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+      return;
+    }
     const url = new URL(databaseUrl);
     const name = url.pathname.slice(1);
     url.pathname = '/';
@@ -45,10 +50,13 @@ export function benchService({ port, databaseUrl }: BenchTarget) {
     await connection.end();
   }
 
-  /** Starts the built service as npm start does (with `nodeOptions` for node itself besides) and resolves once it answers. */
-  async function startServer(nodeOptions: readonly string[] = []): Promise<ChildProcess> {
+  /**
+   * Starts the built service as npm start does (with `nodeOptions` for node itself besides, and `env` over the
+   * bench's environment) and resolves once it answers.
+   */
+  async function startServer(nodeOptions: readonly string[] = [], env: Record<string, string> = {}): Promise<ChildProcess> {
     const server = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...nodeOptions, 'dist/src/main.js'], {
-      env: { ...process.env, ...SERVICE_ENV, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
+      env: { ...process.env, ...SERVICE_ENV, TZ: 'UTC', PORT: String(port), DATABASE_URL: databaseUrl, TRACKER_ADMIN_API_KEY: BENCH_API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     if (await waitUntilAnswering(`${base}/rest/version`)) return server;
@@ -131,6 +139,19 @@ export async function wrk(url: string, seconds: number, requestLua = ''): Promis
   } finally {
     fs.rmSync(script, { force: true });
   }
+}
+
+/** `task(0)` … `task(count - 1)`, `parallel` at a time; their results in order. */
+export async function inBatches<T>(count: number, parallel: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  }));
+  return results;
 }
 
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

@@ -7,6 +7,7 @@ import type { AppConfig } from './config/app-config.js';
 import { configureHttp, edgeErrorHandlers, RequestLog, requestDeadline, requestIdOf } from './common/http/fastify-setup.js';
 import { installRequestHook } from './common/http/request-hook.js';
 import { declareFastPaths } from './common/http/fast-paths.js';
+import { Admission } from './common/http/admission.js';
 import { FAST_PATHS } from './fast-paths.js';
 import { CALLER_RESOLVER, type CallerResolver } from './common/guards/caller-resolver.js';
 import { Clock } from './common/time/clock.js';
@@ -59,6 +60,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const limiter = app.get(RateLimitService);
   installRequestHook(adapter.getInstance<FastifyInstance>(), {
     resolver: app.get<CallerResolver>(CALLER_RESOLVER), clock: app.get(Clock), ...(limiter.isOn ? { limiter } : {}), fastPaths: config.fastPaths,
+    admission: Admission.of(config.admission),
     instanceOf: (type) => app.get(type, { strict: false }),
   });
   await app.init();

@@ -56,3 +56,13 @@ describe('TRACKER_REQUEST_TIMEOUT_MS', () => {
     expect(() => loadConfig({ TRACKER_REQUEST_TIMEOUT_MS: '0' })).toThrow(new ConfigError("TRACKER_REQUEST_TIMEOUT_MS must be an integer between 1000 and 3600000 (got '0')"));
   });
 });
+
+describe('admission (TRACKER_MAX_IN_FLIGHT, TRACKER_MAX_QUEUE, TRACKER_MAX_WAIT_MS)', () => {
+  it('defaults to 32 in flight, 1,000 waiting, 1 s; a turn budget on SQLite only; 0 in flight turns it off', () => {
+    expect(loadConfig({}).admission).toEqual({ maxInFlight: 32, maxQueue: 1000, maxWaitMs: 1000, turnBudgetMs: 2 });
+    expect(loadConfig({ DATABASE_URL: 'mysql://root@db/tracker' }).admission.turnBudgetMs).toBe(0);
+    expect(loadConfig({ TRACKER_MAX_IN_FLIGHT: '0', TRACKER_MAX_QUEUE: '5', TRACKER_MAX_WAIT_MS: '250' }).admission).toMatchObject({ maxInFlight: 0, maxQueue: 5, maxWaitMs: 250 });
+    expect(() => loadConfig({ TRACKER_MAX_QUEUE: '0' })).toThrow(new ConfigError("TRACKER_MAX_QUEUE must be an integer between 1 and 1000000 (got '0')"));
+    expect(() => loadConfig({ TRACKER_MAX_WAIT_MS: '1s' })).toThrow(ConfigError);
+  });
+});

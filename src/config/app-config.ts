@@ -55,6 +55,27 @@ export class AppConfig {
    * on the wire. `on` (the default) leaves them on. Each mechanism reads this where it decides to engage.
    */
   fastPaths: boolean;
+  /**
+   * How many API requests an instance works on at once and how long the others may wait for their turn
+   * (src/common/http/admission.ts): TRACKER_MAX_IN_FLIGHT, TRACKER_MAX_QUEUE, TRACKER_MAX_WAIT_MS.
+   */
+  admission: AdmissionLimits;
+}
+
+/** AppConfig.admission. */
+export interface AdmissionLimits {
+  /** Requests worked on at once (TRACKER_MAX_IN_FLIGHT); 0 turns admission off: every request goes in at once. */
+  maxInFlight: number;
+  /** Requests waiting for their turn at most (TRACKER_MAX_QUEUE); one more is refused at once. */
+  maxQueue: number;
+  /** The longest a request waits for its turn before it is refused (TRACKER_MAX_WAIT_MS). */
+  maxWaitMs: number;
+  /**
+   * How long one turn of the event loop takes requests in before the next ones wait for a later turn (ms), where a
+   * request's work runs synchronously in the loop (SQLite: 2); 0, no such bound (MySQL/MariaDB, whose statements
+   * wait for the server and let the loop turn).
+   */
+  turnBudgetMs: number;
 }
 
 export interface WebhookSettings {
@@ -97,6 +118,13 @@ export class ConfigError extends Error {}
 /** The levels of LOG_LEVEL (pino's, and `silent`). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * A turn's intake of requests on SQLite (AdmissionLimits.turnBudgetMs): short enough that the loop turns some
+ * hundreds of times a second under load (one new connection accepted per turn), long enough that its cost per turn
+ * (~30 µs) stays small.
+ */
+const SQLITE_TURN_BUDGET_MS = 2;
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/tracker.sqlite';
 
@@ -216,6 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const fastPaths = env.TRACKER_FAST_PATHS?.trim().toLowerCase() || 'on';
   if (fastPaths !== 'on' && fastPaths !== 'off') throw new ConfigError(`TRACKER_FAST_PATHS must be on or off (got '${env.TRACKER_FAST_PATHS}')`);
   config.fastPaths = fastPaths === 'on';
+  config.admission = {
+    maxInFlight: integer(env, 'TRACKER_MAX_IN_FLIGHT', 32, 0, 100_000),
+    maxQueue: integer(env, 'TRACKER_MAX_QUEUE', 1_000, 1, 1_000_000),
+    maxWaitMs: integer(env, 'TRACKER_MAX_WAIT_MS', 1_000, 1, 600_000),
+    turnBudgetMs: config.databaseUrl.startsWith('sqlite:') ? SQLITE_TURN_BUDGET_MS : 0,
+  };
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${withoutPassword(config.redisUrl)}')`);
   return config;
 }

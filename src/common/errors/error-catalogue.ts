@@ -255,6 +255,9 @@ export const Errors = {
   REQUEST_TIMEOUT: define('request_timeout', 32000, () => 'The request was not received in time.', 408),
   BAD_REQUEST: define('bad_request', 32000, () => 'The request is not valid HTTP.'),
   DATABASE_UNAVAILABLE: define('database_unavailable', -32001, () => 'The database is not available at the moment. Nothing of this request was saved; please try again.', 503),
+  // Beyond 5.0 (issue 40): more requests than the instance can take in time (src/common/http/admission.ts); refused
+  // before any work, 503 with Retry-After.
+  OVERLOADED: define('overloaded', -32002, () => 'The service is too busy to take this request now. Nothing of it was done; please try again in a moment.', 503),
   // Beyond 5.0 (issue 15): HTTP 429 with Retry-After and X-RateLimit-*; a code of its own outside Bugzilla's ranges.
   RATE_LIMITED: define('rate_limited', -32029, (p) => `Too many ${p.kind} requests: try again in ${p.seconds} seconds.`, 429),
   // Beyond 5.0 (issue 15): webhooks. Codes of their own outside Bugzilla's ranges.

@@ -14,6 +14,7 @@ import { KEPT_ANSWER, type KeptAnswer, type KeptAnswerType } from './kept-answer
 import { sendError, toTrackerError } from './exception.filter.js';
 import { sendsRawJson } from './raw-json.js';
 import { PRESUMES_CALLER } from './presumed-caller.js';
+import type { Admission } from './admission.js';
 
 /**
  * The first step of a routed request, before any guard: merges the parameters, resolves the caller once, reads the
@@ -26,6 +27,9 @@ import { PRESUMES_CALLER } from './presumed-caller.js';
  * controllers' routes, so the OpenAPI document and unknown paths (32614) are served as before, without it.
  */
 export function installRequestHook(fastify: FastifyInstance, dependencies: RequestHookDependencies): void {
+  const { admission } = dependencies;
+  // Declared, so that every request object has the same shape.
+  if (admission) fastify.decorateRequest(ADMITTED, false);
   fastify.addHook('onRoute', (route) => {
     const config = route.config as Record<string, unknown> | undefined;
     const rule = accessRuleOf(config);
@@ -37,7 +41,48 @@ export function installRequestHook(fastify: FastifyInstance, dependencies: Reque
     const keptAnswer = answerType && dependencies.fastPaths ? { answerer: dependencies.instanceOf(answerType), rule } : undefined;
     const presumes = config?.[PRESUMES_CALLER] === true ? rule : undefined;
     route.preHandler = [...declared, requestReader(dependencies, rule, companionType && dependencies.instanceOf(companionType), keptAnswer, presumes)];
+    // Every answer goes through onSend, errors and the hook's own answers included: the request's work is done.
+    if (admission) route.onSend = [...(route.onSend === undefined ? [] : [route.onSend].flat()), leaving(admission)];
   });
+}
+
+/** Set on a request that holds one of the admission's slots, until its answer is sent. */
+const ADMITTED = Symbol('admitted');
+type Admitted = { [ADMITTED]: boolean };
+
+function leaving(admission: Admission) {
+  return (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void => {
+    if ((request as unknown as Admitted)[ADMITTED]) {
+      (request as unknown as Admitted)[ADMITTED] = false;
+      admission.leave();
+    }
+    done(null, payload);
+  };
+}
+
+/**
+ * Takes one of the admission's slots for the request: true when taken, false when refused (the refusal is sent), a
+ * promise of either when the request waits for its turn. No promise when it needs none: most requests wait for none.
+ */
+function admit(admission: Admission, request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> {
+  let wait: Promise<void> | undefined;
+  try {
+    wait = admission.enter();
+  } catch (error) {
+    return refused(request, reply, error);
+  }
+  if (!wait) return taken(request);
+  return wait.then(() => taken(request), (error: unknown) => refused(request, reply, error));
+}
+
+function taken(request: FastifyRequest): true {
+  (request as unknown as Admitted)[ADMITTED] = true;
+  return true;
+}
+
+function refused(request: FastifyRequest, reply: FastifyReply, error: unknown): false {
+  sendError(reply, toTrackerError(error, request));
+  return false;
 }
 
 interface RequestHookDependencies {
@@ -47,18 +92,25 @@ interface RequestHookDependencies {
   limiter?: RateLimiter;
   /** AppConfig.fastPaths: off, no route is answered here (its kept answer: fast-paths.ts); each goes through Nest's pipeline. */
   fastPaths: boolean;
+  /** Present unless TRACKER_MAX_IN_FLIGHT=0: a request waits here for its turn before anything else. */
+  admission?: Admission;
   /** The application's instance of a provider a route names (its companion read, its kept answer: fast-paths.ts). */
   instanceOf: <T>(type: abstract new (...args: never[]) => T) => T;
 }
 
 function requestReader(
-  { resolver, clock, limiter }: RequestHookDependencies,
+  { resolver, clock, limiter, admission }: RequestHookDependencies,
   rule: AccessRule,
   companion: CompanionRead<unknown> | undefined,
   keptAnswer: { answerer: KeptAnswer; rule: AccessRule } | undefined,
   presumes: AccessRule | undefined,
 ) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (admission) {
+      let admitted = admit(admission, request, reply);
+      if (typeof admitted !== 'boolean') admitted = await admitted;
+      if (!admitted) return reply;
+    }
     const isRead = request.method === 'GET' || request.method === 'HEAD';
     const body = isRead ? undefined : RequestParams.parseBody(request.body as string | undefined, request.headers['content-type']);
     const params = RequestParams.merge(request.query as Record<string, unknown>, body);

@@ -63,3 +63,17 @@ export function observeAtScrape<L extends string>(
     },
   });
 }
+
+/** A counter whose value is read when Prometheus scrapes (totals by label set), like observeAtScrape's gauges. */
+export function countAtScrape<L extends string>(
+  name: string, help: string, labelNames: readonly L[], read: () => ReadonlyArray<[Partial<Record<L, string>>, number]>,
+): void {
+  metricsRegistry.removeSingleMetric(name);
+  new Counter({
+    name, help, labelNames, registers: [metricsRegistry],
+    collect() {
+      this.reset();
+      for (const [labels, value] of read()) if (value) this.inc(labels, value);
+    },
+  });
+}
