@@ -52,7 +52,7 @@ if node -e "import('mysql2/promise').then(m => m.default.createConnection(proces
   TEST_DIALECT=mysql jest --selectProjects e2e
   # Once more with every speed mechanism off (TRACKER_FAST_PATHS=off, AppConfig.fastPaths): the plain NestJS +
   # TypeORM path must stay true, answering exactly as the fast one. Tests whose subject is a mechanism (statement
-  # counts, round trips, kept answers …) skip themselves there.
+  # counts, round trips, kept answers …) are not registered there (test/support/conditions.ts).
   echo "== e2e tests on MariaDB/MySQL with TRACKER_FAST_PATHS=off"
   TRACKER_FAST_PATHS=off TEST_DIALECT=mysql jest --selectProjects e2e
   # Black-box: the production build as the container starts it, on a database of its own, and the e2e suite

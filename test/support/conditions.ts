@@ -2,13 +2,15 @@ import { REMOTE_BASE_URL } from './test-app.js';
 import { testDialect } from './test-database.js';
 
 /**
- * What a test needs of the run to mean anything: a dialect, the fast paths, an instance in this process. A test whose
- * condition does not hold is registered skipped, its title saying why (Jest prints it: "○ skipped …"), never run to
- * an early `return` that would count as passed.
+ * What a test needs of the run to mean anything: a dialect, the fast paths, an instance in this process. Each pass of
+ * `npm test` runs the tests whose conditions hold for it; a test whose condition does not hold is not registered in
+ * that pass (never skipped, never run to an early `return` that would count as passed), and runs in the pass it is
+ * written for. A file none of whose tests applies to a pass is left out of it by test/support/pass-files.cjs, since
+ * Jest fails a file that registers no test.
  */
 export interface Condition {
   readonly holds: boolean;
-  /** Why a test is skipped when the condition does not hold. */
+  /** Why a test does not apply to a pass where the condition does not hold (the pass it runs in is another). */
   readonly reason: string;
 }
 
@@ -34,22 +36,16 @@ export const inProcess: Condition = { holds: !REMOTE_BASE_URL, reason: 'in-proce
 
 type TestFn = (name: string, fn?: jest.ProvidesCallback, timeout?: number) => void;
 
-/** The reasons of the conditions that do not hold, or undefined when all do. */
-function unmet(conditions: readonly Condition[]): string | undefined {
-  const reasons = conditions.filter((condition) => !condition.holds).map((condition) => condition.reason);
-  return reasons.length ? reasons.join('; ') : undefined;
+function allHold(conditions: readonly Condition[]): boolean {
+  return conditions.every((condition) => condition.holds);
 }
 
-/** `it` when every condition holds; else `it.skip` with the reasons in the title. */
+/** `it` when every condition holds; else nothing is registered. */
 export function itWhen(...conditions: Condition[]): TestFn {
-  const reasons = unmet(conditions);
-  if (reasons === undefined) return it;
-  return (name, fn, timeout) => it.skip(`${name} [skipped: ${reasons}]`, fn, timeout);
+  return allHold(conditions) ? it : () => undefined;
 }
 
-/** `describe` when every condition holds; else `describe.skip` with the reasons in the title. */
+/** `describe` when every condition holds; else nothing in it is registered. */
 export function describeWhen(...conditions: Condition[]): (name: string, fn: () => void) => void {
-  const reasons = unmet(conditions);
-  if (reasons === undefined) return describe;
-  return (name, fn) => describe.skip(`${name} [skipped: ${reasons}]`, fn);
+  return allHold(conditions) ? describe : () => undefined;
 }

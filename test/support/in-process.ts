@@ -4,7 +4,7 @@ import { describeWhen, inProcess, itWhen } from './conditions.js';
 /**
  * Tests that cannot be black-box — they count statements, read or write the database, move the clock, configure or
  * restart the instance — are declared with these: they run in-process (npm test) and are skipped against a running
- * instance (npm run test:e2e:remote). Whole files of that kind are listed in test/support/in-process-files.cjs.
+ * instance (npm run test:e2e:remote). Whole files of that kind are listed in test/support/pass-files.cjs.
  */
 export const inProcessIt = itWhen(inProcess);
 export const inProcessDescribe = describeWhen(inProcess);
