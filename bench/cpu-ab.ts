@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { BENCH_API_KEY as API_KEY, SERVICE_ENV, SERVICE_NODE_OPTIONS, median, waitUntilAnswering } from './support.js';
+import { ALTERNATING_UPDATE, BENCH_API_KEY as API_KEY, SERVICE_ENV, SERVICE_NODE_OPTIONS, generateReferenceData, median, waitUntilAnswering } from './support.js';
 import mysql from 'mysql2/promise';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 6);
@@ -64,36 +64,10 @@ async function start(build: Build): Promise<void> {
     env: { ...process.env, ...SERVICE_ENV, TZ: 'UTC', PORT: String(build.port), DATABASE_URL: server.toString(), TRACKER_ADMIN_API_KEY: API_KEY, TRACKER_ADMIN_PASSWORD: 'bench-password', TRACKER_MAIL_URL: 'off', LOG_LEVEL: 'warn' },
   });
   if (!(await waitUntilAnswering(`http://127.0.0.1:${build.port}/rest/version`))) throw new Error(`${build.name}: the service did not start`);
-  const product = 'BenchProduct';
-  const component = 'Core';
-  await api(build, 'POST', '/product', { name: product, description: 'Benchmark product', version: '1.0', is_open: true });
-  await api(build, 'POST', '/component', { product, name: component, description: 'Core component', default_assignee: 'admin@example.com' });
-  for (const keyword of ['perf', 'regression']) await api(build, 'POST', '/keyword', { name: keyword, description: keyword });
-  await api(build, 'POST', '/flag_type', { name: 'review', description: 'review', target_type: 'bug', inclusions: [product] });
-  for (const login of ['dev1@example.com', 'dev2@example.com']) await api(build, 'POST', '/user', { email: login, full_name: login, password: 'password-1' });
-  const ids: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    ids.push((await api(build, 'POST', '/bug', { product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', summary: `Benchmark bug ${i}`, description: `Description ${i}` })).id);
-  }
-  build.bugId = ids[100];
-  await api(build, 'PUT', `/bug/${build.bugId}`, {
-    alias: { add: ['bench-target'] }, cc: { add: ['dev1@example.com', 'dev2@example.com'] }, keywords: { add: ['perf', 'regression'] },
-    see_also: { add: ['https://bugzilla.mozilla.org/show_bug.cgi?id=1'] }, depends_on: { add: [ids[0], ids[1]] }, blocks: { add: [ids[2]] },
-    flags: [{ name: 'review', status: '?', requestee: 'dev1@example.com' }],
-  });
-  for (let i = 1; i <= 12; i++) await api(build, 'PUT', `/bug/${build.bugId}`, { comment: { body: `Comment ${i} on the benchmark bug` } });
-  build.commentedBugId = ids[ids.length - 1];
-  for (let i = 1; i <= 99; i++) await api(build, 'POST', `/bug/${build.commentedBugId}/comment`, { comment: `Comment ${i} of a long discussion\n\nwith a second paragraph` });
+  const { bugId, commentedBugId } = await generateReferenceData((method, apiPath, body) => api(build, method, apiPath, body), 200);
+  build.bugId = bugId;
+  build.commentedBugId = commentedBugId;
 }
-
-/** Update Bug alternating status and cc each request, with a comment, as bench/run.ts's one-bug PUT. */
-const ALTERNATING_UPDATE = `counter = 0
-request = function()
-  counter = counter + 1
-  local odd = counter % 2 == 1
-  local body = string.format('{"status":"%s","cc":{"%s":["dev2@example.com"]},"comment":{"body":"load %d"}}', odd and "IN_PROGRESS" or "CONFIRMED", odd and "add" or "remove", counter)
-  return wrk.format("PUT", nil, {["Content-Type"] = "application/json"}, body)
-end`;
 
 function scenarios(build: Build): Array<[name: string, path: string, lua: string]> {
   const auth = `Bugzilla_api_key=${API_KEY}`;

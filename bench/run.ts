@@ -15,7 +15,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { BENCH_API_KEY as API_KEY, benchService, inBatches, median, startBaseline, wrk, type WrkFigures } from './support.js';
+import { ALTERNATING_UPDATE, BENCH_API_KEY as API_KEY, benchService, generateReferenceData, median, startBaseline, wrk, type WrkFigures } from './support.js';
 
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -29,51 +29,10 @@ const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? PORT + 1);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench';
 const { api, recreateDatabase, startServer, stopServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
 
-/** The reference data shape; returns the ids of the richly populated bug that the read scenario fetches and of a bug with 100 comments. */
-async function generate(): Promise<{ bugId: number; commentedBugId: number; product: string; component: string; firstId: number; lastId: number }> {
-  const product = 'BenchProduct';
-  const component = 'Core';
-  await api('POST', '/product', { name: product, description: 'Benchmark product', version: '1.0', is_open: true });
-  await api('POST', '/component', { product, name: component, description: 'Core component', default_assignee: 'admin@example.com' });
-  await api('POST', '/keyword', { name: 'perf', description: 'performance' }).catch(() => undefined);
-  await api('POST', '/keyword', { name: 'regression', description: 'regression' }).catch(() => undefined);
-  await api('POST', '/flag_type', { name: 'review', description: 'review', target_type: 'bug', inclusions: [product] }).catch(() => undefined);
-  for (const login of ['dev1@example.com', 'dev2@example.com']) {
-    await api('POST', '/user', { email: login, full_name: login.split('@')[0], password: 'password-1' });
-  }
-  const base = { product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', priority: 'Normal', severity: 'normal' };
-  const ids = await inBatches(BUGS, 8, async (i) => (await api('POST', '/bug', { ...base, summary: `Benchmark bug ${i}`, description: `Description of bug ${i}` })).id as number);
-  const bugId = ids[Math.floor(ids.length / 2)];
-  await api('PUT', `/bug/${bugId}`, {
-    alias: { add: ['bench-target'] },
-    cc: { add: ['dev1@example.com', 'dev2@example.com'] },
-    keywords: { add: ['perf', 'regression'] },
-    see_also: { add: ['https://bugzilla.mozilla.org/show_bug.cgi?id=1'] },
-    depends_on: { add: [ids[0], ids[1]] },
-    blocks: { add: [ids[2]] },
-    flags: [{ name: 'review', status: '?', requestee: 'dev1@example.com' }],
-  });
-  for (let i = 1; i <= 12; i++) await api('PUT', `/bug/${bugId}`, { comment: { body: `Comment ${i} on the benchmark bug` } });
-  // The comments read: a bug of its own (the update scenario keeps commenting on bugId), its description and 99 comments.
-  const commentedBugId = ids[ids.length - 1];
-  await inBatches(99, 8, (i) => api('POST', `/bug/${commentedBugId}/comment`, { comment: `Comment ${i + 1} of a long discussion\n\nwith a second paragraph` }));
-  return { bugId, commentedBugId, product, component, firstId: Math.min(...ids), lastId: Math.max(...ids) };
-}
-
 /** A Lua `request` for wrk: a JSON body with the method. */
 const jsonRequest = (method: string, body: string) =>
   `wrk.method = "${method}"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = [[${body}]]`;
 
-/** Update Bug alternating status and cc each request (per wrk thread), with a comment: always a real change. */
-const alternatingUpdate = `
-counter = 0
-request = function()
-  counter = counter + 1
-  local odd = counter % 2 == 1
-  local body = string.format('{"status":"%s","cc":{"%s":["dev2@example.com"]},"comment":{"body":"load %d"}}',
-    odd and "IN_PROGRESS" or "CONFIRMED", odd and "add" or "remove", counter)
-  return wrk.format("PUT", nil, {["Content-Type"] = "application/json"}, body)
-end`;
 
 /**
  * The same update spread over the bugs first…last in turn, so that requests do not wait for one another's row
@@ -180,7 +139,7 @@ async function main(): Promise<void> {
   let baseline: ChildProcess | undefined;
   try {
     process.stderr.write(`generating ${BUGS} bugs …\n`);
-    const { bugId, commentedBugId, product, component, firstId, lastId } = await generate();
+    const { bugId, commentedBugId, product, component, firstId, lastId } = await generateReferenceData(api, BUGS);
     // Cold start: the built service, from process start to its first answer, on the existing database.
     await stopServer(server);
     const started = performance.now();
@@ -209,7 +168,7 @@ async function main(): Promise<void> {
     const create = JSON.stringify({ product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', summary: 'Load', description: 'Created under load' });
     const writes: Array<[string, string, string]> = [
       ['POST /rest/bug', `${BASE}/rest/bug?${auth}`, jsonRequest('POST', create)],
-      ['PUT /rest/bug/(id) status+cc+comment', `${BASE}/rest/bug/${bugId}?${auth}`, alternatingUpdate],
+      ['PUT /rest/bug/(id) status+cc+comment', `${BASE}/rest/bug/${bugId}?${auth}`, ALTERNATING_UPDATE],
       ['PUT /rest/bug/(id) status+cc+comment, a different bug each request', `${BASE}/rest/bug/${firstId}?${auth}`, distinctUpdates(firstId, lastId, auth)],
     ];
     const writeRps: number[] = [];

@@ -155,3 +155,50 @@ export async function inBatches<T>(count: number, parallel: number, task: (i: nu
 }
 
 export const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** How a bench script calls the service's REST API (its path after /rest), as the bench's admin. */
+export type BenchApi = (method: string, path: string, body?: unknown) => Promise<any>;
+
+/**
+ * The reference data shape: a product and component, `bugs` bugs, one of them richly populated (aliases, cc,
+ * keywords, see_also, dependencies, a flag, 12 comments) for the read scenarios, and one with 100 comments.
+ */
+export async function generateReferenceData(api: BenchApi, bugs: number): Promise<{ bugId: number; commentedBugId: number; product: string; component: string; firstId: number; lastId: number }> {
+  const product = 'BenchProduct';
+  const component = 'Core';
+  await api('POST', '/product', { name: product, description: 'Benchmark product', version: '1.0', is_open: true });
+  await api('POST', '/component', { product, name: component, description: 'Core component', default_assignee: 'admin@example.com' });
+  for (const keyword of ['perf', 'regression']) await api('POST', '/keyword', { name: keyword, description: keyword });
+  await api('POST', '/flag_type', { name: 'review', description: 'review', target_type: 'bug', inclusions: [product] });
+  for (const login of ['dev1@example.com', 'dev2@example.com']) {
+    await api('POST', '/user', { email: login, full_name: login.split('@')[0], password: 'password-1' });
+  }
+  const base = { product, component, version: '1.0', op_sys: 'Linux', platform: 'PC', priority: 'Normal', severity: 'normal' };
+  const ids = await inBatches(bugs, 8, async (i) => (await api('POST', '/bug', { ...base, summary: `Benchmark bug ${i}`, description: `Description of bug ${i}` })).id as number);
+  const bugId = ids[Math.floor(ids.length / 2)];
+  await api('PUT', `/bug/${bugId}`, {
+    alias: { add: ['bench-target'] },
+    cc: { add: ['dev1@example.com', 'dev2@example.com'] },
+    keywords: { add: ['perf', 'regression'] },
+    see_also: { add: ['https://bugzilla.mozilla.org/show_bug.cgi?id=1'] },
+    depends_on: { add: [ids[0], ids[1]] },
+    blocks: { add: [ids[2]] },
+    flags: [{ name: 'review', status: '?', requestee: 'dev1@example.com' }],
+  });
+  for (let i = 1; i <= 12; i++) await api('PUT', `/bug/${bugId}`, { comment: { body: `Comment ${i} on the benchmark bug` } });
+  // The comments read: a bug of its own (the update scenario keeps commenting on bugId), its description and 99 comments.
+  const commentedBugId = ids[ids.length - 1];
+  await inBatches(99, 8, (i) => api('POST', `/bug/${commentedBugId}/comment`, { comment: `Comment ${i + 1} of a long discussion\n\nwith a second paragraph` }));
+  return { bugId, commentedBugId, product, component, firstId: Math.min(...ids), lastId: Math.max(...ids) };
+}
+
+/** Update Bug alternating status and cc each request (per wrk thread), with a comment: always a real change. */
+export const ALTERNATING_UPDATE = `
+counter = 0
+request = function()
+  counter = counter + 1
+  local odd = counter % 2 == 1
+  local body = string.format('{"status":"%s","cc":{"%s":["dev2@example.com"]},"comment":{"body":"load %d"}}',
+    odd and "IN_PROGRESS" or "CONFIRMED", odd and "add" or "remove", counter)
+  return wrk.format("PUT", nil, {["Content-Type"] = "application/json"}, body)
+end`;
