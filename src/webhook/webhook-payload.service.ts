@@ -12,6 +12,7 @@ import { UserService } from '../user/user.service.js';
 import type { Webhook } from './entities/webhook.entity.js';
 import type { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import type { StoredEvent } from './webhook.service.js';
+import { bmoPayload, requesteeLogins, type BmoUser } from './bmo-payload.js';
 
 const NO_PRIVATE_ATTACHMENTS: ReadonlySet<number> = new Set();
 
@@ -69,6 +70,19 @@ export class WebhookPayloadService {
 
     const changes = event.changes.filter((c) => mayShowChange(caller, c, NO_PRIVATE_ATTACHMENTS));
     const changer = people.get(event.changerId);
+    if (event.message) {
+      const { comment: shownComment, attachment: shownAttachment, ...plainBug } = bug as Record<string, unknown> & { comment?: Record<string, unknown>; attachment?: Record<string, unknown> };
+      const requestees = await this.users.findByLogins(requesteeLogins(plainBug, shownAttachment));
+      const user = (record: { id: number; login: string; realName: string }): BmoUser => ({ id: record.id, login: record.login, real_name: record.realName });
+      return {
+        payload: JSON.stringify(bmoPayload({
+          webhook, message: event.message, time: toApiDateTime(event.at)!, changes, bug: plainBug,
+          user: changer ? user(changer) : { id: event.changerId, login: '', real_name: '' },
+          comment: shownComment, attachment: shownAttachment,
+          requestees: new Map([...requestees].map(([login, record]) => [login, user(record)])),
+        })),
+      };
+    }
     const target = delivery.action === 'comment' ? 'comment' : delivery.action === 'attachment' ? 'attachment' : 'bug';
     return {
       payload: JSON.stringify({

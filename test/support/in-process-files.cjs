@@ -21,5 +21,6 @@ module.exports = [
   'schema', // compares the database schema with the entities
   'shutdown', // signals the service process
   'start-up', // starts instances on a busy port, a missing database, and reads the mail files
+  'webhook-bmo', // as webhook-delivery: a receiver the instance can reach (TRACKER_WEBHOOK_ALLOW_PRIVATE=1)
   'webhook-delivery', // needs TRACKER_WEBHOOK_ALLOW_PRIVATE=1 and fast retries, and a receiver the instance can reach
 ];
