@@ -28,6 +28,10 @@ export const WEBHOOK_CHANNEL = 'webhooks';
 const ANY = 'Any';
 
 const MAX_NAME_LENGTH = 255;
+/** An HTTP header name (RFC 9110 token), and the headers a delivery sets itself (never replaced by an API key header). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+const OWN_HEADERS = /^(content-type|content-length|host|user-agent|connection|transfer-encoding|x-tracker-.*)$/i;
+const MAX_API_KEY_VALUE_LENGTH = 255;
 const MAX_URL_LENGTH = 2000;
 /** GET /rest/webhook/{id}/deliveries answers this many by default, and at most MAX_DELIVERIES_LISTED. */
 const DEFAULT_DELIVERIES_LISTED = 50;
@@ -109,6 +113,7 @@ export class WebhookService implements BugChangeListener {
     const id = await this.db.transaction((tx) => this.repository.insert(tx, {
       ownerId: caller.id, name: values.name!, url: values.url!, secret, format: values.format ?? 'tracker', events: values.events!,
       productId: values.productId ?? null, componentId: values.componentId ?? null, enabled: values.enabled ?? true,
+      apiKeyHeader: values.apiKeyHeader ?? null, apiKeyValue: values.apiKeyValue ?? null,
       disabledReason: null, createdAt: at,
     }));
     return { id, secret };
@@ -267,6 +272,7 @@ export class WebhookService implements BugChangeListener {
       values.componentId = component?.id ?? null;
     }
     if (input.enabled !== undefined) values.enabled = input.enabled;
+    Object.assign(values, checkedApiKey(input, current));
     return values;
   }
 
@@ -297,6 +303,7 @@ export class WebhookService implements BugChangeListener {
       product: filters(w).product ?? null,
       component: filters(w).component ?? null,
       enabled: w.enabled,
+      api_key_header: w.apiKeyHeader,
       owner: owners.get(w.ownerId)?.login ?? null,
       creation_time: toApiDateTime(w.createdAt),
       state: presentState(w, states.get(w.id), pending.get(w.id) ?? 0),
@@ -359,6 +366,22 @@ async function bmoMessages(event: BugChangeEvent): Promise<EventDelivery[]> {
         ? of('attachment.create', { changes: [], attachment: { id, isNew } })
         : of('attachment.modify', { changes: plain(event.changes.filter((c) => c.attachmentId === id)), attachment: { id, isNew } }));
   }
+}
+
+/**
+ * The API key header and value of the input, checked: both or neither (a header '' removes both); the name a token
+ * that is not one of the delivery's own headers, the value one line.
+ */
+function checkedApiKey(input: WebhookInput, current: Webhook | undefined): Pick<WebhookChange, 'apiKeyHeader' | 'apiKeyValue'> {
+  if (input.api_key_header === undefined && input.api_key_value === undefined) return {};
+  const header = input.api_key_header !== undefined ? input.api_key_header.trim() : (current?.apiKeyHeader ?? '');
+  const value = input.api_key_value !== undefined ? input.api_key_value.trim() : (current?.apiKeyValue ?? '');
+  if (header === '' && input.api_key_header !== undefined) return { apiKeyHeader: null, apiKeyValue: null };
+  const refuse = (param: string, why: string) => TrackerError.of(Errors.WEBHOOK_API_KEY_INVALID, { param, why });
+  if (!HEADER_NAME.test(header)) throw refuse('api_key_header', 'a header name of letters, digits and -, 64 characters at most');
+  if (OWN_HEADERS.test(header)) throw refuse('api_key_header', `${header} is a header every delivery sets itself`);
+  if (!value || value.length > MAX_API_KEY_VALUE_LENGTH || [...value].some((c) => c < ' ' || c === '\u007f')) throw refuse('api_key_value', `one line of 1 to ${MAX_API_KEY_VALUE_LENGTH} characters`);
+  return { apiKeyHeader: header, apiKeyValue: value };
 }
 
 /** Whether a `bmo` webhook filtered on the product (and component, or Any) a bug moved from. */

@@ -121,8 +121,8 @@ describe('webhooks in BMO\'s shape', () => {
     for (const hook of hooks) expect({ routing_key: hook.body.event?.routing_key, violations: violations(WebhookRequest, hook.body) }).toEqual({ routing_key: hook.body.event?.routing_key, violations: [] });
   };
 
-  it('delivers every routing key in BMO\'s payload, each accepted by JBI\'s model, signed as any Tracker delivery', async () => {
-    const hook = await createHook();
+  it('delivers every routing key in BMO\'s payload, each accepted by JBI\'s model, signed, with the API key header JBI checks', async () => {
+    const hook = await createHook({ api_key_header: 'X-Api-Key', api_key_value: 'jbi-secret-key' });
     const bugId = await fileBug(t, { summary: 'BMO-shaped bug', description: 'first words' });
     // A payload shows the bug as it is when first sent: the creation goes before the bug changes.
     await eventually('the creation', () => receiver.of(hook.id).length >= 1);
@@ -143,6 +143,7 @@ describe('webhooks in BMO\'s shape', () => {
     const keys = got.map((r) => r.body.event.routing_key);
     expect(keys).toEqual(['bug.create', expect.stringMatching(/^bug\.modify:/), 'comment.create', 'comment.create', 'attachment.create', expect.stringMatching(/^attachment\.modify:/)]);
     expect(got.every((r) => r.headers['x-tracker-signature'] === `sha256=${createHmac('sha256', hook.secret).update(r.raw).digest('hex')}`)).toBe(true);
+    expect(got.map((r) => r.headers['x-api-key'])).toEqual(Array(6).fill('jbi-secret-key'));
 
     const [created, modified, changeComment, plainComment, attached, obsoleted] = got.map((r) => r.body);
     const user = { id: 1, login: 'admin@example.com', real_name: expect.any(String) };
@@ -278,9 +279,18 @@ describe('webhooks in BMO\'s shape', () => {
     expect(await view(plain.id)).toMatchObject({ format: 'tracker', events: ['modify'] });
 
     expectCodedError(await t.put(`/webhook/${hook.id}`, { format: 'jira' }, { key: outsider.apiKey }), 10505, 400);
+    // BMO's API key header: shown by name, its value never; both or neither; no header a delivery sets itself.
+    const keyed = ok(await t.put(`/webhook/${hook.id}`, { api_key_header: 'Authorization', api_key_value: 'Token abc' }, { key: outsider.apiKey })).webhooks[0];
+    expect(keyed.api_key_header).toBe('Authorization');
+    expect(JSON.stringify(keyed)).not.toContain('Token abc');
+    expect(ok(await t.put(`/webhook/${hook.id}`, { api_key_header: '' }, { key: outsider.apiKey })).webhooks[0].api_key_header).toBeNull();
+    expectCodedError(await t.put(`/webhook/${hook.id}`, { api_key_header: 'X-Api-Key' }, { key: outsider.apiKey }), 10506, 400);
+    expectCodedError(await t.put(`/webhook/${hook.id}`, { api_key_header: 'X-Tracker-Signature', api_key_value: 'forged' }, { key: outsider.apiKey }), 10506, 400);
+    expectCodedError(await t.put(`/webhook/${hook.id}`, { api_key_header: 'Bad Header', api_key_value: 'x' }, { key: outsider.apiKey }), 10506, 400);
+    expectCodedError(await t.put(`/webhook/${hook.id}`, { api_key_header: 'X-Api-Key', api_key_value: 'two\nlines' }, { key: outsider.apiKey }), 10506, 400);
     expectCodedError(await t.put(`/webhook/${hook.id}`, { events: ['modify'] }, { key: outsider.apiKey }), 10503, 400);
     expectCodedError(await t.put(`/webhook/${plain.id}`, { events: ['change'] }, { key: outsider.apiKey }), 10503, 400);
-    expect(await view(hook.id)).toMatchObject({ format: 'bmo', events: ['create', 'change', 'attachment', 'attachment_change'] });
+    expect(await view(hook.id)).toMatchObject({ format: 'bmo', events: ['create', 'change', 'attachment', 'attachment_change'], api_key_header: null });
     await remove(hook.id);
     await remove(plain.id);
   });

@@ -32,6 +32,14 @@ export class WebhookInput {
   @IsOptional() @IsString() @TextParam()
   component?: string;
 
+  @ApiPropertyOptional({ description: "A header sent with every delivery for the receiver's authentication (BMO's api_key_header, e.g. X-Api-Key); '' removes it." })
+  @IsOptional() @IsString() @TextParam()
+  api_key_header?: string;
+
+  @ApiPropertyOptional({ description: "That header's value (BMO's api_key_value); never shown again." })
+  @IsOptional() @IsString() @TextParam()
+  api_key_value?: string;
+
   @ApiPropertyOptional({ description: 'false stops deliveries (and the queueing of events); true resumes them, draining any backlog in order.' })
   @IsOptional() @IsBoolean() @BooleanParam()
   enabled?: boolean;

@@ -47,6 +47,16 @@ export class Webhook {
   @IntColumn({ nullable: true })
   productId: number | null;
 
+  /**
+   * A header the receiver authenticates by, and its value (BMO's api_key_header and api_key_value: JBI checks
+   * X-Api-Key), sent with every delivery beside the signature. The value is never shown.
+   */
+  @StringColumn(64, { nullable: true })
+  apiKeyHeader: string | null;
+
+  @StringColumn(255, { nullable: true })
+  apiKeyValue: string | null;
+
   @IntColumn({ nullable: true })
   componentId: number | null;
 
