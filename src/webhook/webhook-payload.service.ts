@@ -26,7 +26,8 @@ export type Rendered = { payload: string } | { skipped: string } | { notYet: str
  * The body of a delivery, rendered for the webhook's owner with the reads every API client goes through: the bug as
  * Get Bug shows it to them, the comment as Get Comments does, the attachment as Get Attachment does (no contents),
  * and the changes as Bug History does. What the owner may not read is never in it; a delivery about something they
- * may not read at all (a hidden bug, a private comment or attachment) is skipped.
+ * may not read at all (a hidden bug, a private comment or attachment) is skipped. A `bmo` webhook's delivery (one
+ * queued with BMO's message) is shaped from the same reads into BMO's payload (bmo-payload.ts).
  */
 @Injectable()
 export class WebhookPayloadService {

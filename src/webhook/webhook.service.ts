@@ -185,14 +185,17 @@ export class WebhookService implements BugChangeListener {
       for (const webhook of tracker) perWebhook.set(webhook, stored);
     }
     if (bmo.length) {
-      const messages = await bmoMessages(event);
-      const movedFrom = await this.movedFrom(event, messages);
+      const messages = bmoMessages(event);
+      const movedFrom = bmo.some((w) => w.productId !== null) ? await this.movedFrom(event, messages) : undefined;
       for (const webhook of bmo) {
         const events = webhook.events.split(',');
         const wanted = messages.filter(({ stored }) => events.includes(BMO_EVENT_OF[stored.message!])
           && (filtered(webhook) || (stored.message === 'bug.modify' && wasIn(webhook, movedFrom))));
         if (wanted.length) perWebhook.set(webhook, wanted);
       }
+      // The comment's id is asked for (its write may be held: docs/performance.md) only when a webhook wants it.
+      const comment = messages.find((m) => m.stored.message === 'comment.create');
+      if (comment && [...perWebhook.values()].some((deliveries) => deliveries.includes(comment))) comment.stored.commentId = await idOf(event.comment!.id);
     }
     if (!perWebhook.size) return;
     const bugId = await idOf(event.bugId);
@@ -345,22 +348,22 @@ async function storedEvents(event: BugChangeEvent): Promise<StoredEvent[]> {
 
 /**
  * The deliveries an event makes per `bmo` webhook: BMO's messages. A change makes `bug.modify` when it changed fields
- * and `comment.create` for the comment it added (BMO sends both); an attachment `attachment.create` or
- * `attachment.modify` with its own changes.
+ * and `comment.create` for the comment it added (BMO sends both; its id set once a webhook wants it); an attachment
+ * `attachment.create` or `attachment.modify` with its own changes.
  */
-async function bmoMessages(event: BugChangeEvent): Promise<EventDelivery[]> {
+function bmoMessages(event: BugChangeEvent): EventDelivery[] {
   const base = { changerId: event.changerId, at: event.at };
   const plain = (changes: BugChangeEvent['changes']) => changes.map(({ field, removed, added }) => ({ field, removed, added }));
   const of = (message: BmoMessage, stored: Omit<StoredEvent, 'changerId' | 'at' | 'message'>): EventDelivery =>
     ({ action: ACTION_OF[message], stored: { ...base, ...stored, message } });
-  const commented = async () => (event.comment && event.comment.text.trim() !== '' ? [of('comment.create', { changes: [], commentId: await idOf(event.comment.id) })] : []);
+  const commented = () => (event.comment && event.comment.text.trim() !== '' ? [of('comment.create', { changes: [] })] : []);
   switch (event.action) {
     case 'create':
       return [of('bug.create', { changes: [] })];
     case 'comment':
       return commented();
     case 'modify':
-      return [...(event.changes.length ? [of('bug.modify', { changes: plain(event.changes) })] : []), ...(await commented())];
+      return [...(event.changes.length ? [of('bug.modify', { changes: plain(event.changes) })] : []), ...commented()];
     case 'attachment':
       return (event.attachments ?? []).map(({ id, isNew }) => isNew
         ? of('attachment.create', { changes: [], attachment: { id, isNew } })
