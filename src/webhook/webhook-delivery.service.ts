@@ -183,6 +183,7 @@ export class WebhookDeliveryService implements OnApplicationBootstrap, OnModuleD
       'X-Tracker-Delivery': delivery.deliveryId,
       'X-Tracker-Event': delivery.action,
       'X-Tracker-Webhook-Id': String(webhook.id),
+      ...(webhook.apiKeyHeader && webhook.apiKeyValue ? { [webhook.apiKeyHeader]: webhook.apiKeyValue } : {}),
     }, { timeoutMs: this.config.webhooks.timeoutMs, allowPrivate: this.config.webhooks.allowPrivate });
     if (outcome.error === undefined) await this.recordSuccess(webhook, delivery, outcome);
     else await this.recordFailure(webhook, delivery, outcome);

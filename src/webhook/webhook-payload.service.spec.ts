@@ -21,7 +21,7 @@ function renderer(reads: { bug?: () => unknown; comment?: unknown; attachment?: 
   return new WebhookPayloadService(
     { callerFor: async () => caller } as never,
     { load: async () => ({}) } as never,
-    { findByIds: async () => new Map([[owner.id, owner], [changer.id, changer]]) } as never,
+    { findByIds: async () => new Map([[owner.id, owner], [changer.id, changer]]), findByLogins: async () => new Map() } as never,
     { get: async () => (reads.bug ?? (() => new RawJson('{"faults":[],"bugs":[{"id":42,"update_token":"secret-token"}]}')))() } as never,
     { seenBy: async () => reads.comment } as never,
     { seenBy: async () => reads.attachment } as never,
@@ -55,5 +55,16 @@ describe('WebhookPayloadService: what a delivery shows its owner', () => {
     const withAttachment = event({ attachment: { id: 8, isNew: true } });
     expect(await renderer({ attachment: 'hidden' }).render(webhook, delivery('attachment'), withAttachment)).toEqual({ skipped: 'the owner may not see attachment 8 (private)' });
     expect(await renderer({ attachment: 'missing' }).render(webhook, delivery('attachment'), withAttachment)).toEqual({ notYet: 'attachment 8 is not readable yet' });
+  });
+
+  it("a bmo webhook's delivery is BMO's message, with the changes the owner may see", async () => {
+    const rendered = await renderer({}).render({ ...webhook, format: 'bmo' }, delivery('modify'), event({ message: 'bug.modify' }));
+    const body = JSON.parse((rendered as { payload: string }).payload);
+    expect(body.event).toEqual({
+      action: 'modify', time: '2026-11-26T10:00:00', user: { id: 1, login: 'admin@example.com', real_name: 'Admin' },
+      changes: [{ field: 'status', removed: 'NEW', added: 'ASSIGNED' }], target: 'bug', routing_key: 'bug.modify:status',
+    });
+    expect(body.bug).toMatchObject({ id: 42, is_private: false });
+    expect(body.bug.update_token).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { UserService } from '../user/user.service.js';
 import type { Webhook } from './entities/webhook.entity.js';
 import type { WebhookDelivery } from './entities/webhook-delivery.entity.js';
 import type { StoredEvent } from './webhook.service.js';
+import { bmoPayload, requesteeLogins, type BmoUser } from './bmo-payload.js';
 
 const NO_PRIVATE_ATTACHMENTS: ReadonlySet<number> = new Set();
 
@@ -25,7 +26,8 @@ export type Rendered = { payload: string } | { skipped: string } | { notYet: str
  * The body of a delivery, rendered for the webhook's owner with the reads every API client goes through: the bug as
  * Get Bug shows it to them, the comment as Get Comments does, the attachment as Get Attachment does (no contents),
  * and the changes as Bug History does. What the owner may not read is never in it; a delivery about something they
- * may not read at all (a hidden bug, a private comment or attachment) is skipped.
+ * may not read at all (a hidden bug, a private comment or attachment) is skipped. A `bmo` webhook's delivery (one
+ * queued with BMO's message) is shaped from the same reads into BMO's payload (bmo-payload.ts).
  */
 @Injectable()
 export class WebhookPayloadService {
@@ -69,6 +71,19 @@ export class WebhookPayloadService {
 
     const changes = event.changes.filter((c) => mayShowChange(caller, c, NO_PRIVATE_ATTACHMENTS));
     const changer = people.get(event.changerId);
+    if (event.message) {
+      const { comment: shownComment, attachment: shownAttachment, ...plainBug } = bug as Record<string, unknown> & { comment?: Record<string, unknown>; attachment?: Record<string, unknown> };
+      const requestees = await this.users.findByLogins(requesteeLogins(plainBug, shownAttachment));
+      const user = (record: { id: number; login: string; realName: string }): BmoUser => ({ id: record.id, login: record.login, real_name: record.realName });
+      return {
+        payload: JSON.stringify(bmoPayload({
+          webhook, message: event.message, time: toApiDateTime(event.at)!, changes, bug: plainBug,
+          user: changer ? user(changer) : { id: event.changerId, login: '', real_name: '' },
+          comment: shownComment, attachment: shownAttachment,
+          requestees: new Map([...requestees].map(([login, record]) => [login, user(record)])),
+        })),
+      };
+    }
     const target = delivery.action === 'comment' ? 'comment' : delivery.action === 'attachment' ? 'attachment' : 'bug';
     return {
       payload: JSON.stringify({

@@ -21,6 +21,13 @@ export class WebhookController {
     return { webhooks: await this.webhooks.list(ctx.caller) };
   }
 
+  @Get('webhooks/list')
+  @RequireLogin()
+  @ApiOperation({ summary: `The caller's own webhooks as bugzilla.mozilla.org lists them: {webhooks: [{id, name, url, event, product, component, enabled, errors, creator}]}. Beyond Bugzilla 5.0 (BMO).` })
+  async listBmo(@Ctx() ctx: RequestContext) {
+    return { webhooks: await this.webhooks.listBmo(ctx.caller) };
+  }
+
   @Post('webhook')
   @RequireLogin()
   @ApiOperation({ summary: `Creates a webhook: name, url, events, optional product/component → {id, secret}; the secret signs every delivery and is shown only here. ${BEYOND}` })

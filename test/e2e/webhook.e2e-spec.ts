@@ -83,9 +83,21 @@ describe('webhooks over REST', () => {
     expectCodedError(await t.get(`/webhook/${mine.id}`, { key: owner.apiKey }), 10500, 404);
   });
 
+  it("lists one's own webhooks in BMO's shape at /rest/webhooks/list (issue 43; deliveries: webhook-bmo.e2e-spec.ts)", async () => {
+    const bmo = await createHook({ name: 'JBI', format: 'bmo', events: ['change', 'create'], product: 'TestProduct', component: 'Any' });
+    const theirs = await createHook({ name: 'theirs' }, other.apiKey);
+    expect(await state(bmo.id)).toMatchObject({ format: 'bmo', events: ['create', 'change'], product: 'TestProduct', component: null, api_key_header: null });
+    expect(ok(await t.get('/webhooks/list', { key: owner.apiKey }))).toEqual({ webhooks: [
+      { id: bmo.id, name: 'JBI', url: HOOK_URL, event: 'create,change', product: 'TestProduct', component: 'Any', enabled: true, errors: 0, creator: owner.login },
+    ] });
+    expectCodedError(await t.get('/webhooks/list'), 410, 401);
+    await remove(bmo.id);
+    await remove(theirs.id, other.apiKey);
+  });
+
   it('is documented in the OpenAPI document, marked beyond 5.0', async () => {
     const document = ok(await t.request('GET', '/rest/openapi.json'));
-    for (const [path, methods] of [['/rest/webhook', ['get', 'post']], ['/rest/webhook/{id}', ['get', 'put', 'delete']], ['/rest/webhook/{id}/deliveries', ['get']]] as const) {
+    for (const [path, methods] of [['/rest/webhook', ['get', 'post']], ['/rest/webhook/{id}', ['get', 'put', 'delete']], ['/rest/webhook/{id}/deliveries', ['get']], ['/rest/webhooks/list', ['get']]] as const) {
       for (const method of methods) expect(document.paths[path]?.[method]?.summary).toContain('Beyond Bugzilla 5.0');
     }
   });

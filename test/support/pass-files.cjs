@@ -25,6 +25,7 @@ const IN_PROCESS_ONLY = [
   'shutdown', // signals the service process
   'start-up', // starts instances on a busy port, a missing database, and reads the mail files
   'webhook-delivery', // needs TRACKER_WEBHOOK_ALLOW_PRIVATE=1 and fast retries, and a receiver the instance can reach
+  'webhook-bmo', // as webhook-delivery: a receiver the instance can reach, fast retries
   'admission', // configures the admission limits of instances of its own
   'import-bugzilla', // imports into databases of its own and reads them
   'presumed-caller', // revokes keys in the instance's database and counts its statements

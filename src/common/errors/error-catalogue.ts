@@ -264,8 +264,10 @@ export const Errors = {
   WEBHOOK_NOT_FOUND: define('webhook_not_found', 10500, (p) => `There is no webhook with the id '${p.id}' that you can see.`, 404),
   WEBHOOK_URL_INVALID: define('webhook_url_invalid', 10501, (p) => `'${p.url}' is not a webhook URL: it must be an absolute http or https URL.`),
   WEBHOOK_URL_INTERNAL: define('webhook_url_internal', 10502, (p) => `The webhook URL '${p.url}' leads to the internal address ${p.address}: webhooks may not post to loopback or private networks.`),
-  WEBHOOK_EVENTS_INVALID: define('webhook_events_invalid', 10503, (p) => `A webhook needs one or more events among create, modify, comment and attachment${p.event ? `: '${p.event}' is none of them` : ''}.`),
+  WEBHOOK_EVENTS_INVALID: define('webhook_events_invalid', 10503, (p) => `A webhook needs one or more events among ${p.events}${p.event ? `: '${p.event}' is none of them` : ''}.`),
   WEBHOOK_NAME_TOO_LONG: define('webhook_name_too_long', 10504, () => 'The name of a webhook is limited to 255 characters.'),
+  WEBHOOK_FORMAT_INVALID: define('webhook_format_invalid', 10505, (p) => `'${p.format}' is not a webhook format: it is tracker or bmo.`),
+  WEBHOOK_API_KEY_INVALID: define('webhook_api_key_invalid', 10506, (p) => `The webhook's ${p.param} is not usable: ${p.why}.`),
   INTERNAL: define('internal_error', -32000, () => 'An internal error occurred. It has been logged.', 500),
 } as const;
 
