@@ -18,6 +18,7 @@ module.exports = [
   'mail', // reads the mail outbox table and configures delivery
   'metrics', // starts an instance with TRACKER_METRICS=1
   'rate-limit', // configures limits and moves the clock
+  'rpc-transcripts', // imports the Bugzilla 5.0.6 fixture into a database of its own and replays the RPC transcripts
   'schema', // compares the database schema with the entities
   'shutdown', // signals the service process
   'start-up', // starts instances on a busy port, a missing database, and reads the mail files
