@@ -24,7 +24,8 @@ export class RpcDispatcher {
     return Object.prototype.hasOwnProperty.call(RPC_METHODS, name) ? RPC_METHODS[name] : undefined;
   }
 
-  async call(name: string, method: RpcMethod, { params }: RpcCall, ip: string): Promise<RpcOutcome> {
+  /** Calls `method` (the one of `call.method`) with the call's params, for a client at `ip`. */
+  async call(method: RpcMethod, { method: name, params }: RpcCall, ip: string): Promise<RpcOutcome> {
     let calls: Array<[RestCall, Record<string, unknown>]>;
     try {
       const bugs = Array.isArray(params.ids) ? params.ids : [params.ids];

@@ -38,7 +38,7 @@ export class XmlRpcController {
       const call = parseMethodCall(typeof request.body === 'string' ? request.body : '');
       const method = this.dispatcher.methodOf(call.method);
       if (!method) throw TrackerError.of(Errors.UNKNOWN_METHOD, { method: call.method });
-      const outcome = await this.dispatcher.call(call.method, method, call, request.ip);
+      const outcome = await this.dispatcher.call(method, call, request.ip);
       return 'fault' in outcome ? faultResponse(outcome.fault.code, outcome.fault.message) : methodResponse(outcome.result);
     } catch (error) {
       if (error instanceof TrackerError) return faultResponse(error.code, error.message);
@@ -88,7 +88,7 @@ export class JsonRpcController {
       } else if (!isReadOnly(method)) {
         throw JsonRpcError.of(envelope, TrackerError.of(Errors.JSON_RPC_POST_ONLY, { method: call.method }));
       }
-      const outcome = await this.dispatcher.call(call.method, method, call, request.ip);
+      const outcome = await this.dispatcher.call(method, call, request.ip);
       return 'fault' in outcome ? errorBody(envelope, outcome.fault.code, outcome.fault.message) : resultBody(envelope, outcome.result);
     } catch (error) {
       if (error instanceof JsonRpcError) return errorBody(error.envelope, error.code, error.message);

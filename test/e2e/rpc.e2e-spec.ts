@@ -174,6 +174,43 @@ describe('XML-RPC and JSON-RPC (5.0 methods over the REST routes)', () => {
     });
   });
 
+  describe('the method table', () => {
+    /** Params that name a real object for every method whose route has one in its path. */
+    const paramsOf = (id: number): Record<string, Record<string, unknown>> => ({
+      'User.update': { ids: [1] }, 'Group.update': { names: ['admin'] }, 'Product.update': { names: [DEFAULT_BUG.product] },
+      'Component.update': { names: [{ product: DEFAULT_BUG.product, component: DEFAULT_BUG.component }] },
+      'Component.delete': { names: [{ product: DEFAULT_BUG.product, component: 'No such component' }] },
+      'Classification.get': { names: ['Unclassified'] }, 'Classification.update': { names: ['Unclassified'] },
+      'Bug.get': { ids: [id] }, 'Bug.update': { ids: [id] }, 'Bug.history': { ids: [id] }, 'Bug.comments': { ids: [id] },
+      'Bug.add_comment': { id, comment: 'from the table' }, 'Bug.search_comment_tags': { query: 'x' }, 'Bug.update_comment_tags': { comment_id: 1 },
+      'Bug.attachments': { ids: [id] }, 'Bug.add_attachment': { ids: [id], data: 'aGk=', file_name: 'a.txt', summary: 'a', content_type: 'text/plain' },
+      'Bug.update_attachment': { ids: [999999] }, 'Bug.legal_values': { field: 'priority' },
+      'BugUserLastVisit.get': { ids: [id] }, 'BugUserLastVisit.update': { ids: [id] },
+      'FlagType.get': { product: DEFAULT_BUG.product }, 'FlagType.update': { ids: [999999] },
+    });
+
+    it('reaches a REST route for every method: an answer or a coded error, never an unknown route', async () => {
+      const { RPC_METHODS } = await import('../../src/rpc/rpc-methods.js');
+      const params = paramsOf(bugId);
+      const unrouted: string[] = [];
+      for (const method of Object.keys(RPC_METHODS)) {
+        const answer = await jsonRpc(t, method, { ...(params[method] ?? {}), Bugzilla_api_key: ADMIN_API_KEY });
+        expect([method, answer.status]).toEqual([method, 200]);
+        if (answer.body?.error && [32614, 100302].includes(answer.body.error.code)) unrouted.push(`${method}: ${answer.body.error.code} ${answer.body.error.message}`);
+      }
+      expect(unrouted).toEqual([]);
+    });
+
+    it('attaches to each bug Bug.add_attachment names, as 5.0, with one REST call per bug', async () => {
+      const other = await fileBug(t, { summary: 'Second bug for attachments' });
+      const answer = await jsonRpc(t, 'Bug.add_attachment', { ids: [bugId, other], data: Buffer.from('both').toString('base64'), file_name: 'both.txt', summary: 'On both', content_type: 'text/plain', Bugzilla_api_key: ADMIN_API_KEY });
+      const ids = answer.body.result.ids as number[];
+      expect(ids).toHaveLength(2);
+      const read = await jsonRpc(t, 'Bug.attachments', { attachment_ids: ids, include_fields: ['bug_id', 'summary'], Bugzilla_api_key: ADMIN_API_KEY });
+      expect(Object.values(read.body.result.attachments)).toEqual([{ bug_id: bugId, summary: 'On both' }, { bug_id: other, summary: 'On both' }]);
+    });
+  });
+
   itWhen(inProcess)('serves neither protocol when the administrator turns them off: 404, as 5.0 without its .cgi', async () => {
     const off = await startTestApp({ TRACKER_XMLRPC: 'off', TRACKER_JSONRPC: 'off' }, { sharing: t });
     try {
