@@ -83,7 +83,8 @@ function parsed(text: string): { ok: true; value: unknown } | { ok: false } {
  */
 function queryOf(params: Record<string, unknown>): Record<string, string | string[]> {
   const scalar = (value: unknown): string => (typeof value === 'boolean' ? (value ? '1' : '0') : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  const query: Record<string, string | string[]> = {};
+  // No prototype: a param named __proto__ is a param like any other (the route refuses it as REST does).
+  const query = Object.create(null) as Record<string, string | string[]>;
   for (const [key, value] of Object.entries(params)) {
     if (value === null || value === undefined) continue;
     query[key] = Array.isArray(value) ? value.filter((item) => item !== null && item !== undefined).map(scalar) : scalar(value);

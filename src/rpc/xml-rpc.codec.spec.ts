@@ -27,6 +27,13 @@ describe('XML-RPC methodCall', () => {
     });
   });
 
+  it('reads a member named __proto__ as a member (no prototype is set)', () => {
+    const { params } = parseMethodCall(call(member('__proto__', '<struct><member><name>polluted</name><value>1</value></member></struct>')));
+    expect(Object.getPrototypeOf(params)).toBeNull();
+    expect(Object.keys(params)).toEqual(['__proto__']);
+    expect((params as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('refuses values of the wrong form (-32600) and documents that are no methodCall (-32700)', () => {
     expect(codeOf(call(member('i', '<int>1.5</int>')))).toBe(-32600);
     expect(codeOf(call(member('b', '<boolean>true</boolean>')))).toBe(-32600);

@@ -43,7 +43,8 @@ export function parseMethodCall(body: string): RpcCall {
     } else if (parent === 'value') {
       const value = open[open.length - 1];
       if (value.type !== undefined) fail('a <value> holds one type');
-      if (tag.name === 'struct') value.struct = {};
+      // No prototype: a member named __proto__ is a member like any other.
+      if (tag.name === 'struct') value.struct = Object.create(null) as Record<string, unknown>;
       else if (tag.name === 'array') value.array = [];
       else if (!SCALARS.has(tag.name)) fail(`<${tag.name}> is not an XML-RPC type`);
       value.type = tag.name;

@@ -153,6 +153,7 @@ describe('XML-RPC and JSON-RPC (5.0 methods over the REST routes)', () => {
         [() => t.get('/jsonrpc.cgi', { query: { method: 'Bug.get', params: '[{' } }), 32000],
         [() => t.get('/jsonrpc.cgi', { query: { method: 'Bugzilla.version', callback: 'alert(1)' } }), 32611],
         [() => jsonRpc(t, 'Bug.get', { ids: 'x'.repeat(10) }), 100],
+        [() => t.get('/jsonrpc.cgi', { query: { method: 'Bug.search', params: '[{"__proto__":[1],"constructor":{"prototype":{"x":1}},"id":"x"}]' } }), 52],
       ];
       for (const [send, code] of cases) {
         const answer = await send();
