@@ -114,7 +114,7 @@ print(json.dumps(out))
   });
 
   describe('bugz (pybugz 0.13)', () => {
-    it('gets, searches, posts, modifies and attaches', async () => {
+    it('gets, searches, posts, modifies, attaches and reads an attachment', async () => {
       const got = await bugz('get', String(seen));
       expect(got).toMatch(/Title\s*: Widget crashes on startup/);
       expect(got).toMatch(/Steps: start the widget\./);
@@ -137,6 +137,9 @@ print(json.dumps(out))
       expect(attachments.map((a: { summary: string; data: string }) => [a.summary, Buffer.from(a.data, 'base64').toString()])).toEqual([['A text attachment', 'hello from pybugz\n']]);
       const comments = ok(await t.get(`/bug/${id}/comment`, { key: ADMIN_API_KEY })).bugs[String(id)].comments;
       expect(comments.map((c: { text: string }) => c.text)).toEqual(['pybugz description', 'pybugz comment', expect.stringMatching(/^Created attachment \d+\n\nAttaching a file\.$/)]);
+
+      const viewed = await bugz('attachment', '--view', String(attachments[0].id));
+      expect(viewed).toContain('hello from pybugz');
     }, 120_000);
   });
 });
