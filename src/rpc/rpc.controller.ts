@@ -10,15 +10,14 @@ import { isReadOnly } from './rpc-methods.js';
 import { faultResponse, methodResponse, parseMethodCall } from './xml-rpc.codec.js';
 import { callOf, envelopeOfGet, envelopeOfPost, errorBody, JsonRpcError, resultBody, type JsonRpcEnvelope } from './json-rpc.envelope.js';
 
-/**
- * The endpoints themselves are Operational: the request hook resolves no caller and takes no admission slot for
- * them, since each call is made as its REST request (RpcDispatcher), which does both.
- */
-
 /** XMLRPC_CONTENT_TYPE_WHITELIST of 5.0. */
 const XML_TYPES = new Set(['text/xml', 'application/xml']);
 const JSON_RPC_TYPE = /^application\/json(-rpc)?(;.*)?$/i;
 
+/**
+ * Both endpoints are Operational: the request hook resolves no caller and takes no admission slot for them, since
+ * each call is made as its REST request (RpcDispatcher), which does both.
+ */
 @ApiTags('XML-RPC and JSON-RPC')
 @Controller()
 export class XmlRpcController {
