@@ -53,6 +53,8 @@ const LAYERS = [
   ['webhook'],
   ['info'],
   ['health', 'metrics'],
+  // XML-RPC and JSON-RPC: an adapter that calls the REST routes in-process (src/rpc), importing no module's code.
+  ['rpc'],
 ];
 
 /** Composition root: may import any module (its folders are not modules for the rules above). */

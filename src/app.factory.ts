@@ -44,8 +44,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Bodies are read as text by configureHttp and parsed by RequestParams (coded errors, any Content-Type).
     bodyParser: false,
   });
-  // The API under /rest, as Bugzilla; the operators' endpoints beside it.
-  app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready', 'metrics'] });
+  // The API under /rest, as Bugzilla; the operators' endpoints and 5.0's RPC endpoints (src/rpc) beside it.
+  app.setGlobalPrefix('rest', { exclude: ['health/live', 'health/ready', 'metrics', 'xmlrpc.cgi', 'jsonrpc.cgi'] });
   setupOpenApi(app);
   // Create Attachment's body follows maxattachmentsize, read per request (base64 is a third larger than the file).
   const parameters = app.get(ParametersService);

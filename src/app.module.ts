@@ -31,6 +31,7 @@ import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitModule } from './ratelimit/rate-limit.module.js';
 import { WebhookModule } from './webhook/webhook.module.js';
+import { RpcModule } from './rpc/rpc.module.js';
 
 /**
  * The resource modules; a new resource is one more entry here. Their order is the order of the routes in the OpenAPI
@@ -43,7 +44,7 @@ export class AppModule {
   static forRoot(config: AppConfig, clock?: Clock): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), RateLimitModule, InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES, ...(config.metrics ? [MetricsModule] : [])],
+      imports: [ConfigModule.forRoot(config), ClockModule.forRoot(clock), DatabaseModule.forRoot(ENTITIES), RateLimitModule, InstallModule, ParamsModule, AuditModule, ...RESOURCE_MODULES, RpcModule.forRoot(config), ...(config.metrics ? [MetricsModule] : [])],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_INTERCEPTOR, useClass: FieldSelectionInterceptor },

@@ -49,6 +49,15 @@ describe('TRACKER_FAST_PATHS', () => {
   });
 });
 
+describe('TRACKER_XMLRPC and TRACKER_JSONRPC', () => {
+  it('serve each protocol unless told off, each on its own', () => {
+    expect(loadConfig({}).rpc).toEqual({ xml: true, json: true });
+    expect(loadConfig({ TRACKER_XMLRPC: 'off' }).rpc).toEqual({ xml: false, json: true });
+    expect(loadConfig({ TRACKER_JSONRPC: 'Off' }).rpc).toEqual({ xml: true, json: false });
+    expect(() => loadConfig({ TRACKER_JSONRPC: 'no' })).toThrow(new ConfigError("TRACKER_JSONRPC must be on or off (got 'no')"));
+  });
+});
+
 describe('TRACKER_REQUEST_TIMEOUT_MS', () => {
   it('is two minutes unless set, from a second to an hour', () => {
     expect(loadConfig({}).requestTimeoutMs).toBe(120_000);

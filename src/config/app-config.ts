@@ -60,6 +60,11 @@ export class AppConfig {
    * (src/common/http/admission.ts): TRACKER_MAX_IN_FLIGHT, TRACKER_MAX_QUEUE, TRACKER_MAX_WAIT_MS.
    */
   admission: AdmissionLimits;
+  /**
+   * Bugzilla 5.0's XML-RPC and JSON-RPC endpoints (src/rpc, docs/rpc.md): TRACKER_XMLRPC and TRACKER_JSONRPC, `on`
+   * (the default) or `off` for a site that serves REST only.
+   */
+  rpc: { xml: boolean; json: boolean };
 }
 
 /** AppConfig.admission. */
@@ -127,6 +132,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const SQLITE_TURN_BUDGET_MS = 2;
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/tracker.sqlite';
+
+/** A switch set `on` or `off` (either case), `on` when unset. */
+function onOrOff(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase() || 'on';
+  if (value !== 'on' && value !== 'off') throw new ConfigError(`${name} must be on or off (got '${env[name]}')`);
+  return value === 'on';
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -241,15 +253,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bytes: integer(env, 'TRACKER_CACHE_BUGS_MB', 32, 0, 65_536) * 1024 * 1024,
     checkWrites: env.TRACKER_CACHE_BUGS_CHECK?.trim() === '1',
   };
-  const fastPaths = env.TRACKER_FAST_PATHS?.trim().toLowerCase() || 'on';
-  if (fastPaths !== 'on' && fastPaths !== 'off') throw new ConfigError(`TRACKER_FAST_PATHS must be on or off (got '${env.TRACKER_FAST_PATHS}')`);
-  config.fastPaths = fastPaths === 'on';
+  config.fastPaths = onOrOff(env, 'TRACKER_FAST_PATHS');
   config.admission = {
     maxInFlight: integer(env, 'TRACKER_MAX_IN_FLIGHT', 32, 0, 100_000),
     maxQueue: integer(env, 'TRACKER_MAX_QUEUE', 1_000, 1, 1_000_000),
     maxWaitMs: integer(env, 'TRACKER_MAX_WAIT_MS', 1_000, 1, 600_000),
     turnBudgetMs: config.databaseUrl.startsWith('sqlite:') ? SQLITE_TURN_BUDGET_MS : 0,
   };
+  config.rpc = { xml: onOrOff(env, 'TRACKER_XMLRPC'), json: onOrOff(env, 'TRACKER_JSONRPC') };
   if (config.redisUrl && !/^rediss?:\/\/\S+$/.test(config.redisUrl)) throw new ConfigError(`REDIS_URL must be redis://… or rediss://… (got '${withoutPassword(config.redisUrl)}')`);
   return config;
 }

@@ -3,6 +3,11 @@
  * describes in its OpenAPI document, drawn from a seeded PRNG so that a failure replays from its seed.
  */
 
+import { RPC_METHODS } from '../../src/rpc/rpc-methods.js';
+
+/** Bugzilla 5.0's method names the RPC endpoints serve (/xmlrpc.cgi, /jsonrpc.cgi). */
+const RPC_METHOD_NAMES = Object.keys(RPC_METHODS);
+
 /** mulberry32: a tiny, fast, seedable PRNG (numbers in [0, 1)). */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -149,6 +154,8 @@ export class FuzzGenerator {
   }
 
   private body(route: FuzzRoute): string | Buffer {
+    if (route.path === '/xmlrpc.cgi') return this.xmlRpcBody();
+    if (route.path === '/jsonrpc.cgi') return this.jsonRpcBody();
     const names = [...route.names, ...COMMON_NAMES];
     switch (this.int(25)) {
       case 0: return this.pick(['{', '{"a":', '[1,2', 'nul', '{"a":1}}', "{'a':1}", '{"a":1,}', '', '\u0000', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']);
@@ -170,6 +177,50 @@ export class FuzzGenerator {
         return JSON.stringify(body);
       }
     }
+  }
+
+  /** A 5.0 method's name most of the time, else one no server has. */
+  private rpcMethod(): string {
+    return this.chance(0.85) ? this.pick(RPC_METHOD_NAMES) : this.pick(['No.such_method', 'Bug', '.', 'Bug.get.more', 'system.listMethods', 'Bug._private', ...META]);
+  }
+
+  /** An XML-RPC value of any type, its text sometimes not of that type. */
+  private xmlValue(depth = 0): string {
+    const text = () => this.text().replace(/[<&]/g, (c) => (c === '<' ? '&lt;' : '&amp;'));
+    switch (this.int(depth > 2 ? 6 : 8)) {
+      case 0: return `<value><int>${this.pick(['1', '-7', 'x', '', '1.5', '99999999999999999999', ' 2 '])}</int></value>`;
+      case 1: return `<value><boolean>${this.pick(['0', '1', 'true', '2', ''])}</boolean></value>`;
+      case 2: return `<value><dateTime.iso8601>${this.pick(['20261128T08:18:41', 'yesterday', '', '2026-11-28T08:18:41Z'])}</dateTime.iso8601></value>`;
+      case 3: return `<value><base64>${this.pick(BAD_BASE64.concat(['aGVsbG8=']))}</base64></value>`;
+      case 4: return `<value><double>${this.pick(['1.5', 'NaN', '1e309', 'x', ''])}</double></value>`;
+      case 5: return this.chance(0.5) ? `<value><string>${text()}</string></value>` : `<value>${text()}</value>`;
+      case 6: return `<value><array><data>${Array.from({ length: this.int(4) }, () => this.xmlValue(depth + 1)).join('')}</data></array></value>`;
+      default: return `<value><struct>${Array.from({ length: this.int(5) }, () => `<member><name>${this.pick([...COMMON_NAMES, 'Bugzilla_login', 'Bugzilla_token'])}</name>${this.xmlValue(depth + 1)}</member>`).join('')}</struct></value>`;
+    }
+  }
+
+  /** An XML-RPC methodCall: well formed or not, with entity bombs, external entities and deep nesting among them. */
+  private xmlRpcBody(): string {
+    const call = (params: string) => `<?xml version="1.0"?><methodCall><methodName>${this.rpcMethod()}</methodName><params>${params}</params></methodCall>`;
+    switch (this.int(8)) {
+      case 0: return this.pick(['', '<', '<methodCall>', '<methodCall><methodName>Bug.get</methodName>', 'not xml', '\uFEFF<?xml version="1.0"?><x/>', '<a></b>', '\u0000']);
+      case 1: return `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><methodCall><methodName>&lol9;</methodName></methodCall>`;
+      case 2: return `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "${this.pick(['file:///etc/passwd', 'http://127.0.0.1:1/', 'php://filter'])}">]>${call('<param><value><struct><member><name>summary</name><value>&xxe;</value></member></struct></value></param>')}`;
+      case 3: {
+        const depth = this.pick([40, 500, 5000]);
+        return call(`<param>${'<value><array><data>'.repeat(depth)}${'</data></array></value>'.repeat(depth)}</param>`);
+      }
+      default: return call(Array.from({ length: this.chance(0.8) ? 1 : this.int(3) }, () => `<param>${this.xmlValue()}</param>`).join(''));
+    }
+  }
+
+  /** A JSON-RPC request: 1.0, 1.1 or 2.0 envelopes, params of any shape. */
+  private jsonRpcBody(): string {
+    if (this.chance(0.15)) return this.pick(['{', '[]', '[{"method":"Bug.get"}]', 'null', '"x"', '{"method":null}']);
+    const envelope: Record<string, unknown> = { method: this.chance(0.95) ? this.rpcMethod() : this.value(), params: this.chance(0.7) ? [this.value()] : this.value(), id: this.chance(0.8) ? this.int(100) : this.value() };
+    if (this.chance(0.2)) envelope.version = this.pick(['1.1', '2.0', 1]);
+    if (this.chance(0.2)) envelope.jsonrpc = '2.0';
+    return JSON.stringify(envelope);
   }
 
   next(): FuzzRequest {
@@ -201,7 +252,7 @@ export class FuzzGenerator {
     let body: string | Buffer | undefined;
     if (method === 'POST' || method === 'PUT' || method === 'PATCH' || this.chance(0.05)) {
       body = this.body(route);
-      headers['content-type'] = this.chance(0.95) ? 'application/json' : this.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml']);
+      headers['content-type'] = this.chance(0.95) ? (route.path === '/xmlrpc.cgi' ? 'text/xml' : 'application/json') : this.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml']);
     }
     return { method, url: `${this.pathOf(route)}${raw ? `?${raw}` : ''}`, headers, body };
   }

@@ -20,6 +20,7 @@ const IN_PROCESS_ONLY = [
   'logs', // reads the instance's log lines
   'mail', // reads the mail outbox table and configures delivery
   'metrics', // starts an instance with TRACKER_METRICS=1
+  'rpc-transcripts', // imports the Bugzilla 5.0.6 fixture into a database of its own and replays the RPC transcripts
   'rate-limit', // configures limits and moves the clock
   'schema', // compares the database schema with the entities
   'shutdown', // signals the service process

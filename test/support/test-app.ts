@@ -83,8 +83,8 @@ export class TestApp {
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    // API paths may leave out /rest; the health and metrics endpoints live outside it.
-    const url = new URL(/^\/(rest|health|metrics)(\/|$)/.test(path) ? path : `/rest${path}`, this.baseUrl);
+    // API paths may leave out /rest; the health and metrics endpoints and 5.0's RPC endpoints live outside it.
+    const url = new URL(/^\/(rest|health|metrics|xmlrpc\.cgi|jsonrpc\.cgi)(\/|$)/.test(path) ? path : `/rest${path}`, this.baseUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) {
       for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
     }

@@ -254,6 +254,20 @@ export const Errors = {
   HEADERS_TOO_LARGE: define('request_header_too_large', 32000, (p) => `The request line and headers together are larger than ${p.limit}.`, 431),
   REQUEST_TIMEOUT: define('request_timeout', 32000, () => 'The request was not received in time.', 408),
   BAD_REQUEST: define('bad_request', 32000, () => 'The request is not valid HTTP.'),
+  // ---- XML-RPC and JSON-RPC (issue 45, src/rpc): the protocol's own errors; every method's errors are the REST ones.
+  XMLRPC_INVALID_VALUE: define('xmlrpc_invalid_value', -32600, (p) => `'${p.value}' is not a valid value for a <${p.type}> field. (See the XML-RPC specification for details.)`),
+  XMLRPC_NOT_WELL_FORMED: define('xmlrpc_not_well_formed', -32700, (p) => `The XML-RPC request is not a well-formed methodCall: ${p.reason}`),
+  UNKNOWN_METHOD: define('unknown_method', -32601, (p) => `The requested method '${p.method}' was not found.`),
+  JSON_RPC_POST_ONLY: define('json_rpc_post_only', 32610, (p) => `For security reasons, you must use HTTP POST to call the '${p.method}' method.`),
+  XMLRPC_ILLEGAL_CONTENT_TYPE: define('xmlrpc_illegal_content_type', 32612, (p) => `When using XML-RPC, you cannot send data as ${p.contentType}. Only text/xml and application/xml are allowed.`),
+  JSON_RPC_GET_METHOD_REQUIRED: define('json_rpc_get_method_required', 32000, () => "When using JSON-RPC over GET, you must specify a 'method' parameter."),
+  JSON_RPC_GET_INVALID_PARAMS: define('json_rpc_invalid_params', 32000, (p) => `Could not parse the 'params' argument as valid JSON. Error: ${p.reason} Value: ${p.params}`),
+  // The JSON-RPC library's own errors (codes below 1000 there), which 5.0 reports as 100000 + code.
+  JSON_RPC_PARSE_ERROR: define('json_rpc_parse_error', 100201, () => "Can't parse JSON data."),
+  JSON_RPC_METHOD_MISSING: define('json_rpc_method_missing', 100300, () => 'method is nothing.'),
+  JSON_RPC_METHOD_INVALID: define('json_rpc_method_invalid', 100301, () => 'method is invalid.'),
+  JSON_RPC_NO_SUCH_METHOD: define('json_rpc_no_such_method', 100302, (p) => `No such a method : '${p.method}'.`),
+  JSON_RPC_1_0_PARAMS: define('json_rpc_invalid_params', 100400, () => 'Invalid params for JSONRPC 1.0.'),
   DATABASE_UNAVAILABLE: define('database_unavailable', -32001, () => 'The database is not available at the moment. Nothing of this request was saved; please try again.', 503),
   // Beyond 5.0 (issue 40): more requests than the instance can take in time (src/common/http/admission.ts); refused
   // before any work, 503 with Retry-After.
