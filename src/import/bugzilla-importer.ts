@@ -1,4 +1,4 @@
-import { digestSecret } from '../common/credentials.js';
+import { digestSecret, randomSecret } from '../common/credentials.js';
 import { toDbDateTime } from '../common/time/datetime.js';
 import { FieldType } from '../field/field-type.js';
 import { CommentType } from '../bug/bug-comments.js';
@@ -417,9 +417,14 @@ class ImportRun {
     await this.put(writer, 'flag exclusions', FlagExclusion, (await this.source.table('flagexclusions')).map(scope));
   }
 
-  /** The parameters Tracker knows: Bugzilla's value where params.json has one, Tracker's default otherwise. */
+  /**
+   * The parameters Tracker knows: Bugzilla's value where params.json has one, Tracker's default otherwise. The site
+   * secret (the key of update_token) is in Bugzilla's localconfig, not in params.json: a new one unless the file was
+   * given it.
+   */
   private async writeParameters(writer: TargetWriter, importedAt: string): Promise<void> {
     const values = new Map(PARAMETER_DEFINITIONS.map((d) => [d.name, d.default]));
+    values.set(SITE_SECRET_PARAMETER, randomSecret(48));
     for (const [name, value] of Object.entries(this.options.params)) {
       if (!PARAMETERS_BY_NAME.has(name) && name !== SITE_SECRET_PARAMETER) {
         this.skippedParameters.push(name);
