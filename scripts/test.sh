@@ -22,6 +22,8 @@ fi
 export PATH="$PWD/node_modules/.bin:$PATH"
 hash -r
 echo "== on Node $(node --version)"
+# The RPC clients the e2e suite drives against /xmlrpc.cgi (python-bugzilla 3.2, pybugz), from Debian when missing.
+bash scripts/rpc-clients.sh
 
 jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
 
