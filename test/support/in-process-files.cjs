@@ -2,6 +2,7 @@
 // metrics or database, or move its clock. `npm run test:e2e:remote` (E2E_BASE_URL) leaves them out; single tests of
 // that kind elsewhere are declared with inProcessIt / inProcessDescribe (test/support/in-process.ts).
 module.exports = [
+  'bmo-fields', // turns on bmo_bug_fields, which changes every Get Bug answer of the instance
   'change-mark', // proves the audit and settings marks move on raw writes (reads the marks)
   'cli', // runs the admin command line on the instance's database
   'concurrency', // two instances on one database, racing
