@@ -24,10 +24,16 @@ export interface ParameterDefinition {
   kind: ParameterKind;
   /** Visible to anonymous callers (`anonymous`), to every logged-in caller (`user`), or to tweakparams only. */
   visibleTo: 'anonymous' | 'user' | 'tweakparams';
+  /**
+   * Listed by GET /rest/parameters only while this boolean parameter is on (Bugzilla 5.0 has no such parameter: with
+   * it off, the list is 5.0's). Always settable.
+   */
+  listedWith?: string;
 }
 
 const p = (name: string, def: string, kind: ParameterKind, visibleTo: ParameterDefinition['visibleTo'] = 'tweakparams'): ParameterDefinition =>
   ({ name, default: def, kind, visibleTo });
+const bmo = (name: string, def: string, kind: ParameterKind): ParameterDefinition => ({ ...p(name, def, kind), listedWith: 'bmo_bug_fields' });
 
 export const PARAMETER_DEFINITIONS: readonly ParameterDefinition[] = [
   p('maintainer', '', 'email', 'anonymous'),
@@ -86,8 +92,8 @@ export const PARAMETER_DEFINITIONS: readonly ParameterDefinition[] = [
   p('allowuserdeletion', '0', 'bool'),
   p('last_visit_keep_days', '10', 'int'),
   // BMO's bug fields (issue 43): off, bugs answer as Bugzilla 5.0's; on, as BMO's (docs/decisions.md).
-  p('bmo_bug_fields', '0', 'bool'),
-  p('default_bug_type', 'defect', { oneOf: BUG_TYPES }),
+  bmo('bmo_bug_fields', '0', 'bool'),
+  bmo('default_bug_type', 'defect', { oneOf: BUG_TYPES }),
 ];
 
 export const PARAMETERS_BY_NAME: ReadonlyMap<string, ParameterDefinition> = new Map(PARAMETER_DEFINITIONS.map((d) => [d.name, d]));

@@ -46,6 +46,12 @@ describe("BMO's bug fields", () => {
       expect(res.bugs[0].changes).toEqual({});
     });
 
+    it('Get Parameters does not list its parameters, even to an administrator', async () => {
+      const parameters = ok(await t.get('/parameters', admin)).parameters;
+      expect(parameters).not.toHaveProperty('bmo_bug_fields');
+      expect(parameters).not.toHaveProperty('default_bug_type');
+    });
+
     it('Get Product shows no triage owner or default type of its components', async () => {
       const component = ok(await t.get('/product/TestProduct', admin)).products[0].components[0];
       expect(component).not.toHaveProperty('triage_owner');
@@ -58,7 +64,7 @@ describe("BMO's bug fields", () => {
     let original: number; let regression: number; let another: number; let duplicate: number; let task: number;
 
     beforeAll(async () => {
-      await t.setParameters({ bmo_bug_fields: '1' });
+      ok(await t.put('/parameters', { bmo_bug_fields: '1' }, admin));
       triager = await t.createUser('triager@example.com', { realName: 'Tri Ager' });
       await createProduct(t, 'Regressland', {}, { triage_owner: triager.login });
       ok(await t.post('/component', {
@@ -70,6 +76,10 @@ describe("BMO's bug fields", () => {
       another = await file({ summary: 'another' });
       duplicate = await file({ summary: 'same as the change', filed_via: 'by owl' });
       task = await file({ summary: 'a task by default', component: 'Chores' });
+    });
+
+    it('Get Parameters lists its parameters to an administrator', async () => {
+      expect(ok(await t.get('/parameters', admin)).parameters).toMatchObject({ bmo_bug_fields: '1', default_bug_type: 'defect' });
     });
 
     it("Get Product shows each component's triage owner and default type (the installation's when none)", async () => {
@@ -166,16 +176,6 @@ describe("BMO's bug fields", () => {
       expect(await getBug(task, { include_fields: 'triage_owner' })).toMatchObject({ triage_owner: triager.login });
       expectError(await t.put('/component/Regressland/Chores', { default_bug_type: 'feature' }, admin), 51, 404);
       expectError(await t.put('/component/Regressland/Chores', { triage_owner: 'nobody-at-all@example.com' }, admin), 51, 404);
-    });
-  });
-
-  describe('Create Comment: the bug of the URL wins over an id in the body', () => {
-    it('comments on the bug of the path only', async () => {
-      const [pathBug, bodyBug] = [await fileBug(t), await fileBug(t)];
-      const id = ok(await t.post(`/bug/${pathBug}/comment`, { id: bodyBug, comment: 'on the path bug' }, admin)).id;
-      const comments = (bug: number) => t.get(`/bug/${bug}/comment`, admin).then((res) => ok(res).bugs[String(bug)].comments.map((c: { id: number }) => c.id));
-      expect(await comments(pathBug)).toContain(id);
-      expect(await comments(bodyBug)).not.toContain(id);
     });
   });
 });
