@@ -156,6 +156,13 @@ describe("BMO's bug fields", () => {
       const comments = ok(await t.get(`/bug/${original}/comment`, admin)).bugs[String(original)].comments;
       expect(comments.length).toBeGreaterThan(1);
       expect(await getBug(original, { include_fields: 'duplicates,comment_count' })).toEqual({ duplicates: [duplicate], comment_count: comments.length });
+      ok(await t.post(`/bug/${original}/comment`, { comment: 'one more' }, admin));
+      expect(await getBug(original, { include_fields: 'comment_count' })).toEqual({ comment_count: comments.length + 1 });
+    });
+
+    it("Search Bugs answers with them as Get Bug's objects do", async () => {
+      const found = ok(await t.get('/bug', { ...admin, query: { id: String(another), include_fields: 'id,type,regressed_by,filed_via' } })).bugs;
+      expect(found).toEqual([{ id: another, type: 'task', regressed_by: [original], filed_via: 'api' }]);
     });
 
     it('Search Bugs by type, regressed_by, regressions and filed_via, plain and as chart fields', async () => {
