@@ -151,6 +151,13 @@ describe("BMO's bug fields", () => {
       ok(await t.put(`/bug/${original}`, { depends_on: { add: [another] } }, admin));
     });
 
+    it('lists open bugs first, as dependencies: a regression closed goes last', async () => {
+      expect(await getBug(original, { include_fields: 'regressions' })).toEqual({ regressions: [regression, another] });
+      ok(await t.put(`/bug/${regression}`, { status: 'RESOLVED', resolution: 'FIXED' }, admin));
+      expect(await getBug(original, { include_fields: 'regressions' })).toEqual({ regressions: [another, regression] });
+      ok(await t.put(`/bug/${regression}`, { status: 'CONFIRMED' }, admin));
+    });
+
     it('duplicates: the bugs marked duplicate of the bug; comment_count counts its comments', async () => {
       ok(await t.put(`/bug/${duplicate}`, { status: 'RESOLVED', resolution: 'DUPLICATE', dupe_of: original }, admin));
       const comments = ok(await t.get(`/bug/${original}/comment`, admin)).bugs[String(original)].comments;
@@ -158,6 +165,11 @@ describe("BMO's bug fields", () => {
       expect(await getBug(original, { include_fields: 'duplicates,comment_count' })).toEqual({ duplicates: [duplicate], comment_count: comments.length });
       ok(await t.post(`/bug/${original}/comment`, { comment: 'one more' }, admin));
       expect(await getBug(original, { include_fields: 'comment_count' })).toEqual({ comment_count: comments.length + 1 });
+      // Reopened, the bug is no duplicate any more: its original (kept by the service or not) no longer lists it.
+      expect(await getBug(original, { include_fields: 'duplicates' })).toEqual({ duplicates: [duplicate] });
+      ok(await t.put(`/bug/${duplicate}`, { status: 'CONFIRMED' }, admin));
+      expect(await getBug(duplicate, { include_fields: 'dupe_of' })).toEqual({ dupe_of: null });
+      expect(await getBug(original, { include_fields: 'duplicates' })).toEqual({ duplicates: [] });
     });
 
     it("Search Bugs answers with them as Get Bug's objects do", async () => {
