@@ -83,7 +83,7 @@ export class BugSearchService {
     const namedFields = caller.parameters.bool('bmo_bug_fields') ? new Set([...customNames, ...BMO_SEARCH_FIELDS]) : customNames;
     // Every parameter is checked, also beside a quicksearch (which then replaces the other criteria).
     let criterion = searchCriteria(params, namedFields);
-    if (input.quicksearch !== undefined) criterion = quicksearch(input.quicksearch, await this.quicksearchCatalogue(customNames));
+    if (input.quicksearch !== undefined) criterion = quicksearch(input.quicksearch, await this.quicksearchCatalogue(namedFields));
     const window = this.window(caller, input);
     if (!hasTerms(criterion) && !caller.parameters.bool('search_allow_no_criteria')) throw TrackerError.of(Errors.BUGLIST_PARAMETERS_REQUIRED);
     const order = sortKeys(input.order, namedFields);
