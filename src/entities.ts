@@ -13,6 +13,7 @@ import { BugAlias } from './bug/entities/bug-alias.entity.js';
 import { BugCc } from './bug/entities/bug-cc.entity.js';
 import { BugCustomValue } from './bug/entities/bug-custom-value.entity.js';
 import { BugDependency } from './bug/entities/bug-dependency.entity.js';
+import { BugRegression } from './bug/entities/bug-regression.entity.js';
 import { BugDuplicate } from './bug/entities/bug-duplicate.entity.js';
 import { BugGroup } from './bug/entities/bug-group.entity.js';
 import { BugKeyword } from './bug/entities/bug-keyword.entity.js';
@@ -53,7 +54,7 @@ import { WebhookState } from './webhook/entities/webhook-state.entity.js';
 
 export const ENTITIES = [
   Attachment, AttachmentData, AuditLogEntry, ChangeMark, ApiKey, LoginFailure, LoginToken, Bug, BugActivity, BugAlias, BugCc,
-  BugCustomValue, BugDependency, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag, Comment,
+  BugCustomValue, BugDependency, BugRegression, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag, Comment,
   CommentTag, CommentTagWeight, FieldDefinition, FieldValue, Keyword, StatusTransition, Flag, FlagExclusion,
   FlagInclusion, FlagType, Group, GroupGrant, Membership, QueuedMail, Parameter, Classification, Component, ComponentCc,
   GroupControl, Milestone, Product, Version, SavedReport, SavedSearch, User, RateLimitBucket, Webhook, WebhookState, WebhookDelivery,

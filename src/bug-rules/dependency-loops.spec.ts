@@ -1,14 +1,15 @@
-import { checkDependencyLoops, checkStoredDependencyLoops, type NeighbourLookup } from './dependency-loops.js';
+import { checkDependencyLoops, checkStoredDependencyLoops, type Direction, type NeighbourLookup } from './dependency-loops.js';
+import { REGRESSIONS } from '../bug/bug.types.js';
 import type { Sql } from '../database/sql.js';
 import { TrackerError } from '../common/errors/index.js';
 
 /** A stored dependency graph: [blocked, dependsOn] pairs. */
 function graph(edges: Array<[number, number]>): NeighbourLookup & { calls: number } {
-  const lookup = async (ids: readonly number[], direction: 'depends_on' | 'blocks') => {
+  const lookup = async (ids: readonly number[], direction: Direction) => {
     lookup.calls++;
     const map = new Map<number, number[]>();
     for (const [blocked, dependsOn] of edges) {
-      const [from, to] = direction === 'depends_on' ? [blocked, dependsOn] : [dependsOn, blocked];
+      const [from, to] = direction === 'depends_on' || direction === 'regressed_by' ? [blocked, dependsOn] : [dependsOn, blocked];
       if (ids.includes(from)) map.set(from, [...(map.get(from) ?? []), to]);
     }
     return map;
@@ -55,6 +56,19 @@ describe('checkDependencyLoops', () => {
     await expect(checkDependencyLoops(1, [2], [], lookup)).resolves.toBeUndefined();
     await expect(checkDependencyLoops(1, [], [2], lookup)).resolves.toBeUndefined();
     expect(lookup.calls).toBe(0);
+  });
+});
+
+describe('checkDependencyLoops over BMO regressions (its validate_relationship)', () => {
+  it('walks regressed_by and regressions, not dependencies, with the same errors', async () => {
+    const walked: Direction[] = [];
+    const lookup: NeighbourLookup = async (ids, direction) => {
+      walked.push(direction);
+      return graph([[2, 3]])(ids, direction);
+    };
+    expect(await codeOf(checkDependencyLoops(1, [1], [], lookup, REGRESSIONS))).toEqual([116, 'dependency_loop_single']);
+    expect(await codeOf(checkDependencyLoops(1, [2], [3], lookup, REGRESSIONS))).toEqual([116, 'dependency_loop_multi']);
+    expect(new Set(walked)).toEqual(new Set(['regressed_by', 'regressions']));
   });
 });
 

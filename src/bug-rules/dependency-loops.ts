@@ -2,11 +2,12 @@
  * Dependency loop detection (updates.md `blocks`/`depends_on`, errors.md 116), after Bugzilla 5.0's
  * ValidateDependencies: the bug may not be on its own lists (dependency_loop_single), and no bug may be reachable
  * both downwards through `depends_on` and upwards through `blocks` (dependency_loop_multi). The bug's own current
- * edges are ignored, because the request replaces them.
+ * edges are ignored, because the request replaces them. BMO's regressions follow the same rule in their own graph
+ * (its validate_relationship over `regressed_by`/`regressions`, with the same errors).
  */
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { Sql } from '../database/sql.js';
-import type { Direction } from '../bug/bug.types.js';
+import { DEPENDENCIES, type BugGraph, type Direction } from '../bug/bug.types.js';
 
 export type { Direction };
 
@@ -32,17 +33,19 @@ async function reachable(bugId: number, start: readonly number[], direction: Dir
   return seen;
 }
 
+/** `down` and `up` are the bug's lists after the request in `graph` (depends_on and blocks by default). */
 export async function checkDependencyLoops(
   bugId: number,
-  dependsOn: readonly number[],
-  blocks: readonly number[],
+  down: readonly number[],
+  up: readonly number[],
   neighbours: NeighbourLookup,
+  graph: BugGraph = DEPENDENCIES,
 ): Promise<void> {
-  if (dependsOn.includes(bugId) || blocks.includes(bugId)) throw TrackerError.of(Errors.DEPENDENCY_LOOP_SINGLE);
+  if (down.includes(bugId) || up.includes(bugId)) throw TrackerError.of(Errors.DEPENDENCY_LOOP_SINGLE);
   // A loop through the bug needs a bug both below and above it.
-  if (!dependsOn.length || !blocks.length) return;
-  const below = await reachable(bugId, dependsOn, 'depends_on', neighbours);
-  const above = await reachable(bugId, blocks, 'blocks', neighbours);
+  if (!down.length || !up.length) return;
+  const below = await reachable(bugId, down, graph.down, neighbours);
+  const above = await reachable(bugId, up, graph.up, neighbours);
   const both = [...below].filter((id) => above.has(id)).sort((a, b) => a - b);
   if (both.length) throw TrackerError.of(Errors.DEPENDENCY_LOOP_MULTI, { deps: both });
 }
@@ -60,8 +63,9 @@ export function checkStoredDependencyLoops(
   tx: Sql,
   graph: StoredDependencyGraph,
   bugId: number,
-  dependsOn: readonly number[],
-  blocks: readonly number[],
+  down: readonly number[],
+  up: readonly number[],
+  which: BugGraph = DEPENDENCIES,
 ): Promise<void> {
-  return checkDependencyLoops(bugId, dependsOn, blocks, (ids, direction) => graph.dependencyNeighbours(tx, ids, direction, { lock: true }));
+  return checkDependencyLoops(bugId, down, up, (ids, direction) => graph.dependencyNeighbours(tx, ids, direction, { lock: true }), which);
 }

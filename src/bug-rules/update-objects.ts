@@ -44,6 +44,8 @@ export const UPDATE_OBJECT_RULES = {
   keywords: { field: 'keywords', allowSet: true, otherKeyMeansSet: true, splitStrings: true },
   blocks: { field: 'blocks', allowSet: true },
   depends_on: { field: 'depends_on', allowSet: true },
+  regressed_by: { field: 'regressed_by', allowSet: true },
+  regressions: { field: 'regressions', allowSet: true },
   cc: { field: 'cc', allowSet: false },
   groups: { field: 'groups', allowSet: false },
   see_also: { field: 'see_also', allowSet: false },

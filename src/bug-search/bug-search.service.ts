@@ -18,7 +18,7 @@ import type { BugSearchInput } from './dto/bug-search.dto.js';
 import { idsMatcher, matcher } from './search-matchers.js';
 import type { RequestParams } from '../common/http/request-params.js';
 import { hasTerms, matchesText, testOf, type BaseTest, type Criterion, type Test } from './search-criteria.js';
-import { activityNames, fieldOf, type SearchField, type ValueType } from './search-fields.js';
+import { activityNames, BMO_SEARCH_FIELDS, fieldOf, type SearchField, type ValueType } from './search-fields.js';
 import { searchCriteria, sortKeys } from './search-request.js';
 import { quicksearch } from './quicksearch.js';
 
@@ -80,12 +80,13 @@ export class BugSearchService {
     const sql = this.db.read;
     const customFields = await this.fields.catalogueAt(caller.settingsMark).customFields();
     const customNames = new Set(customFields.map((f) => f.name));
+    const namedFields = caller.parameters.bool('bmo_bug_fields') ? new Set([...customNames, ...BMO_SEARCH_FIELDS]) : customNames;
     // Every parameter is checked, also beside a quicksearch (which then replaces the other criteria).
-    let criterion = searchCriteria(params, customNames);
-    if (input.quicksearch !== undefined) criterion = quicksearch(input.quicksearch, await this.quicksearchCatalogue(customNames));
+    let criterion = searchCriteria(params, namedFields);
+    if (input.quicksearch !== undefined) criterion = quicksearch(input.quicksearch, await this.quicksearchCatalogue(namedFields));
     const window = this.window(caller, input);
     if (!hasTerms(criterion) && !caller.parameters.bool('search_allow_no_criteria')) throw TrackerError.of(Errors.BUGLIST_PARAMETERS_REQUIRED);
-    const order = sortKeys(input.order, customNames);
+    const order = sortKeys(input.order, namedFields);
     if (!caller.isTimeTracker) {
       const hidden = order.find((k) => k.time);
       if (hidden) throw TrackerError.of(Errors.INVALID_FIELD_NAME, { field: hidden.name });

@@ -34,4 +34,11 @@ describe('quicksearch (search.md "Quicksearch subset")', () => {
     expect(() => quicksearch('a:x', catalogue)).toThrow(expect.objectContaining({ message: expect.stringContaining('ambiguous') }));
     expect(() => quicksearch(' ,, ', catalogue)).toThrow(coded(1000));
   });
+  it("BMO's fields only when the catalogue names them (bmo_bug_fields on)", () => {
+    expect(() => quicksearch('ALL type:task', catalogue)).toThrow(coded(32000));
+    expect(() => quicksearch('ALL filed_via:api', catalogue)).toThrow(coded(32000));
+    const withBmo = { ...catalogue, customFields: new Set(['bug_type', 'filed_via', 'regressed_by', 'regresses']) };
+    expect(quicksearch('ALL type:task', withBmo)).toEqual({ kind: 'term', field: 'bug_type', op: 'substring', value: 'task' });
+    expect(quicksearch('ALL filed_v:api', withBmo)).toEqual({ kind: 'term', field: 'filed_via', op: 'substring', value: 'api' });
+  });
 });

@@ -1,6 +1,6 @@
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { and, not, or, term, type Criterion, type Operator } from './search-criteria.js';
-import { API_NAMES, SEARCH_FIELDS } from './search-fields.js';
+import { API_NAMES, BMO_SEARCH_FIELDS, SEARCH_FIELDS } from './search-fields.js';
 
 /** What quicksearch needs to know of the installation: statuses (open or not), resolutions, priorities, keywords. */
 export interface QuicksearchCatalogue {
@@ -8,6 +8,7 @@ export interface QuicksearchCatalogue {
   resolutions: readonly string[];
   priorities: readonly string[];
   keywords: ReadonlySet<string>;
+  /** The custom fields' names, and BMO's fields when they are on (internalName's namedFields). */
   customFields: ReadonlySet<string>;
 }
 
@@ -28,10 +29,12 @@ const invalid = (reason: string) => TrackerError.of(Errors.QUICKSEARCH_INVALID_Q
 /** A field name of quicksearch: a short name, an API or internal name, or an unambiguous prefix of one. */
 function quickField(name: string, catalogue: QuicksearchCatalogue): string {
   const lower = name.toLowerCase();
-  const exact = SHORT_NAMES[lower] ?? API_NAMES[lower] ?? (SEARCH_FIELDS[lower] || catalogue.customFields.has(lower) ? lower : undefined);
+  // BMO's fields are known only when the catalogue names them (bmo_bug_fields on).
+  const known = (internal: string | undefined) => (internal === undefined || !BMO_SEARCH_FIELDS.has(internal) || catalogue.customFields.has(internal) ? internal : undefined);
+  const exact = known(SHORT_NAMES[lower] ?? API_NAMES[lower] ?? (SEARCH_FIELDS[lower] || catalogue.customFields.has(lower) ? lower : undefined));
   if (exact) return exact;
   const names = [...new Set([...Object.keys(SHORT_NAMES), ...Object.keys(API_NAMES), ...Object.keys(SEARCH_FIELDS), ...catalogue.customFields])];
-  const targets = [...new Set(names.filter((n) => n.startsWith(lower)).map((n) => SHORT_NAMES[n] ?? API_NAMES[n] ?? n))];
+  const targets = [...new Set(names.filter((n) => n.startsWith(lower)).map((n) => SHORT_NAMES[n] ?? API_NAMES[n] ?? n).filter((n) => known(n)))];
   if (targets.length === 1) return targets[0];
   throw TrackerError.of(Errors.QUICKSEARCH_UNKNOWN_FIELD, { field: name, ambiguous: targets.length > 1, candidates: targets });
 }

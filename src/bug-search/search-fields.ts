@@ -11,7 +11,7 @@ export type UserRole = 'assigned_to' | 'reporter' | 'qa_contact' | 'cc' | 'comme
 export type SearchField =
   | { kind: 'column'; column: BugColumn; type: ValueType; time?: true }
   | { kind: 'related'; relation: 'aliases' | 'tags' | 'see_also'; type: 'text' }
-  | { kind: 'related'; relation: 'blocked' | 'dependson' | 'dup_id'; type: 'number' }
+  | { kind: 'related'; relation: 'blocked' | 'dependson' | 'dup_id' | 'regressed_by' | 'regresses'; type: 'number' }
   | { kind: 'product' | 'component' | 'classification' | 'keyword' | 'group' }
   | { kind: 'user'; role: UserRole }
   | { kind: 'comment'; field: 'text' | 'work_time'; time?: true }
@@ -73,6 +73,11 @@ export const SEARCH_FIELDS: Readonly<Record<string, SearchField>> = {
   'attachments.isprivate': { kind: 'attachment', field: 'isprivate' },
   'attachments.submitter': { kind: 'user', role: 'submitter' },
   'attach_data.thedata': { kind: 'attachment', field: 'data' },
+  // BMO's (Bugzilla/Search.pm there), issue 43.
+  bug_type: column('type'),
+  filed_via: column('filed_via'),
+  regressed_by: { kind: 'related', relation: 'regressed_by', type: 'number' },
+  regresses: { kind: 'related', relation: 'regresses', type: 'number' },
 };
 
 /** API names (search.md "Field-name aliases", Bug.pm FIELD_MAP) → internal names; internal names are accepted as they are. */
@@ -81,12 +86,19 @@ export const API_NAMES: Readonly<Record<string, string>> = {
   whiteboard: 'status_whiteboard', creator: 'reporter', creation_time: 'creation_ts', last_change_time: 'delta_ts', blocks: 'blocked',
   depends_on: 'dependson', dupe_of: 'dup_id', is_confirmed: 'everconfirmed', is_cc_accessible: 'cclist_accessible',
   is_creator_accessible: 'reporter_accessible', groups: 'bug_group', tags: 'tag', flag: 'flagtypes.name',
+  type: 'bug_type', regressions: 'regresses',
 };
 
-/** The internal name of a field given by its API or internal name (custom fields keep theirs); undefined if unknown. */
-export function internalName(name: string, customFields: ReadonlySet<string>): string | undefined {
+/** BMO's fields of SEARCH_FIELDS: known only to a search given them (the bmo_bug_fields parameter). */
+export const BMO_SEARCH_FIELDS: ReadonlySet<string> = new Set(['bug_type', 'filed_via', 'regressed_by', 'regresses']);
+
+/**
+ * The internal name of a field given by its API or internal name (custom fields keep theirs); undefined if unknown.
+ * `namedFields`: the custom fields' names, and BMO's fields when they are on.
+ */
+export function internalName(name: string, namedFields: ReadonlySet<string>): string | undefined {
   const internal = API_NAMES[name] ?? name;
-  return SEARCH_FIELDS[internal] || customFields.has(internal) ? internal : undefined;
+  return (SEARCH_FIELDS[internal] && !BMO_SEARCH_FIELDS.has(internal)) || namedFields.has(internal) ? internal : undefined;
 }
 
 /** The field definition of an internal name (a custom field by name). */

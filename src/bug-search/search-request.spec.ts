@@ -1,5 +1,6 @@
 import { searchCriteria, sortKeys } from './search-request.js';
 import { hasTerms, testOf } from './search-criteria.js';
+import { BMO_SEARCH_FIELDS } from './search-fields.js';
 
 const custom = new Set(['cf_team']);
 const coded = (code: number, text: string) => expect.objectContaining({ code, message: expect.stringContaining(text) });
@@ -14,6 +15,16 @@ describe('searchCriteria (the parameters of Search Bugs as a criteria tree)', ()
     expect(searchCriteria({ resolution: '---' }, custom)).toMatchObject({ field: 'resolution', value: [''] });
     expect(searchCriteria({ cf_team: 'x', short_desc: 'y', short_desc_type: 'casesubstring' }, custom)).toEqual({
       kind: 'and', items: [{ kind: 'term', field: 'cf_team', op: 'anyexact', value: ['x'] }, { kind: 'term', field: 'short_desc', op: 'casesubstring', value: ['y'] }],
+    });
+  });
+
+  it("BMO's fields are criteria only when named (bmo_bug_fields on); else unknown (53, 108)", () => {
+    const bmo = new Set([...custom, ...BMO_SEARCH_FIELDS]);
+    expect(() => searchCriteria({ type: 'task' }, custom)).toThrow(coded(53, 'type'));
+    expect(() => searchCriteria({ f1: 'regresses', o1: 'isnotempty' }, custom)).toThrow(coded(108, 'regresses'));
+    expect(searchCriteria({ type: 'task' }, bmo)).toEqual({ kind: 'term', field: 'bug_type', op: 'anyexact', value: ['task'] });
+    expect(searchCriteria({ regressions: '5', filed_via: 'api' }, bmo)).toEqual({
+      kind: 'and', items: [{ kind: 'term', field: 'regresses', op: 'anyexact', value: ['5'] }, { kind: 'term', field: 'filed_via', op: 'anyexact', value: ['api'] }],
     });
   });
 

@@ -28,10 +28,12 @@ import { BugFlagsService, initialFlagsChange, type PlannedFlag } from '../bug-ru
 import { initialGroups } from '../bug-rules/group-controls.js';
 import { validateSeeAlso } from '../bug-rules/see-also.js';
 import { checkStoredDependencyLoops } from '../bug-rules/dependency-loops.js';
+import { filedVia, newBugType } from './bmo-fields.js';
+import { DEPENDENCIES, REGRESSIONS, type BugGraph } from '../bug/bug.types.js';
 import { mirroredDependencyChanges } from '../bug/changes.js';
 import { parseTimeValue } from './update/update-request.js';
 import { customFieldValues } from './custom-values.js';
-import { CREATE_KEYS, type BugCreateInput, type CreateFields } from './dto/bug-create.dto.js';
+import { BMO_CREATE_KEYS, CREATE_KEYS, type BugCreateInput, type CreateFields } from './dto/bug-create.dto.js';
 
 /** Longest summary (defaults.md). */
 const MAX_FREETEXT = 255;
@@ -72,6 +74,8 @@ interface NewBug {
   seeAlso: string[];
   blocks: number[];
   dependsOn: number[];
+  /** BMO's fields, with the bmo_bug_fields parameter on. */
+  bmo?: { type: string; filedVia: string; regressedBy: number[]; regressions: number[] };
   flags: PlannedFlag[];
   custom: Array<{ fieldId: number; values: string[] }>;
   url: string;
@@ -153,7 +157,7 @@ export class BugCreateService {
 
   private async createOnce(ctx: CreateContext, input: BugCreateInput, data: Readonly<Record<string, unknown>>): Promise<number> {
     const customFields = await this.fields.catalogueAt(ctx.caller.settingsMark).customFields();
-    const { fields, custom } = this.fold(input, data, customFields);
+    const { fields, custom } = this.fold(input, data, customFields, ctx.caller.parameters.bool('bmo_bug_fields'));
     const bug = await this.validate(ctx.caller, fields, custom, customFields);
     const at = toDbDateTime(ctx.now);
     const id = await this.db.transaction(async (tx) => {
@@ -170,7 +174,7 @@ export class BugCreateService {
    * The typed fields under their API names, and the custom fields' raw values. Every key sent is checked: unknown
    * keys are 53 unless they are fields the caller cannot set (ignored).
    */
-  private fold(input: BugCreateInput, data: Readonly<Record<string, unknown>>, customFields: readonly CustomFieldRecord[]) {
+  private fold(input: BugCreateInput, data: Readonly<Record<string, unknown>>, customFields: readonly CustomFieldRecord[], bmoFields: boolean) {
     const fields: Partial<Record<keyof CreateFields, unknown>> = {};
     const custom = new Map<string, unknown>();
     const customNames = new Set(customFields.map((f) => f.name));
@@ -180,7 +184,7 @@ export class BugCreateService {
         custom.set(key, value);
         continue;
       }
-      const name = CREATE_KEYS[key];
+      const name = CREATE_KEYS[key] ?? (bmoFields ? BMO_CREATE_KEYS[key] : undefined);
       if (name === undefined) throw TrackerError.of(Errors.PARAM_INVALID, { param: key, function: 'Bug.create' });
       if (name !== '' && !(name in fields)) fields[name] = input[key as keyof BugCreateInput];
     }
@@ -231,7 +235,7 @@ export class BugCreateService {
     const remainingTime = timeTracker && input.remaining_time !== undefined ? parseTimeValue('remaining_time', input.remaining_time).hours : estimatedTime;
     const deadline = timeTracker && input.deadline !== undefined ? parseDeadline(input.deadline) : null;
 
-    const [people, aliases, groupIds, keywords, dependencies, flags, custom] = await allInOrder([
+    const [people, aliases, groupIds, keywords, dependencies, flags, custom, bmo] = await allInOrder([
       this.people(caller, editbugs, input, component),
       this.freeAliases(input.alias),
       (async () => initialGroups({ product: product.name, controls, names: input.groups, isMember: (id) => caller.inGroupId(id) }).map((g) => g.id))(),
@@ -239,6 +243,7 @@ export class BugCreateService {
       this.dependencies(caller, input.blocks ?? [], input.depends_on ?? []),
       this.flags(caller, product, component, input.flags),
       this.customValues(caller, customInput, customFields),
+      this.bmoFields(caller, input, component),
     ]);
 
     return {
@@ -246,7 +251,7 @@ export class BugCreateService {
       descriptionIsPrivate: caller.isInsider && input.comment_is_private === true,
       selects, status, resolution, isConfirmed, targetMilestone,
       ...people,
-      aliases, groupIds, keywords, ...dependencies, flags, custom,
+      aliases, groupIds, keywords, ...dependencies, flags, custom, ...(bmo ? { bmo } : {}),
       seeAlso: this.seeAlso(caller, input.see_also ?? []),
       url: text('url'),
       whiteboard: text('whiteboard'),
@@ -371,6 +376,18 @@ export class BugCreateService {
     return [...byId.values()];
   }
 
+  /**
+   * BMO's fields, with the bmo_bug_fields parameter on: the type (newBugType), how the bug was filed (BMO's
+   * _check_filed_via: one of its methods, `api` when not said, else `unknown`), regressed_by / regressions as
+   * dependencies.
+   */
+  private async bmoFields(caller: Caller, input: CreateFields, component: ComponentRecord): Promise<NewBug['bmo']> {
+    if (!caller.parameters.bool('bmo_bug_fields')) return undefined;
+    const type = newBugType(input.type, component.defaultBugType, caller.parameters.get('default_bug_type'));
+    const { blocks: regressions, dependsOn: regressedBy } = await this.dependencies(caller, input.regressions ?? [], input.regressed_by ?? []);
+    return { type, filedVia: filedVia(input.filed_via), regressedBy, regressions };
+  }
+
   /** blocks / depends_on: visible bugs (100/101/102); loops (116) are refused when the edges are written. */
   private async dependencies(caller: Caller, blocksRefs: string[], dependsOnRefs: string[]): Promise<{ blocks: number[]; dependsOn: number[] }> {
     const [blocks, dependsOn] = await allInOrder([
@@ -463,6 +480,7 @@ export class BugCreateService {
       deadline: bug.deadline,
       creationTime: at,
       lastChangeTime: at,
+      ...(bug.bmo ? { type: bug.bmo.type, filedVia: bug.bmo.filedVia } : {}),
     });
     try {
       await this.bugs.addAliases(tx, id, bug.aliases);
@@ -493,20 +511,26 @@ export class BugCreateService {
   }
 
   /**
-   * Dependencies of the new bug. The new bug's own creation is not history, but each bug it blocks or depends on
-   * changes: it gets a history row (`depends_on` / `blocks` added) and a new last_change_time (updates.md).
+   * Dependencies of the new bug (and BMO's regressions alike). The new bug's own creation is not history, but each
+   * bug it blocks or depends on changes: it gets a history row (`depends_on` / `blocks` added) and a new
+   * last_change_time (updates.md).
    */
   private async linkDependencies(tx: Sql, caller: Caller, newId: NewBugId, bug: NewBug, at: string): Promise<void> {
-    if (!bug.dependsOn.length && !bug.blocks.length) return;
+    await this.linkGraph(tx, caller, newId, DEPENDENCIES, { down: bug.dependsOn, up: bug.blocks }, at);
+    if (bug.bmo) await this.linkGraph(tx, caller, newId, REGRESSIONS, { down: bug.bmo.regressedBy, up: bug.bmo.regressions }, at);
+  }
+
+  private async linkGraph(tx: Sql, caller: Caller, newId: NewBugId, graph: BugGraph, lists: { down: number[]; up: number[] }, at: string): Promise<void> {
+    if (!lists.down.length && !lists.up.length) return;
     const id = await bugNumber(newId);
-    await checkStoredDependencyLoops(tx, this.bugs, id, bug.dependsOn, bug.blocks);
-    await this.bugs.addDependencies(tx, [
-      ...bug.dependsOn.map((other) => ({ blockedId: id, dependsOnId: other })),
-      ...bug.blocks.map((other) => ({ blockedId: other, dependsOnId: id })),
+    await checkStoredDependencyLoops(tx, this.bugs, id, lists.down, lists.up, graph);
+    await this.bugs.addEdges(tx, graph.name, [
+      ...lists.down.map((other) => ({ upperId: id, lowerId: other })),
+      ...lists.up.map((other) => ({ upperId: other, lowerId: id })),
     ]);
-    const mirrored = mirroredDependencyChanges(id, { added: bug.dependsOn, removed: [] }, { added: bug.blocks, removed: [] });
+    const mirrored = mirroredDependencyChanges(id, { added: lists.down, removed: [] }, { added: lists.up, removed: [] }, graph);
     await this.recorder.record(tx, mirrored.map((e) => ({ ...e, userId: caller.id, at })));
-    await this.edits.touch(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
+    await this.edits.touch(tx, [...new Set([...lists.down, ...lists.up])], at);
   }
 
   /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */

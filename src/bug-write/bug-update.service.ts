@@ -73,7 +73,8 @@ interface AppliedPart {
  * transaction does not take first.
  */
 function sharesTransaction({ ids, request }: UpdatePart): boolean {
-  return ids.length === 1 && !request.blocks && !request.dependsOn && !request.seeAlso && request.statusChange.dupeOf === undefined;
+  return ids.length === 1 && !request.blocks && !request.dependsOn && !request.regressedBy && !request.regressions && !request.seeAlso
+    && request.statusChange.dupeOf === undefined;
 }
 
 /** The relations the requests need loaded (the rest are never queried). */
@@ -81,6 +82,7 @@ function needsOf(...requests: UpdateRequest[]): StateNeeds {
   const needs: StateNeeds = {};
   for (const r of requests) {
     needs.dependencies ||= !!r.blocks || !!r.dependsOn;
+    needs.regressions ||= !!r.regressedBy || !!r.regressions;
     needs.seeAlso ||= !!r.seeAlso;
     needs.flags ||= !!r.flags || r.product !== undefined || r.component !== undefined;
     needs.custom ||= r.custom.size > 0;
@@ -175,7 +177,7 @@ export class BugUpdateService {
       : await this.visibility.resolveVisible(ctx.caller, idsOrAliases, undefined, visibilityKnownTo(ctx));
     let request: UpdateRequest;
     try {
-      request = this.parsedBody(readBody(), ids.length > 1);
+      request = this.parsedBody(readBody(), ids.length > 1, ctx.caller.parameters.bool('bmo_bug_fields'));
     } catch (error) {
       if (presumedIds) await this.visibility.resolveVisible(ctx.caller, idsOrAliases);
       throw error;
@@ -188,8 +190,8 @@ export class BugUpdateService {
   }
 
   /** The request's body as the steps take it; what no multi-bug request may carry refused. */
-  private parsedBody({ input, custom }: UpdateBody, multi: boolean): UpdateRequest {
-    const request = parseUpdateRequest(input, custom);
+  private parsedBody({ input, custom }: UpdateBody, multi: boolean, bmoFields: boolean): UpdateRequest {
+    const request = parseUpdateRequest(input, custom, bmoFields);
     if (multi && request.alias) throw TrackerError.of(Errors.MULTIPLE_ALIAS_NOT_ALLOWED);
     if (multi && request.statusChange.dupeOf !== undefined) throw TrackerError.of(Errors.DUPE_NOT_ALLOWED);
     return request;
@@ -349,6 +351,7 @@ export class BugUpdateService {
     await this.fieldSteps.applyProduct(w);
     await this.relationSteps.applyGroups(w);
     await this.relationSteps.applyDependencies(w);
+    await this.relationSteps.applyRegressions(w);
     await this.relationSteps.applyKeywords(w);
     const comment = this.commentSteps.prepareComment(w);
     await this.fieldSteps.applyPeople(w);

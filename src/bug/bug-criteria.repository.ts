@@ -12,6 +12,9 @@ const RELATIONS: Readonly<Record<Exclude<SearchableRelation, 'tags'>, [table: st
   blocked: ['bug_dependencies', 'depends_on_id', 'blocked_id'],
   dependson: ['bug_dependencies', 'blocked_id', 'depends_on_id'],
   dup_id: ['bug_duplicates', 'dupe_id', 'dupe_of_id'],
+  // BMO's: `regressed_by` of a bug, the bugs that introduced it; `regresses` (API regressions), those it introduced.
+  regressed_by: ['bug_regressions', 'regression_id', 'regressed_by_id'],
+  regresses: ['bug_regressions', 'regressed_by_id', 'regression_id'],
   see_also: ['bug_see_also', 'bug_id', 'url'],
   keywords: ['bug_keywords', 'bug_id', 'keyword_id'],
   cc: ['bug_cc', 'bug_id', 'user_id'],

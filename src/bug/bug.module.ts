@@ -23,6 +23,7 @@ import { BugAlias } from './entities/bug-alias.entity.js';
 import { BugCc } from './entities/bug-cc.entity.js';
 import { BugCustomValue } from './entities/bug-custom-value.entity.js';
 import { BugDependency } from './entities/bug-dependency.entity.js';
+import { BugRegression } from './entities/bug-regression.entity.js';
 import { BugDuplicate } from './entities/bug-duplicate.entity.js';
 import { BugGroup } from './entities/bug-group.entity.js';
 import { BugKeyword } from './entities/bug-keyword.entity.js';
@@ -49,7 +50,7 @@ import { BugEventsService } from './bug-events.service.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Bug, BugActivity, BugAlias, BugCc, BugCustomValue, BugDependency, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag]),
+    TypeOrmModule.forFeature([Bug, BugActivity, BugAlias, BugCc, BugCustomValue, BugDependency, BugRegression, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag]),
     ProductModule, FieldModule, FlagModule, UserModule, GroupModule,
   ],
   controllers: [BugController],

@@ -17,12 +17,14 @@ const bug: LoadedBug = {
     opSys: 'All', platform: 'All', priority: '---', severity: 'normal', reporterId: 1, assignedToId: 2, qaContactId: null,
     url: '', whiteboard: '', isConfirmed: true, isCreatorAccessible: true, isCcAccessible: true, estimatedTime: 2.5,
     remainingTime: 1, deadline: '2030-01-02', creationTime: '2020-01-01 00:00:00', lastChangeTime: '2020-01-02 03:04:05',
+    type: 'task', filedVia: 'api',
   },
   product: 'P', component: 'C', classification: 'Unclassified', reporter: person(1, 'rep@example.com'),
   assignee: person(2, 'dev@example.com'), qaContact: null, dupeOf: null, isOpen: true, visible: true,
   aliases: [], cc: [person(3, 'cc@example.com')], keywords: [], groups: [], blocks: [], dependsOn: [], seeAlso: [],
   flags: [{ id: 1, typeId: 2, name: 'review', status: '?', setter: 'rep@example.com', requestee: null, creationDate: '2020-01-01 00:00:00', modificationDate: '2020-01-01 00:00:00' }],
   custom: new Map([[11, ['a', 'b']], [12, ['5']]]), tags: [], actualTime: 4,
+  regressedBy: [3], regressions: [], duplicates: [8, 9], commentCount: 2, triageOwner: person(4, 'triage@example.com'),
 };
 const customFields = [{ id: 11, name: 'cf_multi', type: 3 }, { id: 12, name: 'cf_bug', type: 6 }, { id: 13, name: 'cf_select', type: 2 }];
 const now = new Date('2024-05-06T07:08:09Z');
@@ -60,5 +62,22 @@ describe('bug presenter', () => {
     expect(forTracker).toMatchObject({ estimated_time: 2.5, remaining_time: 1, actual_time: 4, deadline: '2030-01-02' });
     expect(forTracker.update_token).toBe(updateToken('secret', now, 7, 5, '2020-01-02 03:04:05'));
     expect(presentBug(bug, { ...view, withUpdateToken: false, caller: user() })).not.toHaveProperty('update_token');
+  });
+
+  it("shows BMO's fields only with bmo_bug_fields on: its Bug.get names and values", () => {
+    const view = { customFields: [], siteSecret: 'secret', now, withUpdateToken: false };
+    const off = presentBug(bug, { ...view, caller: user() });
+    for (const field of ['type', 'regressed_by', 'regressions', 'duplicates', 'comment_count', 'filed_via', 'triage_owner', 'last_change_time_non_bot']) {
+      expect(off).not.toHaveProperty(field);
+    }
+    const on = presentBug(bug, { ...view, caller: user([], { bmo_bug_fields: '1' }) });
+    expect(on).toMatchObject({
+      type: 'task', regressed_by: [3], regressions: [], duplicates: [8, 9], comment_count: 2, filed_via: 'api',
+      triage_owner: 'triage@example.com', triage_owner_detail: { id: 4, real_name: 'triage', name: 'triage@example.com', email: 'triage@example.com' },
+      last_change_time_non_bot: '2020-01-02T03:04:05Z',
+    });
+    const noOwner = presentBug({ ...bug, triageOwner: null }, { ...view, caller: user([], { bmo_bug_fields: '1' }) });
+    expect(noOwner.triage_owner).toBe('');
+    expect(noOwner).not.toHaveProperty('triage_owner_detail');
   });
 });

@@ -180,6 +180,26 @@ export function presentSharedFields(bug: LoadedBug, view: Pick<BugPresentation, 
     out.remaining_time = row.remainingTime;
     out.actual_time = bug.actualTime;
   }
+  if (caller.parameters.bool('bmo_bug_fields')) Object.assign(out, presentBmoFields(bug, email, detail));
   for (const field of view.customFields) out[field.name] = customValue(field, bug.custom.get(field.id));
   return out;
+}
+
+/**
+ * BMO's fields of a bug (its Bug.get, issue 43); `filed_via`, `triage_owner` (with its detail when there is one) and
+ * `last_change_time_non_bot` are extra fields there and here. Without BMO's list of bot accounts, the last change of a
+ * person is the last change (BMO's answer with an empty last_change_time_non_bot_skip_list).
+ */
+function presentBmoFields(bug: LoadedBug, email: (a: string) => string, detail: (user: UserDetail) => object): Record<string, unknown> {
+  return {
+    type: bug.row.type,
+    regressed_by: bug.regressedBy,
+    regressions: bug.regressions,
+    duplicates: bug.duplicates,
+    comment_count: bug.commentCount,
+    filed_via: bug.row.filedVia,
+    triage_owner: bug.triageOwner ? email(bug.triageOwner.login) : '',
+    ...(bug.triageOwner ? { triage_owner_detail: detail(bug.triageOwner) } : {}),
+    last_change_time_non_bot: toApiDateTime(bug.row.lastChangeTime),
+  };
 }

@@ -11,8 +11,27 @@ export type { SqlCondition };
  * bug-loader.service.ts, comment module's CommentService.
  */
 
-/** The two ways of the dependency graph: the bugs a bug depends on, and those it blocks. */
-export type Direction = 'depends_on' | 'blocks';
+/**
+ * The ways of the two graphs between bugs: the bugs a bug depends on and those it blocks (dependencies), the bugs that
+ * introduced it and those it introduced (BMO's regressions).
+ */
+export type Direction = 'depends_on' | 'blocks' | 'regressed_by' | 'regressions';
+
+/** A graph between bugs by its two directions from a bug: `down` to the bugs it needs (depends on, was regressed by). */
+export interface BugGraph {
+  name: 'dependencies' | 'regressions';
+  down: Direction;
+  up: Direction;
+}
+
+export const DEPENDENCIES: BugGraph = { name: 'dependencies', down: 'depends_on', up: 'blocks' };
+export const REGRESSIONS: BugGraph = { name: 'regressions', down: 'regressed_by', up: 'regressions' };
+
+/** One edge of a graph: `upperId` depends on (was regressed by) `lowerId`. */
+export interface GraphEdge {
+  upperId: number;
+  lowerId: number;
+}
 
 /** A `bugs` row with API-named fields; times are DB strings (`YYYY-MM-DD hh:mm:ss`, UTC). */
 export interface BugRow {
@@ -41,6 +60,9 @@ export interface BugRow {
   deadline: string | null;
   creationTime: string;
   lastChangeTime: string;
+  /** BMO's bug type and how the bug was filed (issue 43). */
+  type: string;
+  filedVia: string;
 }
 
 /** One history row (bug_activity); `field` uses the API names of `changes` (status, summary, flagtypes.name …). */
@@ -89,13 +111,14 @@ export type ColumnMatcher = (column: string) => SqlCondition;
 export type BugColumn =
   | 'id' | 'version' | 'target_milestone' | 'status' | 'resolution' | 'priority' | 'severity' | 'op_sys' | 'platform' | 'summary'
   | 'whiteboard' | 'url' | 'creation_time' | 'last_change_time' | 'deadline' | 'estimated_time' | 'remaining_time'
-  | 'is_confirmed' | 'is_creator_accessible' | 'is_cc_accessible';
+  | 'is_confirmed' | 'is_creator_accessible' | 'is_cc_accessible' | 'type' | 'filed_via';
 
 /** A column of `bugs` holding another module's id: the search resolves names to ids through that module's service. */
 export type BugIdColumn = 'product_id' | 'component_id' | 'reporter_id' | 'assigned_to_id' | 'qa_contact_id';
 
 /** Rows of the bug module's own tables that hang on a bug and that a search criterion tests. */
-export type SearchableRelation = 'aliases' | 'tags' | 'blocked' | 'dependson' | 'dup_id' | 'see_also' | 'keywords' | 'cc' | 'groups';
+export type SearchableRelation =
+  | 'aliases' | 'tags' | 'blocked' | 'dependson' | 'dup_id' | 'see_also' | 'keywords' | 'cc' | 'groups' | 'regressed_by' | 'regresses';
 
 /** One sort key of a search's `order`: a column of `bugs`, ascending or descending. */
 export interface SortKey {

@@ -3,6 +3,7 @@
  * response" and "Bug history entries"): every value is a string, lists are joined with ", ", booleans are
  * "0"/"1", missing values are "".
  */
+import { DEPENDENCIES, type BugGraph } from './bug.types.js';
 
 // ---- Field names ------------------------------------------------------------------------------------------
 
@@ -135,15 +136,15 @@ type ListChange = { added: readonly number[]; removed: readonly number[] };
 /**
  * The history of the bugs at the other end of a bug's changed dependencies, for Create and Update Bug alike: the
  * lists stay mirror images, so a bug added to (removed from) X's depends_on gets X added to (removed from) its
- * blocks, and the reverse. One entry per bug and edge.
+ * blocks, and the reverse (BMO's regressed_by and regressions alike, with `graph`). One entry per bug and edge.
  */
-export function mirroredDependencyChanges(bugId: number, dependsOn: ListChange, blocks: ListChange): OtherBugChange[] {
+export function mirroredDependencyChanges(bugId: number, down: ListChange, up: ListChange, graph: BugGraph = DEPENDENCIES): OtherBugChange[] {
   const self = String(bugId);
   return [
-    ...dependsOn.added.map((other) => ({ bugId: other, field: 'blocks', removed: '', added: self })),
-    ...dependsOn.removed.map((other) => ({ bugId: other, field: 'blocks', removed: self, added: '' })),
-    ...blocks.added.map((other) => ({ bugId: other, field: 'depends_on', removed: '', added: self })),
-    ...blocks.removed.map((other) => ({ bugId: other, field: 'depends_on', removed: self, added: '' })),
+    ...down.added.map((other) => ({ bugId: other, field: graph.up, removed: '', added: self })),
+    ...down.removed.map((other) => ({ bugId: other, field: graph.up, removed: self, added: '' })),
+    ...up.added.map((other) => ({ bugId: other, field: graph.down, removed: '', added: self })),
+    ...up.removed.map((other) => ({ bugId: other, field: graph.down, removed: self, added: '' })),
   ];
 }
 

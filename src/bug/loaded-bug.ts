@@ -61,11 +61,25 @@ export interface BugRelations {
   tags: string[];
   /** Sum of the work time of the bug's comments. */
   actualTime: number;
+  /** BMO's fields (issue 43): the bugs that introduced this one, those it introduced, its duplicates. */
+  regressedBy: number[];
+  regressions: number[];
+  duplicates: number[];
+  /** Its comments, private ones too (BMO's comment_count). */
+  commentCount: number;
+  /** The triage owner of its component, if any. */
+  triageOwner: UserDetail | null;
 }
 
 export type LoadedBug = BugDetail & BugRelations;
 
-export const BUG_RELATIONS = ['alias', 'cc', 'keywords', 'groups', 'blocks', 'depends_on', 'see_also', 'flags', 'custom', 'tags', 'actual_time'] as const;
+export const BUG_RELATIONS = [
+  'alias', 'cc', 'keywords', 'groups', 'blocks', 'depends_on', 'see_also', 'flags', 'custom', 'tags', 'actual_time',
+  'regressed_by', 'regressions', 'duplicates', 'comment_count', 'triage_owner',
+] as const;
+
+/** The relations only BMO's fields show (the `bmo_bug_fields` parameter). */
+export const BMO_RELATIONS = ['regressed_by', 'regressions', 'duplicates', 'comment_count', 'triage_owner'] as const;
 export type BugRelation = (typeof BUG_RELATIONS)[number];
 
 export interface BugPage {

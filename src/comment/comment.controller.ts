@@ -45,13 +45,13 @@ export class CommentController {
     }, ctx.selection);
   }
 
-  /** The path names the bug; an `id` of the body or query is laid over it (misc.md). */
+  /** The path names the bug; an `id` of the body or query is overridden (as Create Attachment's `ids`, the seed). */
   @Post('bug/:id_or_alias/comment')
   @RequireLogin()
   @ApiOperation({ summary: 'Create Comment (Bug.add_comment): answers {id} with status 200, as every create here (Bugzilla 5.0 answers 201).' })
   @ApiBody({ type: CommentCreateInput })
   async create(@Ctx() ctx: RequestContext, @Param('id_or_alias') idOrAlias: string, @Input(CommentCreateInput, 'Bug.add_comment') input: CommentCreateInput) {
-    return { id: await this.creator.create(ctx, input.id ?? idOrAlias, input) };
+    return { id: await this.creator.create(ctx, idOrAlias, input) };
   }
 
   @Get('bug/comment/tags/:query')

@@ -50,7 +50,8 @@ export class InfoService {
   visibleParameters(caller: Caller): Record<string, string> {
     const level = caller.inGroup('tweakparams') ? 'tweakparams' : caller.isLoggedIn ? 'user' : 'anonymous';
     const visible = PARAMETER_DEFINITIONS.filter((d) =>
-      level === 'tweakparams' || d.visibleTo === 'anonymous' || (level === 'user' && d.visibleTo === 'user'),
+      (level === 'tweakparams' || d.visibleTo === 'anonymous' || (level === 'user' && d.visibleTo === 'user'))
+      && (d.listedWith === undefined || caller.parameters.bool(d.listedWith)),
     );
     return Object.fromEntries(visible.map((d) => [d.name, caller.parameters.get(d.name)]));
   }

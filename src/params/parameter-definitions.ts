@@ -2,6 +2,20 @@
  * The installation parameters (Bugzilla's "params"), their defaults on a fresh install (Bugzilla 5.0's)
  * and who may read them through GET /rest/parameters. Values are strings, as the API returns them.
  */
+import { Errors, TrackerError } from '../common/errors/index.js';
+
+/** BMO's bug types (its bug_type field values but `--`, which BMO keeps for bugs filed before types; issue 43). */
+export const BUG_TYPES = ['defect', 'enhancement', 'task'] as const;
+
+/** The type named by `value` (any case) as BMO spells it; an empty one is 50, an unknown one 51 (a select's errors). */
+export function legalBugType(value: string): string {
+  const name = value.trim();
+  if (name === '') throw TrackerError.of(Errors.OBJECT_NOT_SPECIFIED, { kind: 'type' });
+  const type = BUG_TYPES.find((t) => t === name.toLowerCase());
+  if (!type) throw TrackerError.of(Errors.OBJECT_DOES_NOT_EXIST, { kind: 'type', name });
+  return type;
+}
+
 export type ParameterKind = 'bool' | 'int' | 'string' | 'regexp' | 'email' | 'group' | 'url' | { oneOf: readonly string[] };
 
 export interface ParameterDefinition {
@@ -10,10 +24,16 @@ export interface ParameterDefinition {
   kind: ParameterKind;
   /** Visible to anonymous callers (`anonymous`), to every logged-in caller (`user`), or to tweakparams only. */
   visibleTo: 'anonymous' | 'user' | 'tweakparams';
+  /**
+   * Listed by GET /rest/parameters only while this boolean parameter is on (Bugzilla 5.0 has no such parameter: with
+   * it off, the list is 5.0's). Always settable.
+   */
+  listedWith?: string;
 }
 
 const p = (name: string, def: string, kind: ParameterKind, visibleTo: ParameterDefinition['visibleTo'] = 'tweakparams'): ParameterDefinition =>
   ({ name, default: def, kind, visibleTo });
+const bmo = (name: string, def: string, kind: ParameterKind): ParameterDefinition => ({ ...p(name, def, kind), listedWith: 'bmo_bug_fields' });
 
 export const PARAMETER_DEFINITIONS: readonly ParameterDefinition[] = [
   p('maintainer', '', 'email', 'anonymous'),
@@ -71,6 +91,9 @@ export const PARAMETER_DEFINITIONS: readonly ParameterDefinition[] = [
   p('allowbugdeletion', '0', 'bool'),
   p('allowuserdeletion', '0', 'bool'),
   p('last_visit_keep_days', '10', 'int'),
+  // BMO's bug fields (issue 43): off, bugs answer as Bugzilla 5.0's; on, as BMO's (docs/decisions.md).
+  bmo('bmo_bug_fields', '0', 'bool'),
+  bmo('default_bug_type', 'defect', { oneOf: BUG_TYPES }),
 ];
 
 export const PARAMETERS_BY_NAME: ReadonlyMap<string, ParameterDefinition> = new Map(PARAMETER_DEFINITIONS.map((d) => [d.name, d]));

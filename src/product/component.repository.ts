@@ -12,7 +12,8 @@ export interface ComponentWithCc {
 }
 
 /** The columns of a new component (the generated id and the relations aside). */
-export type NewComponent = Pick<Component, 'name' | 'productId' | 'defaultAssigneeId' | 'defaultQaContactId' | 'description' | 'isActive' | 'sortkey'>;
+export type NewComponent = Pick<Component, 'name' | 'productId' | 'defaultAssigneeId' | 'defaultQaContactId' | 'description' | 'isActive' | 'sortkey'>
+  & Partial<Pick<Component, 'defaultBugType' | 'triageOwnerId'>>;
 
 /** The settable columns of a component. */
 export type ComponentChanges = Partial<Omit<NewComponent, 'productId'>>;

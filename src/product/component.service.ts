@@ -10,6 +10,7 @@ import type { Sql } from '../database/sql.js';
 import { UserService } from '../user/user.service.js';
 import { auditRowsOf, noteChange, type Changes } from '../common/changes.js';
 import { ComponentRepository, type ComponentChanges } from './component.repository.js';
+import { legalBugType } from '../params/parameter-definitions.js';
 import type { ComponentCreateInput, ComponentUpdateInput } from './dto/component.dto.js';
 import { PRODUCT_BUG_USAGE, PRODUCT_FLAG_TYPES, type ProductBugUsage, type ProductFlagTypes } from './product.tokens.js';
 import { ProductService, type ComponentRecord, type ProductRecord } from './product.service.js';
@@ -67,7 +68,9 @@ export class ComponentService {
       const assignee = await this.assigneeId(tx, input.default_assignee);
       const qaContact = await this.optionalUserId(tx, input.default_qa_contact);
       const cc = await this.userIds(tx, input.default_cc ?? []);
+      const bmo = ctx.caller.parameters.bool('bmo_bug_fields') ? await this.bmoSettings(tx, input) : {};
       const id = await this.componentRepository.insert(tx, {
+        ...bmo,
         name,
         productId: product.id,
         defaultAssigneeId: assignee,
@@ -97,10 +100,12 @@ export class ComponentService {
       const qaContact = input.default_qa_contact !== undefined ? await this.optionalUserId(tx, input.default_qa_contact) : undefined;
       const cc = input.default_cc !== undefined ? await this.userIds(tx, input.default_cc ?? []) : undefined;
       const sortKey = input.sort_key !== undefined ? checkValueSortKey(input.sort_key) : undefined;
+      const bmo = ctx.caller.parameters.bool('bmo_bug_fields') ? await this.bmoSettings(tx, input) : {};
       const productsById = await this.products.findByIds(components.map((c) => c.productId), tx);
       const logins = await this.users.findByIds(components.flatMap((c) => [
         c.defaultAssigneeId, ...(c.defaultQaContactId ? [c.defaultQaContactId] : []), ...c.defaultCcIds,
-      ]).concat(assignee ?? [], qaContact ?? [], cc ?? []), tx);
+        ...(c.triageOwnerId ? [c.triageOwnerId] : []),
+      ]).concat(assignee ?? [], qaContact ?? [], cc ?? [], bmo.triageOwnerId ?? []), tx);
       const login = (id: number | null) => (id ? logins.get(id)?.login ?? '' : '');
       const ccLogins = (ids: number[]) => ids.map(login).sort().join(', ');
 
@@ -126,6 +131,12 @@ export class ComponentService {
           set.isActive = !!input.is_open;
         }
         if (sortKey !== undefined && noteChange(changes, 'sort_key', component.sortKey, sortKey)) set.sortkey = sortKey;
+        if (bmo.triageOwnerId !== undefined && noteChange(changes, 'triage_owner', login(component.triageOwnerId), login(bmo.triageOwnerId))) {
+          set.triageOwnerId = bmo.triageOwnerId;
+        }
+        if (bmo.defaultBugType !== undefined && noteChange(changes, 'default_bug_type', component.defaultBugType ?? '', bmo.defaultBugType ?? '')) {
+          set.defaultBugType = bmo.defaultBugType;
+        }
         if (Object.keys(set).length) await this.componentRepository.update(tx, component.id, set);
         if (cc !== undefined && noteChange(changes, 'default_cc', ccLogins(component.defaultCcIds), ccLogins(cc))) {
           await this.componentRepository.replaceDefaultCc(tx, component.id, cc);
@@ -217,6 +228,17 @@ export class ComponentService {
     const id = await this.optionalUserId(tx, login);
     if (id === null) throw TrackerError.of(Errors.COMPONENT_NEED_INITIALOWNER);
     return id;
+  }
+
+  /**
+   * BMO's settings of a component (bmo_bug_fields on), those given: its triage owner (a login, blank for none; an
+   * unknown login is 51) and the type of its new bugs (blank: the installation's default).
+   */
+  private async bmoSettings(tx: Sql, input: ComponentUpdateInput): Promise<Pick<ComponentChanges, 'triageOwnerId' | 'defaultBugType'>> {
+    const triageOwnerId = input.triage_owner !== undefined ? await this.optionalUserId(tx, input.triage_owner) : undefined;
+    const type = input.default_bug_type?.trim();
+    const defaultBugType = type === undefined ? undefined : type === '' ? null : legalBugType(type);
+    return { ...(triageOwnerId !== undefined ? { triageOwnerId } : {}), ...(defaultBugType !== undefined ? { defaultBugType } : {}) };
   }
 
   /** A login to its user id; blank is null; an unknown login is 51. */

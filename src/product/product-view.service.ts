@@ -111,6 +111,7 @@ export class ProductViewService {
     const wants = (name: string) => selection.wants(name, PRODUCT_FIELDS);
     const showControls = caller.inGroup('editcomponents') && wants('group_controls');
     const wantsComponents = wants('components');
+    const bmoFields = caller.parameters.bool('bmo_bug_fields');
     const [components, versions, milestones, controls] = await Promise.all([
       wantsComponents ? this.products.componentsOfProducts(ids) : Promise.resolve([] as ComponentRecord[]),
       wants('versions') ? this.products.versionsOfProducts(ids) : Promise.resolve([] as NamedValueRecord[]),
@@ -119,7 +120,9 @@ export class ProductViewService {
     ]);
     const wantsFlagTypes = wantsComponents && this.wantsComponentSubfield(selection, 'flag_types');
     const [users, flagTypes] = await Promise.all([
-      this.users.findByIds(components.flatMap((c) => [c.defaultAssigneeId, ...(c.defaultQaContactId ? [c.defaultQaContactId] : [])])),
+      this.users.findByIds(components.flatMap((c) => [
+        c.defaultAssigneeId, ...(c.defaultQaContactId ? [c.defaultQaContactId] : []), ...(bmoFields && c.triageOwnerId ? [c.triageOwnerId] : []),
+      ])),
       wantsFlagTypes ? this.flagTypes.typesForComponents(components) : Promise.resolve(undefined),
     ]);
     const componentsByProduct = groupBy(components, (c) => c.productId);
@@ -135,6 +138,10 @@ export class ProductViewService {
       default_qa_contact: c.defaultQaContactId ? users.get(c.defaultQaContactId)?.login ?? '' : '',
       sort_key: c.sortKey,
       is_active: c.isActive,
+      // BMO's Product.get (issue 43).
+      ...(bmoFields
+        ? { triage_owner: c.triageOwnerId ? users.get(c.triageOwnerId)?.login ?? '' : '', default_bug_type: c.defaultBugType ?? caller.parameters.get('default_bug_type') }
+        : {}),
       ...(flagTypes
         ? {
           flag_types: {

@@ -33,6 +33,9 @@ export interface ComponentRecord {
   defaultQaContactId: number | null;
   defaultCcIds: number[];
   sortKey: number;
+  /** BMO's (issue 43): the type of its new bugs (null: the default_bug_type parameter's), its triage owner. */
+  defaultBugType: string | null;
+  triageOwnerId: number | null;
 }
 
 /** A version or a milestone of a product. */
@@ -130,6 +133,8 @@ function toComponentRecord({ component, defaultCcIds }: ComponentWithCc): Compon
     defaultQaContactId: component.defaultQaContactId,
     defaultCcIds,
     sortKey: component.sortkey,
+    defaultBugType: component.defaultBugType,
+    triageOwnerId: component.triageOwnerId,
   };
 }
 

@@ -105,15 +105,16 @@ describe('Comments (Create Comment, Get Comments, comment tags)', () => {
       expect(got.body.comments[String(id)].text).toHaveLength(65535);
     });
 
-    it('needs login (410); the bug is named by id or alias, or by a body id laid over the path', async () => {
+    it('needs login (410); the bug is named by id or alias; a body id does not override the path (as Create Attachment)', async () => {
       const alias = named('commented');
       const bug = await fileBug(t, { alias: [alias] });
       expectError(await post(bug, { comment: 'anonymous' }), 410, 401);
       await comment(bug, 'by alias');
       const other = await fileBug(t);
-      const res = await post(other, { id: alias, comment: 'body id wins' }, ADMIN_API_KEY);
+      const res = await post(other, { id: alias, comment: 'the path wins' }, ADMIN_API_KEY);
       expect(res.status).toBe(200);
-      expect(texts(await commentsOf(bug), bug)).toEqual(['', 'by alias', 'body id wins']);
+      expect(texts(await commentsOf(bug), bug)).toEqual(['', 'by alias']);
+      expect(texts(await commentsOf(other), other)).toEqual(['', 'the path wins']);
       expectError(await post(UNKNOWN_BUG_ID, { comment: 'no bug' }, ADMIN_API_KEY), 101, 404);
       expectError(await post('no-such-alias', { comment: 'no bug' }, ADMIN_API_KEY), 100, 400);
     });

@@ -228,7 +228,10 @@ describe('Components: create, update, delete (admin-routes.md)', () => {
     });
 
     it('the OpenAPI document lists the parameters of create, update and delete', async () => {
-      const create = ['product', 'name', 'component', 'description', 'default_assignee', 'default_cc', 'default_qa_contact', 'is_open', 'sort_key'];
+      const create = [
+        'product', 'name', 'component', 'description', 'default_assignee', 'default_cc', 'default_qa_contact', 'is_open', 'sort_key',
+        'triage_owner', 'default_bug_type',
+      ];
       expect((await documentedParameters(t, '/component', 'post')).body).toEqual(create);
       for (const path of ['/component/{id}', '/component/{product}/{component}']) {
         expect((await documentedParameters(t, path, 'put')).body).toEqual(['ids', 'names', ...create.filter((p) => p !== 'product')]);

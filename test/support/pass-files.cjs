@@ -5,6 +5,7 @@
 // In-process only as a whole: they restart, break or configure the instance, read its logs, metrics or database,
 // or move its clock. Left out against a running instance (E2E_BASE_URL, `npm run test:e2e:remote`).
 const IN_PROCESS_ONLY = [
+  'bmo-fields', // turns on bmo_bug_fields, which changes every Get Bug answer of the instance
   'change-mark', // proves the audit and settings marks move on raw writes (reads the marks)
   'cli', // runs the admin command line on the instance's database
   'concurrency', // two instances on one database, racing

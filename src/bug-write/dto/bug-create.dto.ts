@@ -138,6 +138,24 @@ export class BugCreateInput {
 
   @BugBoolean('Other name of is_creator_accessible.')
   reporter_accessible?: boolean;
+
+  @BugText("BMO's bug type (defect, enhancement, task); defaulted from the component (bmo_bug_fields only).")
+  type?: string;
+
+  @BugText('Other name of type.')
+  bug_type?: string;
+
+  @BugList("BMO's bugs (IDs or aliases) that introduced the new bug (bmo_bug_fields only).", { commas: true })
+  regressed_by?: string[];
+
+  @BugList("BMO's bugs (IDs or aliases) the new bug introduced (bmo_bug_fields only).", { commas: true })
+  regressions?: string[];
+
+  @BugList('Other name of regressions.', { commas: true })
+  regresses?: string[];
+
+  @BugText("How the bug is filed, as BMO: standard_form, custom_form or api (the default); any other is unknown (bmo_bug_fields only).")
+  filed_via?: string;
 }
 
 /** Create Bug's fields by their API names: the DTO without the other spellings. */
@@ -145,7 +163,8 @@ export type CreateFields = Pick<BugCreateInput,
   | 'product' | 'component' | 'summary' | 'version' | 'description' | 'op_sys' | 'platform' | 'priority' | 'severity'
   | 'alias' | 'assigned_to' | 'cc' | 'comment_is_private' | 'groups' | 'qa_contact' | 'status' | 'resolution'
   | 'target_milestone' | 'flags' | 'keywords' | 'see_also' | 'blocks' | 'depends_on' | 'url' | 'whiteboard'
-  | 'deadline' | 'estimated_time' | 'remaining_time' | 'is_cc_accessible' | 'is_creator_accessible'>;
+  | 'deadline' | 'estimated_time' | 'remaining_time' | 'is_cc_accessible' | 'is_creator_accessible'
+  | 'type' | 'regressed_by' | 'regressions' | 'filed_via'>;
 
 /**
  * The keys Create Bug takes (API names, and the internal names Bugzilla's map_fields also accepts), mapped to the
@@ -165,4 +184,9 @@ export const CREATE_KEYS: Readonly<Record<string, keyof CreateFields | ''>> = {
   // Bug fields a caller can never set on create: accepted and ignored (service-spec "Create Bug rules").
   dupe_of: '', dup_id: '', creator: '', reporter: '', creation_time: '', last_change_time: '', is_confirmed: '',
   everconfirmed: '', classification: '', actual_time: '', work_time: '', id: '', tags: '', comment_tags: '', is_markdown: '',
+};
+
+/** BMO's keys (issue 43), taken as CREATE_KEYS only with the bmo_bug_fields parameter on (else 53, as 5.0). */
+export const BMO_CREATE_KEYS: Readonly<Record<string, keyof CreateFields>> = {
+  type: 'type', bug_type: 'type', regressed_by: 'regressed_by', regressions: 'regressions', regresses: 'regressions', filed_via: 'filed_via',
 };

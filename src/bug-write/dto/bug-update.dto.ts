@@ -79,6 +79,15 @@ export class BugUpdateInput {
   @LooseParam({ type: AddRemoveDoc, description: 'CC logins: {add, remove}.' })
   cc?: unknown;
 
+  @BugText("BMO's bug type: defect, enhancement or task (only with the bmo_bug_fields parameter on).")
+  type?: string;
+
+  @LooseParam({ type: AddRemoveSetDoc, description: "BMO's bugs that introduced this one (IDs or aliases): {add, remove, set}; loops are 116 (bmo_bug_fields)." })
+  regressed_by?: unknown;
+
+  @LooseParam({ type: AddRemoveSetDoc, description: "BMO's bugs this one introduced (IDs or aliases): {add, remove, set}; loops are 116 (bmo_bug_fields)." })
+  regressions?: unknown;
+
   @LooseParam({ type: AddRemoveDoc, description: 'Group names: {add, remove}.' })
   groups?: unknown;
 

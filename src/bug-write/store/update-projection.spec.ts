@@ -19,13 +19,13 @@ const row: BugRow = {
   id: 10, summary: 's', status: 'CONFIRMED', resolution: '', productId: 1, componentId: 1, version: 'unspecified', targetMilestone: '---',
   opSys: 'All', platform: 'All', priority: '---', severity: 'normal', reporterId: 1, assignedToId: 1, qaContactId: null, url: '', whiteboard: '',
   isConfirmed: true, isCreatorAccessible: true, isCcAccessible: true, estimatedTime: 0, remainingTime: 0, deadline: null,
-  creationTime: '2026-01-01 00:00:00', lastChangeTime: '2026-01-01 00:00:00',
+  creationTime: '2026-01-01 00:00:00', lastChangeTime: '2026-01-01 00:00:00', type: 'defect', filedVia: 'api',
 };
 
 const bug: LoadedBug = {
   row, product: 'P', component: 'C', classification: 'Unclassified', reporter, assignee: reporter, qaContact: null, dupeOf: null, isOpen: true,
   visible: true, aliases: [], cc: [zed], keywords: ['b', 'A'], groups: [], blocks: [], dependsOn: [], seeAlso: [], flags: [], custom: new Map(), tags: [],
-  actualTime: 2,
+  actualTime: 2, regressedBy: [], regressions: [], duplicates: [], commentCount: 1, triageOwner: null,
 };
 
 const basis = (mark = 7): LockedBug => ({

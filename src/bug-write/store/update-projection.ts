@@ -45,6 +45,8 @@ export const ROW_FOLLOWING: { readonly [K in keyof BugRow]-?: RowFollowing } = {
   deadline: { followed: 'deadline' },
   creationTime: { fixed: 'the time the bug was filed' },
   lastChangeTime: { everyUpdate: 'the update\'s time (BugUpdateService)' },
+  type: { followed: 'type' },
+  filedVia: { fixed: 'how the bug was filed' },
 };
 
 /**
@@ -133,6 +135,8 @@ export function stateAfter(w: BugWork, basis: LockedBug): WrittenBug | undefined
   const relations: BugRelations = {
     aliases: before.aliases, cc, keywords, groups: before.groups, blocks: before.blocks, dependsOn: before.dependsOn, seeAlso: before.seeAlso,
     flags: before.flags, custom: before.custom, tags: [], actualTime: before.actualTime,
+    regressedBy: before.regressedBy, regressions: before.regressions, duplicates: before.duplicates, commentCount: before.commentCount,
+    triageOwner: before.triageOwner,
   };
   return {
     id: w.id,

@@ -5,6 +5,7 @@ import { FieldService } from '../../field/field.service.js';
 import { UserService } from '../../user/user.service.js';
 import { BugWork, userNamed } from './bug-work.js';
 import { roundHours } from './update-request.js';
+import { legalBugType } from '../../params/parameter-definitions.js';
 
 const MAX_SUMMARY = 255;
 
@@ -160,6 +161,15 @@ export class FieldSteps {
 
   // ---- The plain fields -----------------------------------------------------------------------------------
 
+  /** BMO's bug type (set_type): one of its types; an empty one is refused as an empty select field is. */
+  private applyType(w: BugWork, value: string): void {
+    const type = legalBugType(value);
+    const current = w.bug.row.type;
+    if (type === current) return;
+    w.allow('type', current, type);
+    w.set('type', 'type', current, type);
+  }
+
   async applyPlainFields(w: BugWork): Promise<void> {
     const { run, bug } = w;
     const r = run.request;
@@ -179,6 +189,8 @@ export class FieldSteps {
       w.allow(f.field, current, legal.value);
       w.set(f.key, f.field, current, legal.value);
     }
+
+    if (r.type !== undefined) this.applyType(w, r.type);
 
     if (r.summary !== undefined) {
       const summary = r.summary.trim();

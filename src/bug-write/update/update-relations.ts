@@ -15,6 +15,7 @@ import { checkStoredDependencyLoops } from '../../bug-rules/dependency-loops.js'
 import { BugStoreService } from '../../bug/store/bug-store.service.js';
 import { customFieldValues, NO_SELECTION } from '../custom-values.js';
 import { byText } from '../../bug/loaded-bug.js';
+import { DEPENDENCIES, REGRESSIONS, type BugGraph } from '../../bug/bug.types.js';
 
 const byNumber = (a: number, b: number) => a - b;
 
@@ -61,33 +62,51 @@ export class RelationSteps {
   // ---- Dependencies ---------------------------------------------------------------------------------------
 
   async applyDependencies(w: BugWork): Promise<void> {
-    const { run, bug } = w;
-    const r = run.request;
-    if (!r.dependsOn && !r.blocks) return;
-    const dependsOn = r.dependsOn ? await this.resolveBugList(w, bug.dependsOn, r.dependsOn) : bug.dependsOn;
-    const blocks = r.blocks ? await this.resolveBugList(w, bug.blocks, r.blocks) : bug.blocks;
+    const r = w.run.request;
+    await this.applyGraph(w, DEPENDENCIES, { down: r.dependsOn, up: r.blocks }, { down: w.bug.dependsOn, up: w.bug.blocks });
+  }
+
+  /** BMO's regressed_by / regressions (issue 43): dependencies' rules, in their own graph. */
+  async applyRegressions(w: BugWork): Promise<void> {
+    const r = w.run.request;
+    await this.applyGraph(w, REGRESSIONS, { down: r.regressedBy, up: r.regressions }, { down: w.bug.regressedBy, up: w.bug.regressions });
+  }
+
+  /**
+   * A graph's two lists of the bug (kept mirror images on the other bugs, loops refused): `ops` as requested, `current`
+   * as the bug has them.
+   */
+  private async applyGraph(
+    w: BugWork,
+    graph: BugGraph,
+    ops: { down?: AddRemoveSet<unknown>; up?: AddRemoveSet<unknown> },
+    current: { down: number[]; up: number[] },
+  ): Promise<void> {
+    if (!ops.down && !ops.up) return;
+    const downList = ops.down ? await this.resolveBugList(w, current.down, ops.down) : current.down;
+    const upList = ops.up ? await this.resolveBugList(w, current.up, ops.up) : current.up;
     const diff = (before: number[], after: number[]) => ({
       added: after.filter((id) => !before.includes(id)).sort(byNumber),
       removed: before.filter((id) => !after.includes(id)).sort(byNumber),
     });
-    const down = diff(bug.dependsOn, dependsOn);
-    const up = diff(bug.blocks, blocks);
+    const down = diff(current.down, downList);
+    const up = diff(current.up, upList);
     if (!down.added.length && !down.removed.length && !up.added.length && !up.removed.length) return;
-    if (down.added.length || down.removed.length) w.allow('depends_on', bug.dependsOn, dependsOn);
-    if (up.added.length || up.removed.length) w.allow('blocks', bug.blocks, blocks);
+    if (down.added.length || down.removed.length) w.allow(graph.down, current.down, downList);
+    if (up.added.length || up.removed.length) w.allow(graph.up, current.up, upList);
 
-    const { tx } = run;
-    await checkStoredDependencyLoops(tx, this.bugs, w.id, dependsOn, blocks);
+    const { tx } = w.run;
+    await checkStoredDependencyLoops(tx, this.bugs, w.id, downList, upList, graph);
 
-    for (const other of down.removed) await this.bugs.removeDependency(tx, w.id, other);
-    for (const other of up.removed) await this.bugs.removeDependency(tx, other, w.id);
-    await this.bugs.addDependencies(tx, [
-      ...down.added.map((other) => ({ blockedId: w.id, dependsOnId: other })),
-      ...up.added.map((other) => ({ blockedId: other, dependsOnId: w.id })),
+    for (const other of down.removed) await this.bugs.removeEdge(tx, graph.name, { upperId: w.id, lowerId: other });
+    for (const other of up.removed) await this.bugs.removeEdge(tx, graph.name, { upperId: other, lowerId: w.id });
+    await this.bugs.addEdges(tx, graph.name, [
+      ...down.added.map((other) => ({ upperId: w.id, lowerId: other })),
+      ...up.added.map((other) => ({ upperId: other, lowerId: w.id })),
     ]);
-    w.changes.record('depends_on', formatList(down.removed), formatList(down.added));
-    w.changes.record('blocks', formatList(up.removed), formatList(up.added));
-    for (const e of mirroredDependencyChanges(w.id, down, up)) w.other(e.bugId, e.field, e.removed, e.added);
+    w.changes.record(graph.down, formatList(down.removed), formatList(down.added));
+    w.changes.record(graph.up, formatList(up.removed), formatList(up.added));
+    for (const e of mirroredDependencyChanges(w.id, down, up, graph)) w.other(e.bugId, e.field, e.removed, e.added);
   }
 
   /**

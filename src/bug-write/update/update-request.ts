@@ -42,6 +42,10 @@ export interface UpdateRequest {
   resetQaContact: boolean;
   blocks?: AddRemoveSet<unknown>;
   dependsOn?: AddRemoveSet<unknown>;
+  /** BMO's fields (issue 43), read only with the bmo_bug_fields parameter on. */
+  regressedBy?: AddRemoveSet<unknown>;
+  regressions?: AddRemoveSet<unknown>;
+  type?: string;
   cc?: AddRemoveSet<unknown>;
   comment?: CommentInput;
   /** comment id (as sent) → requested privacy. */
@@ -139,9 +143,10 @@ export function customFieldsOf(data: Readonly<Record<string, unknown>>): Map<str
 
 /**
  * Reads an Update Bug request: its DTO (unknown keys already dropped, as Bugzilla's clients expect, clients.md) and
- * its custom fields. `ids` and `id_or_alias` name the bugs and are the controller's.
+ * its custom fields. `ids` and `id_or_alias` name the bugs and are the controller's. BMO's fields are unknown keys
+ * unless `bmoFields` (the bmo_bug_fields parameter).
  */
-export function parseUpdateRequest(input: BugUpdateInput, custom: ReadonlyMap<string, unknown>): UpdateRequest {
+export function parseUpdateRequest(input: BugUpdateInput, custom: ReadonlyMap<string, unknown>, bmoFields = false): UpdateRequest {
   const request: UpdateRequest = {
     resetAssignedTo: input.reset_assigned_to === true,
     resetQaContact: input.reset_qa_contact === true,
@@ -163,6 +168,11 @@ export function parseUpdateRequest(input: BugUpdateInput, custom: ReadonlyMap<st
   if (input.groups !== undefined) request.groups = normaliseUpdateObject('groups', input.groups);
   if (input.keywords !== undefined) request.keywords = normaliseUpdateObject('keywords', input.keywords);
   if (input.see_also !== undefined) request.seeAlso = normaliseUpdateObject('see_also', input.see_also);
+  if (bmoFields) {
+    if (input.regressed_by !== undefined) request.regressedBy = normaliseUpdateObject('regressed_by', input.regressed_by);
+    if (input.regressions !== undefined) request.regressions = normaliseUpdateObject('regressions', input.regressions);
+    if (input.type !== undefined) request.type = input.type;
+  }
 
   // Sent as null: as if not sent.
   if (input.comment !== undefined && input.comment !== null) request.comment = parseComment(input.comment);

@@ -13,6 +13,7 @@ export type BugState = LoadedBug;
 
 export interface StateNeeds {
   dependencies?: boolean;
+  regressions?: boolean;
   seeAlso?: boolean;
   flags?: boolean;
   custom?: boolean;
@@ -55,6 +56,10 @@ function wantedFor(needs: StateNeeds): Set<BugRelation> {
   if (needs.dependencies) {
     wanted.add('blocks');
     wanted.add('depends_on');
+  }
+  if (needs.regressions) {
+    wanted.add('regressed_by');
+    wanted.add('regressions');
   }
   if (needs.seeAlso) wanted.add('see_also');
   if (needs.flags) wanted.add('flags');

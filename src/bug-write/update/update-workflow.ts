@@ -93,7 +93,7 @@ export class WorkflowSteps {
       w.status = status;
       // The bugs that list this one list the open ones first (Bugzilla's EmitDependList): their order changed.
       if (w.isOpen(status) !== w.isOpen(row.status)) {
-        const partners = await this.updates.dependencyPartners(run.tx, w.id);
+        const partners = await this.updates.dependencyPartners(run.tx, w.id, { regressions: run.params.bool('bmo_bug_fields') });
         await this.edits.moveRevision(run.tx, partners);
         for (const id of partners) run.reordered.add(id);
       }
@@ -108,6 +108,9 @@ export class WorkflowSteps {
       await this.updates.setDupeOf(run.tx, w.id, dupeOf);
       w.changes.record('dupe_of', bug.dupeOf ?? '', dupeOf ?? '');
       if (dupeFromRequest && dupeOf !== null) w.newDupeOf = dupeOf;
+      // The former original lists its duplicates (BMO's `duplicates`, shown with bmo_bug_fields): what it shows
+      // changed, though Bugzilla does not count it a change of that bug.
+      if (bug.dupeOf !== null && run.params.bool('bmo_bug_fields')) await this.edits.moveRevision(run.tx, [bug.dupeOf]);
     }
     if (isConfirmed !== undefined && isConfirmed !== row.isConfirmed) {
       w.allow('is_confirmed', row.isConfirmed, isConfirmed);

@@ -26,6 +26,9 @@ import { ActivityTable } from '../../database/activity-table.js';
 // Search Bugs: one product's bugs in id order (the common `product=X&limit=50` page) without a sort; deadlines.
 @Index('ix_bugs_product_id', ['productId'])
 @Index('ix_bugs_deadline', ['deadline'])
+// BMO's fields (issue 43), searched by `type` and `filed_via`.
+@Index('ix_bugs_type', ['type'])
+@Index('ix_bugs_filed_via', ['filedVia'])
 export class Bug {
   @IdColumn()
   id: number;
@@ -118,6 +121,14 @@ export class Bug {
 
   @DateTimeColumn()
   creationTime: string;
+
+  /** BMO's bug type (defect, enhancement, task); a bug filed before it existed is a defect. */
+  @StringColumn(20, { default: 'defect' })
+  type: string;
+
+  /** How the bug was filed (BMO's filed_via: api, standard_form …); `unknown` for bugs filed before it was kept. */
+  @StringColumn(40, { default: 'unknown' })
+  filedVia: string;
 
   @DateTimeColumn()
   lastChangeTime: string;

@@ -34,6 +34,8 @@ interface BugColumns {
   deadline: string | null;
   creation_time: string;
   last_change_time: string;
+  type: string;
+  filed_via: string;
 }
 
 /** A person joined under a prefix (`r_id`, `r_login` …) of the details query (`q_id` is null without a QA contact). */
@@ -108,6 +110,8 @@ export function toBugRow(r: BugColumns): BugRow {
     deadline: r.deadline == null || r.deadline === '' ? null : String(r.deadline).slice(0, 10),
     creationTime: String(r.creation_time),
     lastChangeTime: String(r.last_change_time),
+    type: r.type,
+    filedVia: r.filed_via,
   };
 }
 
@@ -117,10 +121,14 @@ function userOf<P extends 'r' | 'a' | 'q'>(r: PersonColumns<P>, prefix: P): User
 
 const emptyRelations = (): BugRelations => ({
   aliases: [], cc: [], keywords: [], groups: [], blocks: [], dependsOn: [], seeAlso: [], flags: [], custom: new Map(), tags: [], actualTime: 0,
+  regressedBy: [], regressions: [], duplicates: [], commentCount: 0, triageOwner: null,
 });
 
 // Kinds of the rows of the relations query (numbers, so the UNION's first column has one type on both dialects).
-const K = { alias: 1, cc: 2, keyword: 3, group: 4, blocks: 5, dependsOn: 6, seeAlso: 7, flag: 8, custom: 9, tag: 10, actualTime: 11, customDef: 12 } as const;
+const K = {
+  alias: 1, cc: 2, keyword: 3, group: 4, blocks: 5, dependsOn: 6, seeAlso: 7, flag: 8, custom: 9, tag: 10, actualTime: 11, customDef: 12,
+  regressedBy: 13, regressions: 14, duplicate: 15, commentCount: 16, triageOwner: 17,
+} as const;
 
 /** The columns every part of the relations query selects: ints n1/n2, a decimal x, strings s1…s6. */
 const COLUMNS = ['n1', 'n2', 'x', 's1', 's2', 's3', 's4', 's5', 's6'] as const;
@@ -247,6 +255,22 @@ export class BugLoaderRepository {
     if (wanted.has('depends_on')) {
       add(part(K.dependsOn, q('x.blocked_id'), { n1: q('x.depends_on_id'), n2: isOpen }, `FROM ${q('bug_dependencies')} x ${statusOf('x.depends_on_id')} WHERE ${q('x.blocked_id')} IN ${inIds}`));
     }
+    // BMO's regressions list as dependencies do (its list_relationship): open bugs first.
+    if (wanted.has('regressed_by')) {
+      add(part(K.regressedBy, q('x.regression_id'), { n1: q('x.regressed_by_id'), n2: isOpen }, `FROM ${q('bug_regressions')} x ${statusOf('x.regressed_by_id')} WHERE ${q('x.regression_id')} IN ${inIds}`));
+    }
+    if (wanted.has('regressions')) {
+      add(part(K.regressions, q('x.regressed_by_id'), { n1: q('x.regression_id'), n2: isOpen }, `FROM ${q('bug_regressions')} x ${statusOf('x.regression_id')} WHERE ${q('x.regressed_by_id')} IN ${inIds}`));
+    }
+    if (wanted.has('duplicates')) add(part(K.duplicate, q('dupe_of_id'), { n1: q('dupe_id') }, `FROM ${q('bug_duplicates')} WHERE ${q('dupe_of_id')} IN ${inIds}`));
+    if (wanted.has('comment_count')) {
+      add(part(K.commentCount, q('bug_id'), { n1: 'COUNT(*)' }, `FROM ${q('comments')} WHERE ${q('bug_id')} IN ${inIds} GROUP BY ${q('bug_id')}`));
+    }
+    if (wanted.has('triage_owner')) {
+      add(part(K.triageOwner, q('x.id'), { n1: q('u.id'), s1: q('u.login_name'), s2: q('u.realname'), s3: q('u.email') },
+        `FROM ${q('bugs')} x JOIN ${q('components')} c ON ${q('c.id')} = ${q('x.component_id')} JOIN ${q('users')} u ON ${q('u.id')} = ${q('c.triage_owner_id')}
+          WHERE ${q('x.id')} IN ${inIds}`));
+    }
     if (wanted.has('see_also')) add(part(K.seeAlso, q('bug_id'), { n1: q('id'), s1: q('url') }, `FROM ${q('bug_see_also')} WHERE ${q('bug_id')} IN ${inIds}`));
     if (wanted.has('flags')) {
       add(part(K.flag, q('f.bug_id'), {
@@ -272,7 +296,7 @@ export class BugLoaderRepository {
 
     const rows = await sql.all<RelationRow>(parts.join(' UNION ALL '), params);
     const seeAlsoOrder = new Map<string, number>();
-    /** `bug:b<id>` / `bug:d<id>`: a bug the bug blocks / depends on whose status is closed. */
+    /** `bug:b<id>` / `bug:d<id>` / `bug:r<id>` / `bug:i<id>`: a bug it blocks / depends on / was regressed by / regressed, closed. */
     const closed = new Set<string>();
     const customOrder = new Map<number, number>();
     for (const r of rows) {
@@ -306,6 +330,11 @@ export class BugLoaderRepository {
         }
         case K.tag: bug.tags.push(r.s1); break;
         case K.actualTime: bug.actualTime = Number(r.x ?? 0); break;
+        case K.regressedBy: bug.regressedBy.push(Number(r.n1)); if (Number(r.n2) === 0) closed.add(`${r.bug_id}:r${r.n1}`); break;
+        case K.regressions: bug.regressions.push(Number(r.n1)); if (Number(r.n2) === 0) closed.add(`${r.bug_id}:i${r.n1}`); break;
+        case K.duplicate: bug.duplicates.push(Number(r.n1)); break;
+        case K.commentCount: bug.commentCount = Number(r.n1); break;
+        case K.triageOwner: bug.triageOwner = { id: Number(r.n1), login: r.s1, realName: r.s2 ?? '', email: r.s3 as string }; break;
       }
     }
     for (const [id, bug] of byBug) {
@@ -313,9 +342,12 @@ export class BugLoaderRepository {
       bug.cc.sort(ccOrder);
       bug.keywords.sort(keywordOrder);
       bug.groups.sort(byText);
-      const openFirst = (side: 'b' | 'd') => (a: number, b: number) => Number(closed.has(`${id}:${side}${a}`)) - Number(closed.has(`${id}:${side}${b}`)) || a - b;
+      const openFirst = (side: 'b' | 'd' | 'r' | 'i') => (a: number, b: number) => Number(closed.has(`${id}:${side}${a}`)) - Number(closed.has(`${id}:${side}${b}`)) || a - b;
       bug.blocks.sort(openFirst('b'));
       bug.dependsOn.sort(openFirst('d'));
+      bug.regressedBy.sort(openFirst('r'));
+      bug.regressions.sort(openFirst('i'));
+      bug.duplicates.sort((a, b) => a - b);
       bug.seeAlso.sort((a, b) => seeAlsoOrder.get(`${id}:${a}`)! - seeAlsoOrder.get(`${id}:${b}`)!);
       bug.flags.sort((a, b) => a.id - b.id);
       bug.tags.sort(byText);

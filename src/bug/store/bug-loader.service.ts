@@ -7,7 +7,7 @@ import type { Caller } from '../../common/caller.js';
 import type { FieldSelection } from '../../common/fields/field-selection.js';
 import { BugVisibilityService } from '../bug-visibility.service.js';
 import { BUG_FIELDS } from '../bug.fields.js';
-import { BUG_RELATIONS, type BugDetail, type BugPage, type BugRelation, type BugRelations, type CustomFieldDef, type LoadedBug } from '../loaded-bug.js';
+import { BMO_RELATIONS, BUG_RELATIONS, type BugDetail, type BugPage, type BugRelation, type BugRelations, type CustomFieldDef, type LoadedBug } from '../loaded-bug.js';
 import { LoadedBugCache, keptRelations, type BugStamp, type KeptBug } from './loaded-bug-cache.js';
 import { BugLoaderRepository, stampsOfRows } from './bug-loader.repository.js';
 import type { CompanionPlan } from '../../common/http/companion-read.js';
@@ -410,6 +410,9 @@ export class BugLoaderService {
     if (wants('cf_') || selection.includesPrefix('cf_')) wanted.add('custom');
     if (wantsTags(caller, selection)) wanted.add('tags');
     if (caller.isTimeTracker && wants('actual_time')) wanted.add('actual_time');
+    if (caller.parameters.bool('bmo_bug_fields')) {
+      for (const relation of BMO_RELATIONS) if (wants(relation)) wanted.add(relation);
+    }
     return wanted;
   }
 
@@ -477,7 +480,8 @@ function relationValue(relations: BugRelations, relation: BugRelation): unknown 
 
 const RELATION_KEYS: Record<BugRelation, keyof BugRelations> = {
   alias: 'aliases', cc: 'cc', keywords: 'keywords', groups: 'groups', blocks: 'blocks', depends_on: 'dependsOn', see_also: 'seeAlso',
-  flags: 'flags', custom: 'custom', tags: 'tags', actual_time: 'actualTime',
+  flags: 'flags', custom: 'custom', tags: 'tags', actual_time: 'actualTime', regressed_by: 'regressedBy', regressions: 'regressions',
+  duplicates: 'duplicates', comment_count: 'commentCount', triage_owner: 'triageOwner',
 };
 
 /** A JSON.stringify replacer that writes every object's keys sorted, so that two objects compare by content. */

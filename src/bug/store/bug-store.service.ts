@@ -61,7 +61,7 @@ export class BugStoreService {
   addGroups(...args: Parameters<BugRepository['addGroups']>) { return this.bugs.addGroups(...args); }
   addSeeAlso(...args: Parameters<BugRepository['addSeeAlso']>) { return this.bugs.addSeeAlso(...args); }
   addCustomValues(...args: Parameters<BugRepository['addCustomValues']>) { return this.bugs.addCustomValues(...args); }
-  addDependencies(...args: Parameters<BugRepository['addDependencies']>) { return this.bugs.addDependencies(...args); }
+  addEdges(...args: Parameters<BugRepository['addEdges']>) { return this.bugs.addEdges(...args); }
 
   /** Adds a new bug's lists. Nothing reads these writes' answers: they go with the transaction's next statement. */
   addNewBugLists(tx: Sql, id: NewBugId, lists: NewBugLists): Promise<void> {
@@ -93,7 +93,7 @@ export class BugStoreService {
   replaceCustomValues(...args: Parameters<BugUpdateRepository['replaceCustomValues']>) { return this.lists.replaceCustomValues(...args); }
   removeSeeAlso(...args: Parameters<BugUpdateRepository['removeSeeAlso']>) { return this.lists.removeSeeAlso(...args); }
   hasSeeAlso(...args: Parameters<BugUpdateRepository['hasSeeAlso']>) { return this.lists.hasSeeAlso(...args); }
-  removeDependency(...args: Parameters<BugUpdateRepository['removeDependency']>) { return this.lists.removeDependency(...args); }
+  removeEdge(...args: Parameters<BugUpdateRepository['removeEdge']>) { return this.lists.removeEdge(...args); }
   dependsOnIds(...args: Parameters<BugUpdateRepository['dependsOnIds']>) { return this.lists.dependsOnIds(...args); }
   dependencyPartners(...args: Parameters<BugUpdateRepository['dependencyPartners']>) { return this.lists.dependencyPartners(...args); }
   setDupeOf(...args: Parameters<BugUpdateRepository['setDupeOf']>) { return this.lists.setDupeOf(...args); }

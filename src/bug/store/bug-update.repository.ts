@@ -7,6 +7,8 @@ import { BugAlias } from '../entities/bug-alias.entity.js';
 import { BugCc } from '../entities/bug-cc.entity.js';
 import { BugCustomValue } from '../entities/bug-custom-value.entity.js';
 import { BugDependency } from '../entities/bug-dependency.entity.js';
+import type { BugGraph, GraphEdge } from '../bug.types.js';
+import { edgeRow, edgeTable, GRAPH_TABLES } from './graph-edges.js';
 import { BugDuplicate } from '../entities/bug-duplicate.entity.js';
 import { BugGroup } from '../entities/bug-group.entity.js';
 import { BugKeyword } from '../entities/bug-keyword.entity.js';
@@ -16,7 +18,7 @@ import { BugSeeAlso } from '../entities/bug-see-also.entity.js';
 export type BugColumns = Partial<Pick<Bug,
   | 'summary' | 'status' | 'resolution' | 'productId' | 'componentId' | 'version' | 'targetMilestone' | 'opSys' | 'platform'
   | 'priority' | 'severity' | 'assignedToId' | 'qaContactId' | 'url' | 'whiteboard' | 'isConfirmed' | 'isCreatorAccessible'
-  | 'isCcAccessible' | 'estimatedTime' | 'remainingTime' | 'deadline' | 'lastChangeTime'>>;
+  | 'isCcAccessible' | 'estimatedTime' | 'remainingTime' | 'deadline' | 'lastChangeTime' | 'type'>>;
 
 /**
  * What Update Bug (src/bug-write, through BugStoreService) writes to the bug module's tables beyond what Create Bug
@@ -75,8 +77,8 @@ export class BugUpdateRepository {
 
   // ---- Dependencies and duplicates ------------------------------------------------------------------------
 
-  async removeDependency(tx: Sql, blockedId: number, dependsOnId: number): Promise<void> {
-    await deleteRows(tx.repository(BugDependency), { blockedId, dependsOnId });
+  async removeEdge(tx: Sql, graph: BugGraph['name'], edge: GraphEdge): Promise<void> {
+    await deleteRows(tx.repository(edgeTable(graph)), edgeRow(graph, edge));
   }
 
   /** The bugs this one depends on. */
@@ -85,10 +87,15 @@ export class BugUpdateRepository {
     return rows.map((r) => r.dependsOnId);
   }
 
-  /** The bugs this one depends on or blocks: those that list it. */
-  async dependencyPartners(tx: Sql, bugId: number): Promise<number[]> {
-    const rows = await tx.repository(BugDependency).find({ where: [{ blockedId: bugId }, { dependsOnId: bugId }] });
-    return [...new Set(rows.map((r) => (r.blockedId === bugId ? r.dependsOnId : r.blockedId)))];
+  /** The bugs that list this one in the graphs: those it depends on or blocks, and with `regressions` BMO's alike. */
+  async dependencyPartners(tx: Sql, bugId: number, options: { regressions?: boolean } = {}): Promise<number[]> {
+    const partners = new Set<number>();
+    for (const graph of options.regressions ? (['dependencies', 'regressions'] as const) : (['dependencies'] as const)) {
+      const { upper, lower } = GRAPH_TABLES[graph];
+      const rows = await tx.repository(edgeTable(graph)).find({ where: [{ [upper]: bugId }, { [lower]: bugId }] });
+      for (const row of rows) partners.add(Number(row[upper]) === bugId ? Number(row[lower]) : Number(row[upper]));
+    }
+    return [...partners];
   }
 
   /** Marks the bug a duplicate of `dupeOfId`, or of nothing (null). */

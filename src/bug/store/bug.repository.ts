@@ -10,11 +10,12 @@ import { BugKeyword } from '../entities/bug-keyword.entity.js';
 import { BugGroup } from '../entities/bug-group.entity.js';
 import { BugSeeAlso } from '../entities/bug-see-also.entity.js';
 import { BugCustomValue } from '../entities/bug-custom-value.entity.js';
-import { BugDependency } from '../entities/bug-dependency.entity.js';
-import type { Direction } from '../bug.types.js';
+import type { BugGraph, Direction, GraphEdge } from '../bug.types.js';
+import { edgeRow, edgeTable, walkOf } from './graph-edges.js';
 
 /** A bug's stored columns, without its relations: what Create Bug writes. */
-export type NewBugRow = Omit<BugRow, 'id'>;
+/** A new bug's row; BMO's type and filed_via take the columns' defaults when not given (bmo_bug_fields off). */
+export type NewBugRow = Omit<BugRow, 'id' | 'type' | 'filedVia'> & Partial<Pick<BugRow, 'type' | 'filedVia'>>;
 
 /**
  * The bugs table and the lists hanging on a bug (aliases, cc, keywords, groups, see also, custom values,
@@ -56,11 +57,10 @@ export class BugRepository {
   async dependencyNeighbours(sql: Sql, ids: readonly number[], direction: Direction, options: { lock?: boolean } = {}): Promise<Map<number, number[]>> {
     const found = new Map<number, number[]>();
     if (!ids.length) return found;
-    const from = direction === 'depends_on' ? 'blockedId' : 'dependsOnId';
-    const to = direction === 'depends_on' ? 'dependsOnId' : 'blockedId';
+    const { graph, from, to } = walkOf(direction);
     const lock = options.lock && sql.dialect === 'mysql' ? { mode: 'pessimistic_read' as const } : undefined;
-    const rows = await sql.repository(BugDependency).find({ where: { [from]: In([...ids]) }, lock });
-    for (const row of rows) found.set(row[from], [...(found.get(row[from]) ?? []), row[to]]);
+    const rows = await sql.repository(edgeTable(graph)).find({ where: { [from]: In([...ids]) }, lock });
+    for (const row of rows) found.set(Number(row[from]), [...(found.get(Number(row[from])) ?? []), Number(row[to])]);
     return found;
   }
 
@@ -98,9 +98,9 @@ export class BugRepository {
     await insertRows(tx.repository(BugCustomValue), values.flatMap((c) => c.values.map((value) => ({ bugId, fieldId: c.fieldId, value }))));
   }
 
-  /** Dependency rows: `blockedId` cannot be fixed before `dependsOnId`. */
-  async addDependencies(tx: Sql, rows: ReadonlyArray<{ blockedId: number; dependsOnId: number }>): Promise<void> {
-    await insertRows(tx.repository(BugDependency), rows);
+  /** Edges of a graph between bugs (dependencies: the upper bug cannot be fixed before the lower one). */
+  async addEdges(tx: Sql, graph: BugGraph['name'], edges: readonly GraphEdge[]): Promise<void> {
+    await insertRows(tx.repository(edgeTable(graph)), edges.map((edge) => edgeRow(graph, edge)));
   }
 
   /**

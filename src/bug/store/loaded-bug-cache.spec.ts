@@ -10,7 +10,7 @@ const detail = (summary: string): Omit<BugDetail, 'visible'> => ({
 });
 const relations = (cc: string): BugRelations => ({
   aliases: [], cc: [{ ...user, login: cc }], keywords: ['k'], groups: [], blocks: [], dependsOn: [], seeAlso: [], flags: [],
-  custom: new Map(), tags: ['mine'], actualTime: 0,
+  custom: new Map(), tags: ['mine'], actualTime: 0, regressedBy: [], regressions: [], duplicates: [], commentCount: 0, triageOwner: null,
 });
 const stamp = (revision: number, settingsMark = 1) => ({ revision, settingsMark, visible: true });
 const wanted = new Set(['cc', 'keywords'] as const);

@@ -7,7 +7,8 @@ import { BooleanParam, LooseParam, ScalarParam, TextParam } from '../../common/h
  * (52/54/55) and length (114) are CommentCreateService's rules with Bugzilla's codes.
  */
 export class CommentCreateInput {
-  @ApiPropertyOptional({ description: 'The bug, by ID or alias; the path names it, a body or query `id` is laid over the path (misc.md).' })
+  // Accepted so a Bugzilla client's body passes, never read: the path names the bug.
+  @ApiPropertyOptional({ description: 'Ignored: the bug of the URL overrides it (as Create Attachment, the seed).' })
   @IsOptional() @IsString() @TextParam()
   id?: string;
 

@@ -43,6 +43,14 @@ export class ComponentCreateInput {
   // Checked by checkValueSortKey (milestone_sortkey_invalid, 32000), as before.
   @LooseParam({ type: 'integer', description: 'Beyond admin-routes.md: position in lists (-32768 to 32767; default 0).' })
   sort_key?: unknown;
+
+  @ApiPropertyOptional({ description: "BMO's triage owner: a login, blank for none (bmo_bug_fields only)." })
+  @IsOptional() @IsString() @ScalarParam()
+  triage_owner?: string;
+
+  @ApiPropertyOptional({ description: "BMO's type of the component's new bugs: defect, enhancement, task; blank for the installation's (bmo_bug_fields only)." })
+  @IsOptional() @IsString() @ScalarParam()
+  default_bug_type?: string;
 }
 
 /**

@@ -44,4 +44,16 @@ export class Component {
 
   @IntColumn({ default: 0 })
   sortkey: number;
+
+  /** BMO's default bug type of the component's new bugs; null: the `default_bug_type` parameter's. */
+  @StringColumn(20, { nullable: true })
+  defaultBugType: string | null;
+
+  /** BMO's triage owner of the component; null: none. */
+  @IntColumn({ nullable: true })
+  triageOwnerId: number | null;
+
+  @ManyToOne('User', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'triage_owner_id' })
+  triageOwner?: Relation<User> | null;
 }
