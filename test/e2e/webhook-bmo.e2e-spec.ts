@@ -316,6 +316,37 @@ describe('webhooks in BMO\'s shape', () => {
     await remove(adminHook.id, ADMIN_API_KEY);
   });
 
+  it('with BMO\'s bug fields on (bmo_bug_fields), sends the type and the changes of type and regressed_by, in both formats', async () => {
+    ok(await t.put('/parameters', { bmo_bug_fields: '1' }, { key: ADMIN_API_KEY }));
+    try {
+      const bmoHook = await createHook({ events: ['create', 'change'] });
+      const trackerHook: { id: number } = ok(await t.post('/webhook', { name: 'tracker', url: receiver.url, events: ['create', 'modify'] }, { key: outsider.apiKey }));
+      const cause = await fileBug(t, { summary: 'the cause' });
+      const bugId = await fileBug(t, { summary: 'typed', type: 'task' });
+      // A payload shows the bug as it is when first sent: the creations go before the change.
+      await eventually('both creations', () => receiver.of(bmoHook.id).some((r) => r.body.bug.id === bugId) && receiver.of(trackerHook.id).some((r) => r.body.bug.id === bugId));
+      ok(await t.put(`/bug/${bugId}`, { type: 'enhancement', regressed_by: { add: [cause] } }, { key: ADMIN_API_KEY }));
+      await eventually('both creations and changes', () => receiver.of(bmoHook.id).filter((r) => r.body.bug.id === bugId).length >= 2
+        && receiver.of(trackerHook.id).filter((r) => r.body.bug.id === bugId).length >= 2);
+      await drained(bmoHook.id);
+
+      const [created, modified] = receiver.of(bmoHook.id).filter((r) => r.body.bug.id === bugId).map((r) => r.body);
+      expectJbiAccepts(receiver.of(bmoHook.id));
+      expect(created.bug.type).toBe('task');
+      expect(modified.bug.type).toBe('enhancement');
+      expect(modified.event.changes).toEqual(expect.arrayContaining([
+        { field: 'type', removed: 'task', added: 'enhancement' }, { field: 'regressed_by', removed: '', added: String(cause) },
+      ]));
+      const [trackerCreated, trackerModified] = receiver.of(trackerHook.id).filter((r) => r.body.bug.id === bugId).map((r) => r.body);
+      expect(trackerCreated.bug).toMatchObject({ type: 'task', regressed_by: [], comment_count: 1 });
+      expect(trackerModified.bug).toMatchObject({ type: 'enhancement', regressed_by: [cause] });
+      await remove(bmoHook.id);
+      await remove(trackerHook.id);
+    } finally {
+      ok(await t.put('/parameters', { bmo_bug_fields: '0' }, { key: ADMIN_API_KEY }));
+    }
+  });
+
   it('counts as errors, as BMO\'s backlog, the deliveries waiting while a webhook fails', async () => {
     const failing = await t.createUser('bmo-failing@example.com');
     const hook = await createHook({ events: ['change'] }, failing.apiKey);
