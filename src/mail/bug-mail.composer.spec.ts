@@ -136,6 +136,15 @@ describe('bug mail composition', () => {
     expect(on.headers['X-Bugzilla-Target-Milestone']).toBe('---');
   });
 
+  it('names BMO\'s bug fields (bmo_bug_fields) in the change table by their labels, as BMO\'s mail does', () => {
+    const mail = composeBugMail(change({ changes: [
+      { field: 'type', removed: 'defect', added: 'task' }, { field: 'regressed_by', removed: '', added: '7' }, { field: 'regressions', removed: '', added: '9' },
+    ] }), recipient(), context)!;
+    expect(mail.body).toContain(changeTable([
+      { label: 'Type', removed: 'defect', added: 'task' }, { label: 'Regressed by', removed: '', added: '7' }, { label: 'Regressions', removed: '', added: '9' },
+    ]));
+  });
+
   it('a new bug lists its fields and its description', () => {
     const mail = composeBugMail(
       change({
