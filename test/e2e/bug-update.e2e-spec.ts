@@ -1,7 +1,7 @@
-import { ADMIN_API_KEY, ADMIN_LOGIN, REMOTE_BASE_URL, startTestApp, withoutKeptWriteChecks, type TestApp } from '../support/test-app.js';
+import { ADMIN_API_KEY, ADMIN_LOGIN, startTestApp, withoutKeptWriteChecks, type TestApp } from '../support/test-app.js';
 import { inProcessIt, loginNamed, named } from '../support/in-process.js';
 import { expectSqlSnapshot, recordSql } from '../support/sql-snapshots.js';
-import { inProcess, itWhen, needsFastPaths } from '../support/conditions.js';
+import { describeWhen, inProcess, itWhen, needsFastPaths } from '../support/conditions.js';
 import type { Logger } from 'typeorm';
 import { CountingLogger, queryCounter } from '../../src/database/counting-logger.js';
 import { clearMailQueue, expectError, fileBug, letSecondPass, productGroup, queuedMail, restrictBugs, setProductControl } from './bug-fixtures.js';
@@ -567,14 +567,14 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
     });
   });
 
-  describe('round trips (SQL snapshots src/bug/sql/update-bug*)', () => {
+  describeWhen(inProcess, needsFastPaths)('round trips (SQL snapshots src/bug/sql/update-bug*)', () => {
     let checking: { restore(): void } | undefined;
     beforeAll(() => {
-      if (!REMOTE_BASE_URL) checking = withoutKeptWriteChecks(t);
+      checking = withoutKeptWriteChecks(t);
     });
     afterAll(() => checking?.restore());
 
-    itWhen(inProcess, needsFastPaths)('a warm status + cc + comment update of a bug in no group: on MySQL two round trips, both under its lock (records statements)', async () => {
+    it('a warm status + cc + comment update of a bug in no group: on MySQL two round trips, both under its lock (records statements)', async () => {
       const id = await fileBug(t);
       let round = 0;
       const put = () => update(t, id, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', cc: { add: [other.login] }, comment: { body: `round ${round}` } });
@@ -590,7 +590,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       if (t.db.dialect === 'mysql') expect(sent).toHaveLength(2);
     });
 
-    itWhen(inProcess, needsFastPaths)('an update of a bug this instance does not keep reads its state with the lock, in the same round trip (records statements)', async () => {
+    it('an update of a bug this instance does not keep reads its state with the lock, in the same round trip (records statements)', async () => {
       const [warm, cold] = [await fileBug(t), await fileBug(t)];
       const put = (id: number) => update(t, id, { status: 'IN_PROGRESS', cc: { add: [other.login] }, comment: { body: 'cold' } });
       await put(warm);
@@ -599,7 +599,7 @@ describe('Update Bug (PUT /rest/bug/(id_or_alias)): fields, object shapes, respo
       if (t.db.dialect === 'mysql') expect(sent).toHaveLength(2);
     });
 
-    itWhen(inProcess, needsFastPaths)('an update after Add Comment and Add Attachment on a kept bug sends what an update of a bug not kept sends: those writes forgot it (records statements)', async () => {
+    it('an update after Add Comment and Add Attachment on a kept bug sends what an update of a bug not kept sends: those writes forgot it (records statements)', async () => {
       const [id, fresh] = [await fileBug(t), await fileBug(t)];
       let round = 0;
       const putOn = (bug: number) => update(t, bug, { status: ++round % 2 ? 'IN_PROGRESS' : 'CONFIRMED', comment: { body: `round ${round}` } });
