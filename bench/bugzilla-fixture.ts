@@ -31,6 +31,13 @@ export async function runMariadbClient(server: string, name: string, input: Read
   });
 }
 
+/** The URL of database `name` on `server`. */
+export function databaseUrl(server: string, name: string): string {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** Creates database `name` on `server` (dropped first if it exists) and loads the fixture's dump into it. */
 export async function loadBugzillaFixture(server: string, name: string): Promise<void> {
   const admin = await mysql.createConnection(server);

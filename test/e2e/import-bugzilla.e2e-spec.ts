@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import mysql from 'mysql2/promise';
-import { BUGZILLA_FIXTURE, dropDatabase, loadBugzillaFixture, runMariadbClient } from '../../bench/bugzilla-fixture.js';
+import { BUGZILLA_FIXTURE, databaseUrl, dropDatabase, loadBugzillaFixture, runMariadbClient } from '../../bench/bugzilla-fixture.js';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
@@ -66,11 +66,7 @@ const sortedChanges = (changes: Json[]) => [...changes].map((c) => JSON.stringif
 
 inProcessDescribe('import-bugzilla: the Bugzilla 5.0.6 fixture', () => {
   const sourceName = `i42_bugzilla_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const sourceUrl = (() => {
-    const url = new URL(SOURCE_SERVER);
-    url.pathname = `/${sourceName}`;
-    return url.toString();
-  })();
+  const sourceUrl = databaseUrl(SOURCE_SERVER, sourceName);
   let target: TestDatabase;
   let app: NestFastifyApplication;
   let base: string;

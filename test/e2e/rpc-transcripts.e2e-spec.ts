@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { BUGZILLA_FIXTURE, dropDatabase, loadBugzillaFixture } from '../../bench/bugzilla-fixture.js';
+import { BUGZILLA_FIXTURE, databaseUrl, dropDatabase, loadBugzillaFixture } from '../../bench/bugzilla-fixture.js';
 import { createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { runCli, EXIT_OK } from '../../src/cli/cli.js';
@@ -106,11 +106,7 @@ function differences(method: string, expected: Json, actual: Json, at: string, f
 
 inProcessDescribe('RPC transcripts of Bugzilla 5.0.6, replayed', () => {
   const sourceName = `i45_bugzilla_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const sourceUrl = (() => {
-    const url = new URL(SOURCE_SERVER);
-    url.pathname = `/${sourceName}`;
-    return url.toString();
-  })();
+  const sourceUrl = databaseUrl(SOURCE_SERVER, sourceName);
   let target: TestDatabase;
   let app: NestFastifyApplication;
   let base: string;
