@@ -80,7 +80,7 @@ export interface BugChangeEvent {
 }
 
 /**
- * What reacts to bug changes: outgoing mail (BUG_MAILER) and webhooks (BUG_WEBHOOKS). The bug module owns these
+ * What reacts to bug changes: outgoing mail (BUG_MAILER), webhooks (BUG_WEBHOOKS) and the change feed (BUG_CHANGE_FEED). The bug module owns these
  * ports; the modules above it implement them, so bug never imports mail or webhook. Writers publish through
  * BugEventsService, which tells each.
  */
@@ -91,6 +91,11 @@ export interface BugChangeListener {
 
 export const BUG_MAILER = Symbol('BugMailer');
 export const BUG_WEBHOOKS = Symbol('BugWebhooks');
+/**
+ * The change feed (issue 44, src/change-feed): numbers every bug change in the change's own transaction, so a
+ * mirror reading GET /rest/changes misses none. Every writer's event reaches it through BugEventsService.publish.
+ */
+export const BUG_CHANGE_FEED = Symbol('BugChangeFeed');
 
 /** A generated id a reader asks for when it needs it (idOf): the write that makes it may still be on its way. */
 export type IdToAsk = () => Promise<number>;

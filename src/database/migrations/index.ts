@@ -5,6 +5,7 @@ import { RateLimitBuckets1795482280987 } from './1795482280987-RateLimitBuckets.
 import { Webhooks1795653222536 } from './1795653222536-Webhooks.js';
 import { BugRevision1795695313193 } from './1795695313193-BugRevision.js';
 import { ClassificationFieldType1795740000000 } from './1795740000000-ClassificationFieldType.js';
+import { ChangeFeed1795880866889 } from './1795880866889-ChangeFeed.js';
 
 /** Every migration, in order. Listed explicitly: ES modules cannot be globbed by TypeORM. */
-export const migrations = [InitialSchema1763700000000, SettingsMark1795466839342, SearchIndexes1795468040515, RateLimitBuckets1795482280987, Webhooks1795653222536, BugRevision1795695313193, ClassificationFieldType1795740000000];
+export const migrations = [InitialSchema1763700000000, SettingsMark1795466839342, SearchIndexes1795468040515, RateLimitBuckets1795482280987, Webhooks1795653222536, BugRevision1795695313193, ClassificationFieldType1795740000000, ChangeFeed1795880866889];
