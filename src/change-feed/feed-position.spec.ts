@@ -49,9 +49,9 @@ describe('the cursor', () => {
     const cursor = cursorOf(position, reader, 's3cret');
     const [body, signature] = cursor.split('.');
     const altered = Buffer.from(Buffer.from(body, 'base64url').toString().replace('42', '41')).toString('base64url');
-    expect(positionOf(`${altered}.${signature}`, reader, 's3cret')).toBe('forged');
-    expect(positionOf(cursor, reader, 'other')).toBe('forged');
-    expect(positionOf('garbage', reader, 's3cret')).toBe('malformed');
+    expect(positionOf(`${altered}.${signature}`, reader, 's3cret')).toBe('invalid');
+    expect(positionOf(cursor, reader, 'other')).toBe('invalid');
+    expect(positionOf('garbage', reader, 's3cret')).toBe('invalid');
   });
 
   it('belongs to its reader and their groups: another user, or new groups, must resync', () => {

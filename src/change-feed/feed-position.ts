@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { cursorPayload, signedCursor } from '../common/signed-cursor.js';
 
 /**
  * Where a reader of the change feed stands (issue 44; docs/decisions.md, "Issue 44"). Change numbers are generated
@@ -69,34 +70,22 @@ export interface Reader {
   groupIds: readonly number[];
 }
 
-export type CursorProblem = 'malformed' | 'forged' | 'other_reader';
+export type CursorProblem = 'invalid' | 'other_reader';
 
-/**
- * The cursor: the position and its reader as JSON, base64url, then an HMAC-SHA256 of it under the site secret
- * (every instance has it), so any instance reads any instance's cursor and none can be altered.
- */
+/** The cursor: the position and a digest of its reader, signed (signedCursor). */
 export function cursorOf(position: FeedPosition, reader: Reader, secret: string): string {
-  const body = Buffer.from(JSON.stringify({ h: position.high, a: position.highAt, g: position.missing, r: readerDigest(reader) })).toString('base64url');
-  return `${body}.${signature(body, secret)}`;
+  return signedCursor({ h: position.high, a: position.highAt, g: position.missing, r: readerDigest(reader) }, 'changes', secret);
 }
 
 /** The position a cursor names, or why it names none for this reader. */
 export function positionOf(cursor: string, reader: Reader, secret: string): FeedPosition | CursorProblem {
-  const [body, signed, ...rest] = cursor.split('.');
-  if (!body || !signed || rest.length) return 'malformed';
-  const expected = Buffer.from(signature(body, secret));
-  const given = Buffer.from(signed);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'forged';
-  const decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { h: number; a: number; g: Array<[number, number]>; r: string };
+  const decoded = cursorPayload<{ h: number; a: number; g: Array<[number, number]>; r: string }>(cursor, 'changes', secret);
+  if (!decoded) return 'invalid';
   if (decoded.r !== readerDigest(reader)) return 'other_reader';
   return { high: decoded.h, highAt: decoded.a, missing: decoded.g };
 }
 
-function signature(body: string, secret: string): string {
-  return createHmac('sha256', secret).update(`changes:${body}`).digest('base64url').slice(0, 32);
-}
-
 function readerDigest(reader: Reader): string {
   const groups = [...reader.groupIds].sort((a, b) => a - b).join(',');
-  return createHmac('sha256', 'reader').update(`${reader.userId}:${groups}`).digest('base64url').slice(0, 12);
+  return createHash('sha256').update(`${reader.userId}:${groups}`).digest('base64url').slice(0, 12);
 }

@@ -104,7 +104,7 @@ describe('change feed (GET /rest/changes)', () => {
   });
 });
 
-describeWhen(inProcess, 'a mirror against two instances written to concurrently (issue 44)', () => {
+describeWhen(inProcess)('a mirror against two instances written to concurrently (issue 44)', () => {
   let t: TestApp;
   let other: TestApp;
   let mirrorUser: MirrorUser;
