@@ -513,6 +513,7 @@ export class BugCreateService {
   private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: NewBugId; commentId: IdToAsk }, bug: NewBug, at: string): Promise<void> {
     await this.bugEvents.publish(tx, {
       bugId: bugIdToAsk(id),
+      newBugId: id,
       summary: bug.summary,
       product: bug.product.name,
       component: bug.component.name,

@@ -1,4 +1,5 @@
 import type { Sql } from '../database/sql.js';
+import type { NewRowValue } from '../database/entity-rows.js';
 import type { BugRow } from './bug.types.js';
 
 /**
@@ -44,6 +45,11 @@ export interface BugChangeEvent {
   action: BugAction;
   /** A new bug's id may be pending (Create Bug keeps it in the database): a listener with work to do asks (knownBug). */
   bugId: NewRowId;
+  /**
+   * Create Bug's new bug id as a row a listener inserts may name it while the database still holds it (as the new
+   * bug's description does): the change feed's row then asks nothing and travels with the COMMIT.
+   */
+  newBugId?: NewRowValue<number>;
   summary: string;
   product: string;
   component: string;

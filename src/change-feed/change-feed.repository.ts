@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LessThan } from 'typeorm';
-import { insertRows } from '../database/entity-rows.js';
+import { insertRows, type NewRow } from '../database/entity-rows.js';
 import type { ReadSql, Sql } from '../database/sql.js';
 import { BugChange } from './entities/bug-change.entity.js';
 
@@ -9,7 +9,7 @@ export type ChangeRow = Pick<BugChange, 'id' | 'bugId' | 'kinds' | 'changedAt'>;
 /** The change feed's table (bug_changes): the only place that names it. */
 @Injectable()
 export class ChangeFeedRepository {
-  async add(tx: Sql, row: Omit<BugChange, 'id'>): Promise<void> {
+  async add(tx: Sql, row: NewRow<Omit<BugChange, 'id'>>): Promise<void> {
     await insertRows(tx.repository(BugChange), [row]);
   }
 

@@ -51,7 +51,7 @@ export class ChangeFeedService implements BugChangeListener {
   ) {}
 
   async notify(tx: Sql, event: BugChangeEvent): Promise<void> {
-    await this.repository.add(tx, { bugId: await idOf(event.bugId), kinds: kindsOf(event).join(','), changedAt: event.at });
+    await this.repository.add(tx, { bugId: event.newBugId ?? await idOf(event.bugId), kinds: kindsOf(event).join(','), changedAt: event.at });
     this.writesSincePrune += 1;
     if (this.writesSincePrune < PRUNE_EVERY) return;
     this.writesSincePrune = 0;
