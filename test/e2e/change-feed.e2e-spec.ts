@@ -168,3 +168,31 @@ describeWhen(inProcess)('a mirror against two instances written to concurrently 
     expect(mirror.snapshot()).toEqual(await serviceView(t, mirrorUser, 'TestProduct'));
   }, 60_000);
 });
+
+describeWhen(inProcess)('an unchanged poll does not count against the rate limit (TRACKER_RATE_LIMIT_READ=3)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ TRACKER_RATE_LIMIT_READ: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('answers many 304s in a row, and the bucket still holds the tokens it had; a changed poll takes one', async () => {
+    const first = await t.get('/changes', admin());
+    const { cursor } = ok(first);
+    const poll = await t.get('/changes', { ...admin(), query: { since: cursor } });
+    const etag = poll.headers.get('etag')!;
+    const remaining = Number(poll.headers.get('x-ratelimit-remaining'));
+    for (let i = 0; i < 6; i++) {
+      const unchanged = await t.get('/changes', { ...admin(), query: { since: cursor }, headers: { 'if-none-match': etag } });
+      expect({ status: unchanged.status, limit: unchanged.headers.get('x-ratelimit-limit') }).toEqual({ status: 304, limit: '3' });
+    }
+    // The 304s gave their tokens back: the bucket is as the last 200 left it, or fuller (it refills with time).
+    const after = await t.get('/changes', { ...admin(), query: { since: cursor } });
+    expect(after.status).toBe(200);
+    expect(Number(after.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(remaining - 1);
+  });
+
+  function admin() {
+    return { key: ADMIN_API_KEY };
+  }
+});
