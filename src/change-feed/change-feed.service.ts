@@ -81,9 +81,11 @@ export class ChangeFeedService implements BugChangeListener {
 
   /** The position after every change written so far, still waiting for the numbers of transactions not yet committed. */
   private async start(limits: Parameters<typeof advance>[2]): Promise<FeedPosition> {
-    const newest = (await this.repository.newest(this.db.read, START_WINDOW)).map(numbered).reverse();
-    if (!newest.length) return { high: 0, highAt: 0, missing: [] };
-    return advance({ high: newest[0].id, highAt: newest[0].at, missing: [] }, newest.slice(1), limits).next;
+    const recent = (await this.repository.newest(this.db.read, START_WINDOW)).map(numbered).reverse();
+    if (!recent.length) return { high: 0, highAt: 0, missing: [] };
+    // From the oldest of the window, over the others: the holes between them are the numbers still being written.
+    const [oldest, ...later] = recent;
+    return advance({ high: oldest.id, highAt: oldest.at, missing: [] }, later, limits).next;
   }
 
   /** A position older than the window may have lost changes to pruning: then the client must resync. */

@@ -51,6 +51,15 @@ describe('Search Bugs: cursor paging', () => {
     }
   });
 
+  it('pages over a sort key that is empty on some bugs (NULL first ascending, last descending), as the unpaged search', async () => {
+    for (const [i, id] of ids.entries()) if (i % 3 === 1) ok(await t.put(`/bug/${id}`, { deadline: `2030-01-0${1 + (i % 2)}` }, admin));
+    for (const order of ['deadline', 'deadline DESC', 'deadline,priority DESC']) {
+      const whole = ok(await search({ order })).bugs.map((b: { id: number }) => b.id);
+      expect(whole).toHaveLength(ids.length);
+      expect((await paged({ order, limit: 2 })).ids).toEqual(whole);
+    }
+  });
+
   it('continues after limit/offset as 5.0 pages them, and follows the Link header', async () => {
     const first = await search({ order: 'bug_id', limit: 2, offset: 2 });
     expect(ok(first).bugs.map((b: { id: number }) => b.id)).toEqual(ids.slice(2, 4));
