@@ -1,9 +1,11 @@
 import { ADMIN_API_KEY, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
-import { loginNamed, named } from '../support/in-process.js';
-import { describeWhen, inProcess } from '../support/conditions.js';
+import { inProcessDescribe, loginNamed, named } from '../support/in-process.js';
 import { createBugGroup, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 import { fileBug, setProductControl } from './bug-fixtures.js';
 import { mirrorOf, Mirror, serviceView, type MirrorUser } from './mirror-fixtures.js';
+import { LessThan } from 'typeorm';
+import { BugChange } from '../../src/change-feed/entities/bug-change.entity.js';
+import { toDbDateTime } from '../../src/common/time/datetime.js';
 
 /**
  * The change feed (issue 44): GET /rest/changes pages, in commit order, the bugs changed since a cursor, as the
@@ -104,7 +106,7 @@ describe('change feed (GET /rest/changes)', () => {
   });
 });
 
-describeWhen(inProcess)('a mirror against two instances written to concurrently (issue 44)', () => {
+inProcessDescribe('a mirror against two instances written to concurrently (issue 44)', () => {
   let t: TestApp;
   let other: TestApp;
   let mirrorUser: MirrorUser;
@@ -169,7 +171,7 @@ describeWhen(inProcess)('a mirror against two instances written to concurrently 
   }, 60_000);
 });
 
-describeWhen(inProcess)('an unchanged poll does not count against the rate limit (TRACKER_RATE_LIMIT_READ=3)', () => {
+inProcessDescribe('an unchanged poll does not count against the rate limit (TRACKER_RATE_LIMIT_READ=3)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({ TRACKER_RATE_LIMIT_READ: '3' });
@@ -195,4 +197,32 @@ describeWhen(inProcess)('an unchanged poll does not count against the rate limit
   function admin() {
     return { key: ADMIN_API_KEY };
   }
+});
+
+inProcessDescribe('a cursor older than the retained window (TRACKER_CHANGE_FEED_RETENTION_DAYS=1)', () => {
+  let t: TestApp;
+  const admin = { key: ADMIN_API_KEY };
+  beforeAll(async () => {
+    t = await startTestApp({ TRACKER_CHANGE_FEED_RETENTION_DAYS: '1' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 410 change_cursor_expired once changes after it were pruned; a cursor inside the window reads on', async () => {
+    const { cursor: start } = ok(await t.get('/changes', admin));
+    await fileBug(t, { summary: 'Retained one' });
+    const { cursor: old } = ok(await t.get('/changes', { ...admin, query: { since: start } }));
+    const missed = await fileBug(t, { summary: 'Pruned before it was read' });
+    t.clock.advance(3 * 86_400);
+    const fresh = await fileBug(t, { summary: 'Written three days later' });
+    // What the pruning does (ChangeFeedService.notify, once in 500 changes): the rows past the window go.
+    await t.db.transaction((tx) => tx.repository(BugChange).delete({ changedAt: LessThan(toDbDateTime(new Date(t.clock.now().getTime() - 2 * 86_400_000))) }));
+    expectCodedError(await t.get('/changes', { ...admin, query: { since: old } }), 10601, 410);
+    // A cursor inside the window reads on: the change pruned before it was read is no more, the later one is there.
+    const { cursor: now } = ok(await t.get('/changes', admin));
+    const next = await fileBug(t, { summary: 'After the pruning' });
+    const read = ok(await t.get('/changes', { ...admin, query: { since: now } })).changes.map((e: { id: number }) => e.id);
+    expect(read).toEqual([next]);
+    expect(read).not.toContain(missed);
+    expect(read).not.toContain(fresh);
+  });
 });
