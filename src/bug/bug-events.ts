@@ -103,6 +103,12 @@ export const BUG_WEBHOOKS = Symbol('BugWebhooks');
  */
 export const BUG_CHANGE_FEED = Symbol('BugChangeFeed');
 
+/** What the change feed (BUG_CHANGE_FEED) is told: every event, and the bugs a change altered with no event of their own. */
+export interface BugChangeFeed extends BugChangeListener {
+  /** Numbers a change of these bugs (an `update`): the bugs a new bug blocks or depends on. */
+  touched(tx: Sql, bugIds: readonly number[], at: string): Promise<void>;
+}
+
 /** A generated id a reader asks for when it needs it (idOf): the write that makes it may still be on its way. */
 export type IdToAsk = () => Promise<number>;
 

@@ -9,8 +9,8 @@ export type ChangeRow = Pick<BugChange, 'id' | 'bugId' | 'kinds' | 'changedAt'>;
 /** The change feed's table (bug_changes): the only place that names it. */
 @Injectable()
 export class ChangeFeedRepository {
-  async add(tx: Sql, row: NewRow<Omit<BugChange, 'id'>>): Promise<void> {
-    await insertRows(tx.repository(BugChange), [row]);
+  async add(tx: Sql, rows: ReadonlyArray<NewRow<Omit<BugChange, 'id'>>>): Promise<void> {
+    await insertRows(tx.repository(BugChange), rows);
   }
 
   /** The rows numbered `missing` or above `after`, by number: at most `limit`. */

@@ -11,7 +11,7 @@ describe('ChangeFeedService.notify', () => {
     const added: unknown[] = [];
     const pruned: string[] = [];
     const repository = {
-      add: async (_tx: Sql, row: unknown) => void added.push(row),
+      add: async (_tx: Sql, rows: unknown[]) => void added.push(...rows),
       prune: async (_tx: Sql, before: string) => void pruned.push(before),
     } as unknown as ChangeFeedRepository;
     const config = { changeFeed: { retentionDays: 30, gapSeconds: 300 } } as AppConfig;

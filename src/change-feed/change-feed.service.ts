@@ -5,7 +5,7 @@ import { storedTimeMs, toDbDateTime } from '../common/time/datetime.js';
 import { AppConfig } from '../config/app-config.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
-import { idOf, type BugChangeEvent, type BugChangeListener } from '../bug/bug-events.js';
+import { idOf, type BugChangeEvent, type BugChangeFeed } from '../bug/bug-events.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
 import { ChangeFeedRepository, type ChangeRow } from './change-feed.repository.js';
@@ -40,7 +40,7 @@ export interface FeedPage {
  * MariaDB, with two instances and read replicas: docs/decisions.md, "Issue 44".
  */
 @Injectable()
-export class ChangeFeedService implements BugChangeListener {
+export class ChangeFeedService implements BugChangeFeed {
   private writesSincePrune = 0;
 
   constructor(
@@ -51,12 +51,22 @@ export class ChangeFeedService implements BugChangeListener {
   ) {}
 
   async notify(tx: Sql, event: BugChangeEvent): Promise<void> {
-    await this.repository.add(tx, { bugId: event.newBugId ?? await idOf(event.bugId), kinds: kindsOf(event).join(','), changedAt: event.at });
+    await this.write(tx, [{ bugId: event.newBugId ?? await idOf(event.bugId), kinds: kindsOf(event).join(',') }], event.at);
+  }
+
+  async touched(tx: Sql, bugIds: readonly number[], at: string): Promise<void> {
+    await this.write(tx, bugIds.map((bugId) => ({ bugId, kinds: 'update' })), at);
+  }
+
+  /** The changes of one write (its one timestamp `at`), and now and then the pruning. */
+  private async write(tx: Sql, changes: ReadonlyArray<Omit<Parameters<ChangeFeedRepository['add']>[1][number], 'changedAt'>>, at: string): Promise<void> {
+    if (!changes.length) return;
+    await this.repository.add(tx, changes.map((change) => ({ ...change, changedAt: at })));
     this.writesSincePrune += 1;
     if (this.writesSincePrune < PRUNE_EVERY) return;
     this.writesSincePrune = 0;
     // A day past the window: a cursor inside the window never needs a pruned change (decisions.md, "Issue 44").
-    const before = storedTimeMs(event.at) - (this.config.changeFeed.retentionDays + 1) * DAY_SECONDS * 1000;
+    const before = storedTimeMs(at) - (this.config.changeFeed.retentionDays + 1) * DAY_SECONDS * 1000;
     await this.repository.prune(tx, toDbDateTime(new Date(before)));
   }
 

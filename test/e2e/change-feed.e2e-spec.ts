@@ -56,6 +56,14 @@ describe('change feed (GET /rest/changes)', () => {
     ]);
   });
 
+  it('names the bugs a new bug blocks or depends on: their lists changed', async () => {
+    const blocked = await fileBug(t, { summary: 'Feed blocked' });
+    const { cursor } = await readAll(ok(await changes(undefined)).cursor);
+    const blocker = await fileBug(t, { summary: 'Feed blocker', blocks: [blocked] });
+    const { entries } = await readAll(cursor);
+    expect(entries.filter((e) => e.id === blocked || e.id === blocker)).toEqual([{ id: blocker, kinds: ['create'] }, { id: blocked, kinds: ['update'] }]);
+  });
+
   it('answers an unchanged poll 304 to If-None-Match, and the next change 200', async () => {
     let { cursor } = await readAll(ok(await changes(undefined)).cursor);
     // Against a shared instance another file may write between two polls: then poll again from the new cursor.
