@@ -1,5 +1,6 @@
 import { ADMIN_API_KEY, startTestApp, type ApiResponse, type TestApp } from '../support/test-app.js';
 import { inProcessDescribe, loginNamed, named } from '../support/in-process.js';
+import { inProcess, itWhen, onDialect } from '../support/conditions.js';
 import { createBugGroup, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 import { fileBug, setProductControl } from './bug-fixtures.js';
 import { mirrorOf, Mirror, serviceView, type MirrorUser } from './mirror-fixtures.js';
@@ -63,6 +64,30 @@ describe('change feed (GET /rest/changes)', () => {
     const { entries } = await readAll(cursor);
     expect(entries.filter((e) => e.id === blocked || e.id === blocker)).toEqual([{ id: blocker, kinds: ['create'] }, { id: blocked, kinds: ['update'] }]);
   });
+
+  itWhen(inProcess, onDialect('mysql', 'SQLite has one writer at a time: its change numbers commit in their order'))(
+    'hands out a change whose transaction took its number before a later one committed, once it commits (MariaDB)', async () => {
+      const late = await fileBug(t, { summary: 'Feed committed late' });
+      const { cursor } = await readAll(ok(await changes(undefined)).cursor);
+      let numbered!: () => void;
+      let release!: () => void;
+      const hasNumber = new Promise<void>((resolve) => (numbered = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // A bug change that took its number and has not committed yet.
+      const open = t.db.transaction(async (tx) => {
+        await tx.repository(BugChange).insert({ bugId: late, kinds: 'update', changedAt: toDbDateTime(t.clock.now()) });
+        numbered();
+        await released;
+      });
+      await hasNumber;
+      const early = await fileBug(t, { summary: 'Feed committed early' });
+      const before = await readAll(cursor);
+      expect(before.entries.filter((e) => e.id === late || e.id === early)).toEqual([{ id: early, kinds: ['create'] }]);
+      release();
+      await open;
+      const after = await readAll(before.cursor);
+      expect(after.entries.filter((e) => e.id === late || e.id === early)).toEqual([{ id: late, kinds: ['update'] }]);
+    });
 
   it('answers an unchanged poll 304 to If-None-Match, and the next change 200', async () => {
     let { cursor } = await readAll(ok(await changes(undefined)).cursor);
