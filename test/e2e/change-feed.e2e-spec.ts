@@ -4,6 +4,8 @@ import { inProcess, itWhen, onDialect } from '../support/conditions.js';
 import { createBugGroup, expectCodedError, ok } from '../support/catalogue-fixtures.js';
 import { fileBug, setProductControl } from './bug-fixtures.js';
 import { mirrorOf, Mirror, serviceView, type MirrorUser } from './mirror-fixtures.js';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { LessThan } from 'typeorm';
 import { BugChange } from '../../src/change-feed/entities/bug-change.entity.js';
 import { toDbDateTime } from '../../src/common/time/datetime.js';
@@ -204,33 +206,49 @@ inProcessDescribe('a mirror against two instances written to concurrently (issue
   }, 60_000);
 });
 
-inProcessDescribe('an unchanged poll does not count against the rate limit (TRACKER_RATE_LIMIT_READ=3)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ TRACKER_RATE_LIMIT_READ: '3' });
-  });
-  afterAll(() => t.close());
+// The buckets in the database, and in Redis (TEST_REDIS_URL, as test/e2e/rate-limit.e2e-spec.ts).
+const REDIS_PREFIX = `tracker-feed-test-${randomBytes(6).toString('hex')}:`;
+const BUCKET_STORES: Array<[string, Record<string, string>]> = [
+  ['the database', {}],
+  ['Redis', { REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', TRACKER_REDIS_PREFIX: REDIS_PREFIX }],
+];
 
-  it('answers many 304s in a row, and the bucket still holds the tokens it had; a changed poll takes one', async () => {
-    const first = await t.get('/changes', admin());
-    const { cursor } = ok(first);
-    const poll = await t.get('/changes', { ...admin(), query: { since: cursor } });
-    const etag = poll.headers.get('etag')!;
-    const remaining = Number(poll.headers.get('x-ratelimit-remaining'));
-    for (let i = 0; i < 6; i++) {
-      const unchanged = await t.get('/changes', { ...admin(), query: { since: cursor }, headers: { 'if-none-match': etag } });
-      expect({ status: unchanged.status, limit: unchanged.headers.get('x-ratelimit-limit') }).toEqual({ status: 304, limit: '3' });
-    }
-    // The 304s gave their tokens back: the bucket is as the last 200 left it, or fuller (it refills with time).
-    const after = await t.get('/changes', { ...admin(), query: { since: cursor } });
-    expect(after.status).toBe(200);
-    expect(Number(after.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(remaining - 1);
-  });
+/** Deletes this file's buckets from Redis. */
+async function forgetBuckets(url: string): Promise<void> {
+  const redis = new Redis(url);
+  const keys = await redis.keys(`${REDIS_PREFIX}*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+}
 
-  function admin() {
-    return { key: ADMIN_API_KEY };
-  }
-});
+for (const [store, env] of BUCKET_STORES) {
+  inProcessDescribe(`an unchanged poll does not count against the rate limit (TRACKER_RATE_LIMIT_READ=3, buckets in ${store})`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ TRACKER_RATE_LIMIT_READ: '3', ...env });
+    });
+    afterAll(async () => {
+      await t.close();
+      if (env.REDIS_URL) await forgetBuckets(env.REDIS_URL);
+    });
+
+    it('answers many 304s in a row, and the bucket still holds the tokens it had; a changed poll takes one', async () => {
+      const admin = { key: ADMIN_API_KEY };
+      const { cursor } = ok(await t.get('/changes', admin));
+      const poll = await t.get('/changes', { ...admin, query: { since: cursor } });
+      const etag = poll.headers.get('etag')!;
+      const remaining = Number(poll.headers.get('x-ratelimit-remaining'));
+      for (let i = 0; i < 6; i++) {
+        const unchanged = await t.get('/changes', { ...admin, query: { since: cursor }, headers: { 'if-none-match': etag } });
+        expect({ status: unchanged.status, limit: unchanged.headers.get('x-ratelimit-limit') }).toEqual({ status: 304, limit: '3' });
+      }
+      // The 304s gave their tokens back: the bucket is as the last 200 left it, or fuller (it refills with time).
+      const after = await t.get('/changes', { ...admin, query: { since: cursor } });
+      expect(after.status).toBe(200);
+      expect(Number(after.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(remaining - 1);
+    });
+  });
+}
 
 inProcessDescribe('a cursor older than the retained window (TRACKER_CHANGE_FEED_RETENTION_DAYS=1)', () => {
   let t: TestApp;
