@@ -6,10 +6,13 @@ import { BugChange } from './entities/bug-change.entity.js';
 
 export type ChangeRow = Pick<BugChange, 'id' | 'bugId' | 'kinds' | 'changedAt'>;
 
+/** A change to number: its bug (a new bug's id may still be held in the database), kinds and time. */
+export type NewChange = NewRow<Omit<BugChange, 'id'>>;
+
 /** The change feed's table (bug_changes): the only place that names it. */
 @Injectable()
 export class ChangeFeedRepository {
-  async add(tx: Sql, rows: ReadonlyArray<NewRow<Omit<BugChange, 'id'>>>): Promise<void> {
+  async add(tx: Sql, rows: readonly NewChange[]): Promise<void> {
     await insertRows(tx.repository(BugChange), rows);
   }
 

@@ -8,7 +8,7 @@ import type { Sql } from '../database/sql.js';
 import { idOf, type BugChangeEvent, type BugChangeFeed } from '../bug/bug-events.js';
 import { BugVisibilityService } from '../bug/bug-visibility.service.js';
 import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
-import { ChangeFeedRepository, type ChangeRow } from './change-feed.repository.js';
+import { ChangeFeedRepository, type ChangeRow, type NewChange } from './change-feed.repository.js';
 import { CHANGE_KINDS, kindsOf, type ChangeKind } from './change-kinds.js';
 import { advance, cursorOf, positionOf, type FeedPosition, type Reader } from './feed-position.js';
 
@@ -59,7 +59,7 @@ export class ChangeFeedService implements BugChangeFeed {
   }
 
   /** The changes of one write (its one timestamp `at`), and now and then the pruning. */
-  private async write(tx: Sql, changes: ReadonlyArray<Omit<Parameters<ChangeFeedRepository['add']>[1][number], 'changedAt'>>, at: string): Promise<void> {
+  private async write(tx: Sql, changes: ReadonlyArray<Omit<NewChange, 'changedAt'>>, at: string): Promise<void> {
     if (!changes.length) return;
     await this.repository.add(tx, changes.map((change) => ({ ...change, changedAt: at })));
     this.writesSincePrune += 1;
