@@ -46,7 +46,7 @@ const LAYERS = [
   ['flag'],
   ['field'],
   ['bug'],
-  ['bug-rules', 'bug-search'],
+  ['bug-rules', 'bug-search', 'change-feed'],
   ['bug-write'],
   ['comment', 'attachment'],
   ['mail'],

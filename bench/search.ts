@@ -10,8 +10,11 @@
  * The load generator is wrk (C; it takes less CPU from the service than a Node one): `wrk -t2 -c8`, several runs per
  * scenario; medians of requests/s, p50 and p95 latency are printed as a Markdown table, then the EXPLAIN of the main
  * query shapes (the statements built by the search repository, for an anonymous caller, as the requests are).
+ * 4. Phase "paging" (issue 44): one search over all the bugs (last_change_time, order by id, 100 bugs a page), page 1
+ *    and page 1,000 reached by `next` cursors (keyset), against page 1,000 by `offset` (an OFFSET scan).
  * BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/tracker_bench_search) is dropped and re-created.
- * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_TOTAL_BUGS (default 100000).
+ * Options: BENCH_RUNS (default 3), BENCH_SECONDS (default 10), BENCH_TOTAL_BUGS (default 100000), BENCH_PAGING_ONLY=1
+ * (phase "paging" alone, after writing the bugs).
  */
 import { benchService, median, wrk, type WrkFigures } from './support.js';
 import type { DataSource } from 'typeorm';
@@ -38,6 +41,7 @@ const FIRST = 2000;
 const PRODUCTS = 20;
 const USERS = 50;
 const STATUSES = ['UNCONFIRMED', 'CONFIRMED', 'IN_PROGRESS', 'RESOLVED', 'VERIFIED'];
+const PAGING_ONLY = process.env.BENCH_PAGING_ONLY === '1';
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'mysql://root@127.0.0.1:3306/tracker_bench_search';
 const { api, recreateDatabase, startServer, stopServer } = benchService({ port: PORT, databaseUrl: DATABASE_URL });
 const WORDS = ['crash', 'slow', 'render', 'layout', 'memory', 'leak', 'network', 'timeout', 'editor', 'toolbar', 'printing', 'scroll'];
@@ -66,8 +70,6 @@ const stamp = (base: number, offsetSeconds: number): string => new Date(base + o
 /** Bugs `from`..`to`-1 in bulk (500 rows per INSERT) through the Bug and BugAlias repositories. */
 async function writeBugs(db: DataSource, catalogue: Catalogue, from: number, to: number, onlyFirstProduct: boolean): Promise<void> {
   const start = Date.UTC(2020, 0, 1);
-  const bugs = db.getRepository(Bug);
-  const aliases = db.getRepository(BugAlias);
   for (let chunk = from; chunk < to; chunk += 5000) {
     const rows: Array<Partial<Bug>> = [];
     for (let i = chunk; i < Math.min(chunk + 5000, to); i++) {
@@ -83,17 +85,20 @@ async function writeBugs(db: DataSource, catalogue: Catalogue, from: number, to:
         estimatedTime: 0, remainingTime: 0, deadline: null, creationTime: stamp(start, i * 60), lastChangeTime: stamp(start, i * 60 + 30),
       });
     }
-    await insertRows(bugs, rows);
     // A fresh database with no other bugs: bug number i has id i + 1.
     const aliasRows = rows.flatMap((_, k) => ((chunk + k) % 10 === 0 ? [{ bugId: chunk + k + 1, alias: `bench-${chunk + k}` }] : []));
-    await insertRows(aliases, aliasRows);
+    // A write outside a transaction is refused (WriteOutsideTransaction): each chunk is one.
+    await db.transaction(async (manager) => {
+      await insertRows(manager.getRepository(Bug), rows);
+      await insertRows(manager.getRepository(BugAlias), aliasRows);
+    });
   }
 }
 
 
-async function measure(scenarios: Array<[string, string]>): Promise<string[]> {
+async function measure(scenarios: Array<[name: string, query: string, shown?: string]>): Promise<string[]> {
   const lines: string[] = [];
-  for (const [name, query] of scenarios) {
+  for (const [name, query, shown = query] of scenarios) {
     const url = `${BASE}/rest/bug?${query}`;
     const check = await (await fetch(url)).json() as { bugs?: unknown[]; bug_count?: number; error?: boolean; message?: string };
     if (check.error) throw new Error(`${name}: ${check.message}`);
@@ -103,9 +108,35 @@ async function measure(scenarios: Array<[string, string]>): Promise<string[]> {
       runs.push(await wrk(url, SECONDS));
       process.stderr.write(`  ${name}: ${runs[i].rps.toFixed(0)} req/s, p50 ${runs[i].p50} ms, p95 ${runs[i].p95} ms\n`);
     }
-    lines.push(`| ${name} | \`${query}\` | ${answered} | ${median(runs.map((r) => r.rps)).toFixed(0)} | ${median(runs.map((r) => r.p50)).toFixed(1)} | ${median(runs.map((r) => r.p95)).toFixed(1)} | ${runs.reduce((n, r) => n + r.errors, 0)} |`);
+    lines.push(`| ${name} | \`${shown}\` | ${answered} | ${median(runs.map((r) => r.rps)).toFixed(0)} | ${median(runs.map((r) => r.p50)).toFixed(1)} | ${median(runs.map((r) => r.p95)).toFixed(1)} | ${runs.reduce((n, r) => n + r.errors, 0)} |`);
   }
   return lines;
+}
+
+/** The query of page `page` (from 1) of a search paged by cursor: the first page's, then each answer's `next`. */
+async function cursorPage(query: string, page: number): Promise<string> {
+  let paged = query;
+  for (let n = 1; n < page; n++) {
+    const answer = await (await fetch(`${BASE}/rest/bug?${paged}`)).json() as { next?: string };
+    if (!answer.next) throw new Error(`the search has fewer than ${page} pages`);
+    paged = `${query}&cursor=${encodeURIComponent(answer.next)}`;
+  }
+  return paged;
+}
+
+/** Phase "paging": a mirror's one search over every bug, 100 a page, at its start and at page 1,000. */
+async function measurePaging(): Promise<string[]> {
+  const all = `last_change_time=2019-12-31T00:00:00Z&order=bug_id&limit=100&include_fields=id,summary,status,last_change_time`;
+  const last = Math.min(1000, Math.floor(TOTAL / 100));
+  return [
+    '', `Phase paging (issue 44): ${TOTAL} bugs, one search over all of them, 100 a page; same settings.`, '',
+    '| scenario | query | answer | requests/s | p50 (ms) | p95 (ms) | errors |', '|---|---|---|---|---|---|---|',
+    ...await measure([
+      ['cursor, page 1', all],
+      [`cursor, page ${last}`, await cursorPage(all, last), `${all}&cursor=<page ${last - 1}'s next>`],
+      [`offset, page ${last}`, `${all}&offset=${(last - 1) * 100}`],
+    ]),
+  ];
 }
 
 const anonymousParameters: ParameterSnapshot = { get: () => '', bool: () => false, int: () => 0, all: () => ({}) };
@@ -150,6 +181,18 @@ async function main(): Promise<void> {
   try {
     process.stderr.write(`writing ${FIRST} bugs in ${catalogue.products[0].name} …\n`);
     await writeBugs(db, catalogue, 0, FIRST, true);
+    if (PAGING_ONLY) {
+      await writeBugs(db, catalogue, FIRST, TOTAL, false);
+      await db.query('ANALYZE TABLE `bugs`, `bug_aliases`');
+      server = await startServer();
+      try {
+        out.push(...await measurePaging());
+      } finally {
+        await stopServer(server);
+      }
+      process.stdout.write(`${out.join('\n')}\n`);
+      return;
+    }
     server = await startServer();
     try {
       out.push(`Phase 1: ${FIRST} bugs in one product; wrk -t2 -c8, ${RUNS} runs of ${SECONDS} s, medians; anonymous caller.`, '',
@@ -180,7 +223,7 @@ async function main(): Promise<void> {
           ['product, 50 full bugs', `product=${catalogue.products[0].name}&limit=50`],
           ['summary substring', `summary=zebrafish&limit=50`],
           ['count_only on a product', `product=${catalogue.products[5].name}&count_only=1`],
-        ]));
+        ]), ...await measurePaging());
     } finally {
       await stopServer(server);
     }

@@ -32,12 +32,13 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { RateLimitModule } from './ratelimit/rate-limit.module.js';
 import { WebhookModule } from './webhook/webhook.module.js';
 import { RpcModule } from './rpc/rpc.module.js';
+import { ChangeFeedModule } from './change-feed/change-feed.module.js';
 
 /**
  * The resource modules; a new resource is one more entry here. Their order is the order of the routes in the OpenAPI
  * document (BugSearchModule before BugModule: `/rest/bug` comes before `/rest/bug/{id_or_alias}`).
  */
-export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugSearchModule, BugModule, BugWriteModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), WebhookModule.forBug(), HealthModule];
+export const RESOURCE_MODULES = [AuthModule, UserModule, GroupModule, InfoModule, ProductModule, FieldModule, FlagModule, FlagModule.forProduct(), FlagTypeApiModule, BugSearchModule, BugModule, BugWriteModule, LastVisitModule, CommentModule.forBug(), AttachmentModule.forBug(), CatalogueUsageModule.forCatalogue(), MailModule.forBug(), WebhookModule.forBug(), ChangeFeedModule.forBug(), HealthModule];
 
 @Module({})
 export class AppModule {

@@ -48,6 +48,7 @@ import { SavedReport } from './user/entities/saved-report.entity.js';
 import { SavedSearch } from './user/entities/saved-search.entity.js';
 import { User } from './user/entities/user.entity.js';
 import { RateLimitBucket } from './ratelimit/entities/rate-limit-bucket.entity.js';
+import { BugChange } from './change-feed/entities/bug-change.entity.js';
 import { Webhook } from './webhook/entities/webhook.entity.js';
 import { WebhookDelivery } from './webhook/entities/webhook-delivery.entity.js';
 import { WebhookState } from './webhook/entities/webhook-state.entity.js';
@@ -57,5 +58,5 @@ export const ENTITIES = [
   BugCustomValue, BugDependency, BugRegression, BugDuplicate, BugGroup, BugKeyword, BugLastVisit, BugSeeAlso, BugTag, Tag, Comment,
   CommentTag, CommentTagWeight, FieldDefinition, FieldValue, Keyword, StatusTransition, Flag, FlagExclusion,
   FlagInclusion, FlagType, Group, GroupGrant, Membership, QueuedMail, Parameter, Classification, Component, ComponentCc,
-  GroupControl, Milestone, Product, Version, SavedReport, SavedSearch, User, RateLimitBucket, Webhook, WebhookState, WebhookDelivery,
+  GroupControl, Milestone, Product, Version, SavedReport, SavedSearch, User, RateLimitBucket, Webhook, WebhookState, WebhookDelivery, BugChange,
 ];

@@ -1,4 +1,5 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { Input } from '../common/http/input.decorator.js';
@@ -6,6 +7,17 @@ import { SelectableFields } from '../common/fields/field-selection.decorator.js'
 import { BUG_FIELDS } from '../bug/bug.fields.js';
 import { BugSearchService } from './bug-search.service.js';
 import { BugSearchInput } from './dto/bug-search.dto.js';
+
+/** Credentials a client sent in the query string: never repeated in a Link header. */
+const CREDENTIAL_PARAMETER = /^(bugzilla_|tracker_)?(api_key|login|password|token|restrictlogin)$/i;
+
+/** The request's URL for the next page: its own parameters (credentials left out), `offset` dropped, `cursor` set. */
+export function nextPageUrl(url: string, cursor: string): string {
+  const next = new URL(url, 'http://host');
+  for (const key of [...next.searchParams.keys()]) if (CREDENTIAL_PARAMETER.test(key) || key === 'offset') next.searchParams.delete(key);
+  next.searchParams.set('cursor', cursor);
+  return `${next.pathname}${next.search}`;
+}
 
 @ApiTags('bugs')
 @Controller()
@@ -15,12 +27,21 @@ export class BugSearchController {
   @Get('bug')
   @ApiOperation({
     summary: 'Search Bugs: every criterion of search.md, charts, quicksearch, order, limit/offset; answers {bugs} '
-      + '(plus total_matches with total_matches=1), or {bug_count} with count_only=1. An unknown parameter is 53.',
+      + '(plus total_matches with total_matches=1), or {bug_count} with count_only=1. An unknown parameter is 53. Beyond 5.0 (issue 44): '
+      + 'a paged answer with more bugs gives `next` (and Link rel="next"), passed back as `cursor`; truncated: true (and X-Search-Truncated) when max_search_results cut it.',
   })
   @ApiQuery({ type: BugSearchInput })
   @SelectableFields({ path: 'bugs[]', fields: BUG_FIELDS })
-  search(@Input(BugSearchInput, 'Bug.search') input: BugSearchInput, @Ctx() ctx: RequestContext) {
-    return this.searches.answer(ctx, input, ctx.params.all());
+  async search(
+    @Input(BugSearchInput, 'Bug.search') input: BugSearchInput,
+    @Ctx() ctx: RequestContext,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    const { answer, next, truncated } = await this.searches.answer(ctx, input, ctx.params.all());
+    if (next !== undefined) void reply.header('Link', `<${nextPageUrl(request.url, next)}>; rel="next"`);
+    if (truncated) void reply.header('X-Search-Truncated', 'max_search_results');
+    return answer;
   }
 
   // A static path: Fastify takes it before `bug/:id_or_alias`, so a bug aliased `possible_duplicates` is not reached by it.

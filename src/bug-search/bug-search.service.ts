@@ -21,9 +21,14 @@ import { hasTerms, matchesText, testOf, type BaseTest, type Criterion, type Test
 import { activityNames, BMO_SEARCH_FIELDS, fieldOf, type SearchField, type ValueType } from './search-fields.js';
 import { searchCriteria, sortKeys } from './search-request.js';
 import { quicksearch } from './quicksearch.js';
+import { SITE_SECRET_PARAMETER } from '../params/parameter-definitions.js';
+import { searchCursorOf, searchCursorPosition, searchDigest } from './search-cursor.js';
 
-/** What a search answers: a page of ids (with the number of all matches when asked), or only that number. */
-export type SearchOutcome = { ids: number[]; total?: number } | { count: number };
+/**
+ * What a search answers: a page of ids (with the number of all matches when asked, the cursor of the next page when
+ * there is one and the request paged, and whether max_search_results cut it), or only that number.
+ */
+export type SearchOutcome = { ids: number[]; total?: number; next?: string; truncated?: boolean } | { count: number };
 
 const FALSE: SqlCondition = { sql: '1 = 0', params: [] };
 const ANY_ROW: ColumnMatcher = () => ({ sql: '1 = 1', params: [] });
@@ -69,10 +74,11 @@ export class BugSearchService {
    * Search Bugs' answer: `{bug_count}` with count_only, else the page of bugs as BugService presents it (with
    * `total_matches` when asked); hidden and unknown bugs are silently absent.
    */
-  async answer(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | RawJson> {
+  async answer(ctx: ReadContext, input: BugSearchInput, params: Readonly<Record<string, unknown>>): Promise<{ answer: Record<string, unknown> | RawJson; next?: string; truncated?: boolean }> {
     const outcome = await this.search(ctx.caller, input, params);
-    if ('count' in outcome) return { bug_count: outcome.count };
-    return this.bugs.searchPage(ctx, outcome.ids, outcome.total);
+    if ('count' in outcome) return { answer: { bug_count: outcome.count } };
+    const { next, truncated } = outcome;
+    return { answer: await this.bugs.searchPage(ctx, outcome.ids, { total_matches: outcome.total, next, truncated }), next, truncated };
   }
 
   /** Runs a search: `params` are the request's parameters (the criteria), `input` the typed steering ones. */
@@ -97,19 +103,39 @@ export class BugSearchService {
     const visible = this.visibility.predicate(caller);
     const where = { sql: `${matched.sql} AND ${visible.sql}`, params: [...matched.params, ...visible.params] };
     if (input.count_only) return { count: await this.criteria.count(sql, where) };
-    const ids = await this.criteria.findIds(sql, where, order, window);
-    if (!input.total_matches) return { ids };
+    const secret = caller.parameters.get(SITE_SECRET_PARAMETER);
+    const search = searchDigest(where, order);
+    if (input.cursor !== undefined) {
+      const after = searchCursorPosition(input.cursor, search, secret);
+      if (!after) throw TrackerError.of(Errors.CURSOR_INVALID, { param: 'Search Bugs' });
+      window.after = after;
+      window.offset = 0;
+    }
+    // One row past the page says whether there is a next one.
+    const found = await this.criteria.findIds(sql, where, order, { ...window, limit: window.limit + 1 });
+    const page = found.slice(0, window.limit);
+    const more = found.length > window.limit;
+    const paging = {
+      ...(more && (window.paged || window.capped) ? { next: searchCursorOf(page[page.length - 1], search, secret) } : {}),
+      ...(more && window.capped ? { truncated: true } : {}),
+    };
+    const ids = page.map((bug) => bug.id);
+    if (!input.total_matches) return { ids, ...paging };
     // A short first page is all there is: no second query needed.
-    const total = window.offset === 0 && ids.length < window.limit ? ids.length : await this.criteria.count(sql, where);
-    return { ids, total };
+    const total = window.offset === 0 && !window.after && !more ? ids.length : await this.criteria.count(sql, where);
+    return { ids, total, ...paging };
   }
 
-  /** limit/offset of search.md: capped by max_search_results; 0 (or none) means "all", still capped; offset needs limit (50). */
-  private window(caller: Caller, { limit, offset }: BugSearchInput): SearchWindow {
+  /**
+   * limit/offset of search.md: capped by max_search_results; 0 (or none) means "all", still capped; offset needs limit
+   * (50). `capped`: the cap, not the client's limit, bounds the page; `paged`: the client asked for pages.
+   */
+  private window(caller: Caller, { limit, offset, cursor }: BugSearchInput): SearchWindow & { capped: boolean; paged: boolean } {
     const max = caller.parameters.int('max_search_results') || 10000;
     if (offset !== undefined && limit === undefined) throw TrackerError.of(Errors.PARAM_REQUIRED, { function: 'Bug.search', param: 'limit' });
-    if (limit === undefined || limit <= 0) return { limit: max, offset: limit === 0 ? 0 : Math.max(offset ?? 0, 0) };
-    return { limit: Math.min(limit, max), offset: Math.max(offset ?? 0, 0) };
+    const paged = cursor !== undefined || (limit !== undefined && limit > 0);
+    if (limit === undefined || limit <= 0) return { limit: max, offset: limit === 0 ? 0 : Math.max(offset ?? 0, 0), capped: true, paged };
+    return { limit: Math.min(limit, max), offset: Math.max(offset ?? 0, 0), capped: limit > max, paged };
   }
 
   /**
@@ -137,7 +163,7 @@ export class BugSearchService {
     const words = summaryWords(summary);
     const max = !limit || limit > MAX_POSSIBLE_DUPLICATES ? MAX_POSSIBLE_DUPLICATES : limit;
     const ids = words.length ? await this.rankedIds(ctx, words, productIds, max) : [];
-    return this.bugs.searchPage(ctx, ids.filter((found) => found !== id), undefined, true);
+    return this.bugs.searchPage(ctx, ids.filter((found) => found !== id), {}, true);
   }
 
   /** The ranked matches, each duplicate replaced by its ultimate original, hidden originals left out, at most `max`. */

@@ -12,7 +12,7 @@ const FUNCTION = 'Bug.search';
  * Credentials, `callback`, `include_fields`/`exclude_fields` are PROTOCOL_KEYS; keys starting with `_` (the
  * cache-buster `_`) are dropped as Bugzilla drops them.
  */
-const STEERING = new Set(['limit', 'offset', 'order', 'quicksearch', 'count_only', 'total_matches', 'permissive', 'query_format', 'login', 'password']);
+const STEERING = new Set(['limit', 'offset', 'cursor', 'order', 'quicksearch', 'count_only', 'total_matches', 'permissive', 'query_format', 'login', 'password']);
 
 /** Plain parameters matched as a substring (the seed's `summary`/`whiteboard`; 5.0's code for the others). */
 const SUBSTRING_PARAMS = new Set(['summary', 'whiteboard', 'url', 'flag', 'flagtypes.name', 'attachments.description', 'attachments.filename', 'attachments.mimetype', 'attach_data.thedata']);

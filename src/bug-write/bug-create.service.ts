@@ -533,10 +533,14 @@ export class BugCreateService {
     await this.edits.touch(tx, [...new Set([...lists.down, ...lists.up])], at);
   }
 
-  /** Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. */
+  /**
+   * Queues the new-bug mail in the same transaction (the outbox); delivery happens after commit. The bugs it blocks or
+   * depends on changed too: the change feed numbers them.
+   */
   private async notify(tx: Sql, caller: Caller, { id, commentId }: { id: NewBugId; commentId: IdToAsk }, bug: NewBug, at: string): Promise<void> {
     await this.bugEvents.publish(tx, {
       bugId: bugIdToAsk(id),
+      newBugId: id,
       summary: bug.summary,
       product: bug.product.name,
       component: bug.component.name,
@@ -553,5 +557,6 @@ export class BugCreateService {
       settingsMark: caller.settingsMark,
       canSee: async (userIds) => this.visibility.usersWhoCanSee(await bugNumber(id), userIds, caller, tx, !bug.groupIds.length),
     });
+    await this.bugEvents.touched(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
   }
 }

@@ -13,7 +13,7 @@ describe('Search Bugs quotes every identifier for MySQL 8 (`groups` is reserved 
       search.custom(sql, 3, value), search.changed(sql, ['bug_status'], { after: '2020-01-01 00:00:00', to: value, by: value }),
     ];
     const where = { sql: conditions.map((c) => c.sql).join(' AND '), params: conditions.flatMap((c) => c.params) };
-    await search.findIds(sql, where, [{ column: 'last_change_time', descending: true }], { limit: 10, offset: 0 });
+    await search.findIds(sql, where, [{ column: 'last_change_time', descending: true }], { limit: 10, offset: 0, after: { id: 4, keys: ['2020-01-01 00:00:00'] } });
     await search.count(sql, where);
     expect(statements).toHaveLength(2);
     for (const statement of statements) expect(unquotedIdentifiers(statement)).toEqual([]);

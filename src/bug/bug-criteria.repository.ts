@@ -3,7 +3,7 @@ import type { ReadSql, SqlValue } from '../database/sql.js';
 import { findRows } from '../database/entity-rows.js';
 import { BugDuplicate } from './entities/bug-duplicate.entity.js';
 import { Bug } from './entities/bug.entity.js';
-import type { BugColumn, BugCriteria, BugIdColumn, ColumnMatcher, SearchableRelation, SearchWindow, SortKey, SqlCondition } from './bug.types.js';
+import type { BugColumn, BugCriteria, BugIdColumn, ColumnMatcher, SearchableRelation, SearchWindow, SortedBug, SortKey, SqlCondition } from './bug.types.js';
 
 /** The sub-selects of the bug module's own tables that hang on a bug: (table, the bug's column, the tested column). */
 const RELATIONS: Readonly<Record<Exclude<SearchableRelation, 'tags'>, [table: string, bugColumn: string, valueColumn: string]>> = {
@@ -22,6 +22,30 @@ const RELATIONS: Readonly<Record<Exclude<SearchableRelation, 'tags'>, [table: st
 };
 
 /**
+ * The rows sorted after `last` by `keys` (then by id): at the first key that differs, beyond `last`'s value. NULL sorts
+ * first ascending and last descending, on SQLite and MariaDB alike.
+ */
+function keysetAfter(keys: readonly string[], idColumn: string, order: readonly SortKey[], last: SortedBug): SqlCondition {
+  const levels: SqlCondition[] = [];
+  const equal: SqlCondition[] = [];
+  order.forEach((key, i) => {
+    const value = last.keys[i];
+    const column = keys[i];
+    const beyond: SqlCondition = value === null
+      ? { sql: key.descending ? '1 = 0' : `${column} IS NOT NULL`, params: [] }
+      : { sql: key.descending ? `(${column} < ? OR ${column} IS NULL)` : `${column} > ?`, params: [value] };
+    levels.push(allOf([...equal, beyond]));
+    equal.push(value === null ? { sql: `${column} IS NULL`, params: [] } : { sql: `${column} = ?`, params: [value] });
+  });
+  levels.push(allOf([...equal, { sql: `${idColumn} > ?`, params: [last.id] }]));
+  return { sql: `(${levels.map((l) => l.sql).join(' OR ')})`, params: levels.flatMap((l) => l.params) };
+}
+
+function allOf(conditions: readonly SqlCondition[]): SqlCondition {
+  return { sql: `(${conditions.map((c) => c.sql).join(' AND ')})`, params: conditions.flatMap((c) => c.params) };
+}
+
+/**
  * Search Bugs' SQL over the bug module's own tables (a hot path bench/ measures; BugCriteria in bug.types.ts): each
  * criterion is a test of a column of `bugs` or a sub-select of the bug module's tables; the bug-search module adds
  * those of other modules (comments, attachments, flags) and ids their services resolved (products, components,
@@ -29,15 +53,22 @@ const RELATIONS: Readonly<Record<Exclude<SearchableRelation, 'tags'>, [table: st
  */
 @Injectable()
 export class BugCriteriaRepository implements BugCriteria {
-  /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
-  async findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]> {
+  /**
+   * The bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug), each with its
+   * sort keys' values; past `window.after` by those values (keyset: the index finds the page's start, no rows are
+   * skipped by OFFSET).
+   */
+  async findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<SortedBug[]> {
     const q = sql.quote;
-    const sort = [...order.map((k) => `${q(`b.${k.column}`)}${k.descending ? ' DESC' : ''}`), q('b.id')].join(', ');
-    const rows = await sql.all<{ id: number }>(
-      `SELECT ${q('b.id')} FROM ${q('bugs')} b WHERE ${where.sql} ORDER BY ${sort} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
-      where.params,
+    const keys = order.map((k) => q(`b.${k.column}`));
+    const sort = [...order.map((k, i) => `${keys[i]}${k.descending ? ' DESC' : ''}`), q('b.id')].join(', ');
+    const after = window.after ? keysetAfter(keys, q('b.id'), order, window.after) : undefined;
+    const rows = await sql.all<Record<string, string | number | null>>(
+      `SELECT ${[q('b.id'), ...keys.map((key, i) => `${key} AS ${q(`k${i}`)}`)].join(', ')} FROM ${q('bugs')} b `
+        + `WHERE ${where.sql}${after ? ` AND ${after.sql}` : ''} ORDER BY ${sort} LIMIT ${Number(window.limit)} OFFSET ${Number(window.offset)}`,
+      [...where.params, ...(after?.params ?? [])],
     );
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => ({ id: Number(r.id), keys: order.map((_, i) => r[`k${i}`] ?? null) }));
   }
 
   /** How many bugs meet `where`. */

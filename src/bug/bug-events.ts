@@ -1,4 +1,5 @@
 import type { Sql } from '../database/sql.js';
+import type { NewRowValue } from '../database/entity-rows.js';
 import type { BugRow } from './bug.types.js';
 
 /**
@@ -44,6 +45,11 @@ export interface BugChangeEvent {
   action: BugAction;
   /** A new bug's id may be pending (Create Bug keeps it in the database): a listener with work to do asks (knownBug). */
   bugId: NewRowId;
+  /**
+   * Create Bug's new bug id as a row a listener inserts may name it while the database still holds it (as the new
+   * bug's description does): the change feed's row then asks nothing and travels with the COMMIT.
+   */
+  newBugId?: NewRowValue<number>;
   summary: string;
   product: string;
   component: string;
@@ -80,7 +86,7 @@ export interface BugChangeEvent {
 }
 
 /**
- * What reacts to bug changes: outgoing mail (BUG_MAILER) and webhooks (BUG_WEBHOOKS). The bug module owns these
+ * What reacts to bug changes: outgoing mail (BUG_MAILER), webhooks (BUG_WEBHOOKS) and the change feed (BUG_CHANGE_FEED). The bug module owns these
  * ports; the modules above it implement them, so bug never imports mail or webhook. Writers publish through
  * BugEventsService, which tells each.
  */
@@ -91,6 +97,17 @@ export interface BugChangeListener {
 
 export const BUG_MAILER = Symbol('BugMailer');
 export const BUG_WEBHOOKS = Symbol('BugWebhooks');
+/**
+ * The change feed (issue 44, src/change-feed): numbers every bug change in the change's own transaction, so a
+ * mirror reading GET /rest/changes misses none. Every writer's event reaches it through BugEventsService.publish.
+ */
+export const BUG_CHANGE_FEED = Symbol('BugChangeFeed');
+
+/** What the change feed (BUG_CHANGE_FEED) is told: every event, and the bugs a change altered with no event of their own. */
+export interface BugChangeFeed extends BugChangeListener {
+  /** Numbers a change of these bugs (an `update`): the bugs a new bug blocks or depends on. */
+  touched(tx: Sql, bugIds: readonly number[], at: string): Promise<void>;
+}
 
 /** A generated id a reader asks for when it needs it (idOf): the write that makes it may still be on its way. */
 export type IdToAsk = () => Promise<number>;

@@ -21,6 +21,15 @@ export interface BugFault {
 /** Who reads, with the field selection, at the request's one timestamp; and what came with the caller (stampsKnownTo). */
 export type ReadContext = Pick<RequestContext, 'caller' | 'selection' | 'now' | 'companion'>;
 
+/** What a page of Search Bugs answers besides its bugs (each only when given). */
+export interface SearchPageFields {
+  total_matches?: number;
+  /** The cursor of the next page (issue 44). */
+  next?: string;
+  /** Set when max_search_results cut the answer (issue 44). */
+  truncated?: boolean;
+}
+
 /** Get Bug and the pages of Search Bugs: resolve, check visibility, load a page with constant queries, present. */
 @Injectable()
 export class BugService {
@@ -78,15 +87,15 @@ export class BugService {
   }
 
   /**
-   * A page of Search Bugs (`GET /rest/bug`, src/bug-search): `bugs` in the order of `ids` (with `total_matches` when
-   * given); unknown bugs are silently absent; update_token only `withUpdateToken` (BMO's Possible Duplicates gives
+   * A page of Search Bugs (`GET /rest/bug`, src/bug-search): `bugs` in the order of `ids`, then the fields `besides`
+   * that are given (total_matches, the paging's next cursor and truncated, issue 44); unknown bugs are silently absent; update_token only `withUpdateToken` (BMO's Possible Duplicates gives
    * it, as Get Bug). The page's ETag is derived from its bugs' kept JSON and own fields, not hashed over the whole page.
    */
-  async searchPage(ctx: ReadContext, ids: readonly number[], totalMatches: number | undefined, withUpdateToken = false): Promise<RawJson> {
+  async searchPage(ctx: ReadContext, ids: readonly number[], besides: SearchPageFields = {}, withUpdateToken = false): Promise<RawJson> {
     const details = await this.loader.details(ids);
     const bugs = await this.renderBugs(ids, details, ctx, withUpdateToken);
-    const total = totalMatches !== undefined ? `,"total_matches":${totalMatches}` : '';
-    return RawJson.derived(`{"bugs":[${bugs.map(bugJson).join(',')}]${total}}`, ['Bug.search', total, ...bugs.flatMap((bug) => [bug.shared, bug.own])]);
+    const others = Object.entries(besides).filter(([, value]) => value !== undefined).map(([name, value]) => `,"${name}":${JSON.stringify(value)}`).join('');
+    return RawJson.derived(`{"bugs":[${bugs.map(bugJson).join(',')}]${others}}`, ['Bug.search', others, ...bugs.flatMap((bug) => [bug.shared, bug.own])]);
   }
 
   /**

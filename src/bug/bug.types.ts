@@ -126,10 +126,17 @@ export interface SortKey {
   descending: boolean;
 }
 
-/** A page of a search: at most `limit` ids after skipping `offset`. */
+/** A page of a search: at most `limit` ids after skipping `offset`, past `after` when given (keyset paging). */
 export interface SearchWindow {
   limit: number;
   offset: number;
+  after?: SortedBug;
+}
+
+/** A bug of a search's result with its values of the sort keys (in `order`'s order): where a keyset page ends. */
+export interface SortedBug {
+  id: number;
+  keys: ReadonlyArray<string | number | null>;
 }
 
 /**
@@ -138,8 +145,11 @@ export interface SearchWindow {
  * the bug-search module, which composes the criteria of every module into that WHERE.
  */
 export interface BugCriteria {
-  /** Ids of the bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug). */
-  findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<number[]>;
+  /**
+   * The bugs meeting `where`, sorted by `order` then ascending id (so pages never skip or repeat a bug), each with its
+   * sort keys' values.
+   */
+  findIds(sql: ReadSql, where: SqlCondition, order: readonly SortKey[], window: SearchWindow): Promise<SortedBug[]>;
   /** How many bugs meet `where`. */
   count(sql: ReadSql, where: SqlCondition): Promise<number>;
   /** A test of a column of the bug itself. */

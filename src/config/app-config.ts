@@ -42,6 +42,8 @@ export class AppConfig {
   redisPrefix: string;
   /** Outgoing webhooks (beyond 5.0): how requests are made and when a failing webhook is disabled. */
   webhooks: WebhookSettings;
+  /** The change feed (beyond 5.0, issue 44: GET /rest/changes). */
+  changeFeed: ChangeFeedSettings;
   /**
    * How many loaded bugs (with their kept JSON) one instance keeps: TRACKER_CACHE_BUGS entries (5000) and about
    * TRACKER_CACHE_BUGS_MB megabytes (32), whichever is reached first. TRACKER_CACHE_BUGS_CHECK=1 (the test suites
@@ -98,6 +100,16 @@ export interface WebhookSettings {
    * worker sleeps only until its next retry is due.
    */
   pollMs: number;
+}
+
+export interface ChangeFeedSettings {
+  /** TRACKER_CHANGE_FEED_RETENTION_DAYS (30): changes older are pruned; a cursor that old answers change_cursor_expired. */
+  retentionDays: number;
+  /**
+   * TRACKER_CHANGE_FEED_GAP_S (300): how long a transaction may stay open after writing its change row. A change
+   * number missing from the feed longer than this was rolled back; until then a cursor waits for it.
+   */
+  gapSeconds: number;
 }
 
 export interface ReplicaSettings {
@@ -247,6 +259,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxFailures: integer(env, 'TRACKER_WEBHOOK_MAX_FAILURES', 10, 1, 1000),
     retryBaseMs: integer(env, 'TRACKER_WEBHOOK_RETRY_MS', 10_000, 10, 3600_000),
     pollMs: integer(env, 'TRACKER_WEBHOOK_POLL_MS', 30_000, 100, 86_400_000),
+  };
+  config.changeFeed = {
+    retentionDays: integer(env, 'TRACKER_CHANGE_FEED_RETENTION_DAYS', 30, 1, 3650),
+    gapSeconds: integer(env, 'TRACKER_CHANGE_FEED_GAP_S', 300, 1, 86_400),
   };
   config.bugCache = {
     entries: integer(env, 'TRACKER_CACHE_BUGS', 5_000, 0, 10_000_000),

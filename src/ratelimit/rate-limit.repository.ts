@@ -3,7 +3,7 @@ import { LessThan } from 'typeorm';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { RateRule } from '../config/app-config.js';
-import { nextCell, type RateDecision } from '../common/http/rate-limit.js';
+import { nextCell, tatGivenBack, type RateDecision } from '../common/http/rate-limit.js';
 import { RateLimitBucket } from './entities/rate-limit-bucket.entity.js';
 import type { RateBucketStore } from './rate-bucket-store.js';
 
@@ -34,6 +34,16 @@ export class RateLimitRepository implements RateBucketStore {
     // after the commit, so that it never holds up the request's bucket; best effort: the next new bucket retries.
     if (isNew) await this.db.transaction((tx) => tx.repository(RateLimitBucket).delete({ tat: LessThan(now - IDLE_BUCKET_MS) })).catch(() => undefined);
     return decision;
+  }
+
+  async giveBack(bucketKey: string, rule: RateRule): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const buckets = tx.repository(RateLimitBucket);
+      const query = buckets.createQueryBuilder('b').where('b.bucket_key = :bucketKey', { bucketKey });
+      if (tx.dialect === 'mysql') query.setLock('pessimistic_write');
+      const bucket = await query.getOne();
+      if (bucket) await buckets.update({ bucketKey }, { tat: tatGivenBack(bucket.tat, rule) });
+    });
   }
 
   /**

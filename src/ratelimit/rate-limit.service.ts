@@ -28,6 +28,11 @@ export class RateLimitService implements RateLimiter, OnModuleDestroy {
     return rule && this.store.take(bucket, rule, this.clock.now().getTime());
   }
 
+  async giveBack(kind: RequestKind, bucket: string): Promise<void> {
+    const rule = this.config.rateLimits[kind];
+    if (rule) await this.store.giveBack(bucket, rule);
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.store.close?.();
   }

@@ -23,10 +23,20 @@ end
 return string.format('%.3f', tat)
 `;
 
+/** One token put back (tatGivenBack), atomically; a bucket already gone (full again) stays gone. */
+const GIVE_BACK_CELL = `
+local tat = redis.call('GET', KEYS[1])
+if tat then
+  redis.call('SET', KEYS[1], string.format('%.3f', math.max(0, tonumber(tat) - tonumber(ARGV[1]))), 'KEEPTTL')
+end
+return 1
+`;
+
 const logger = new Logger('RateLimit');
 
 interface RateCommands {
   takeRateCell(key: string, now: number, interval: number, tolerance: number): Promise<string>;
+  giveBackRateCell(key: string, interval: number): Promise<number>;
 }
 
 /** The buckets in Redis (REDIS_URL): keys `<TRACKER_REDIS_PREFIX>ratelimit:<bucket>`. */
@@ -40,6 +50,7 @@ export class RedisRateBucketStore implements RateBucketStore {
     // Connection errors surface as failed commands below (a 503 per request); the client only reconnects.
     redis.on('error', () => undefined);
     redis.defineCommand('takeRateCell', { numberOfKeys: 1, lua: TAKE_CELL });
+    redis.defineCommand('giveBackRateCell', { numberOfKeys: 1, lua: GIVE_BACK_CELL });
     return new RedisRateBucketStore(redis as Redis & RateCommands, prefix);
   }
 
@@ -54,6 +65,10 @@ export class RedisRateBucketStore implements RateBucketStore {
       throw TrackerError.of(Errors.DATABASE_UNAVAILABLE);
     }
     return nextCell(tat, now, rule).decision;
+  }
+
+  async giveBack(bucketKey: string, rule: RateRule): Promise<void> {
+    await this.redis.giveBackRateCell(`${this.prefix}ratelimit:${bucketKey}`, 60_000 / rule.perMinute);
   }
 
   async close(): Promise<void> {

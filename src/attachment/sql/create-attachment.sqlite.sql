@@ -56,4 +56,7 @@ SELECT b.*, "p"."name" AS "product_name", "c"."name" AS "component_name", "cl"."
 SELECT 2 AS "k", "x"."bug_id" AS "bug_id", "u"."id" AS "n1", NULL AS "n2", NULL AS "x", "u"."login_name" AS "s1", "u"."realname" AS "s2", "u"."email" AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_cc" x JOIN "users" u ON "u"."id" = "x"."user_id" WHERE "x"."bug_id" IN (?...) UNION ALL SELECT 3 AS "k", "x"."bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "k"."name" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_keywords" x JOIN "keywords" k ON "k"."id" = "x"."keyword_id" WHERE "x"."bug_id" IN (?...) UNION ALL SELECT 4 AS "k", "x"."bug_id" AS "bug_id", NULL AS "n1", NULL AS "n2", NULL AS "x", "g"."name" AS "s1", NULL AS "s2", NULL AS "s3", NULL AS "s4", NULL AS "s5", NULL AS "s6" FROM "bug_groups" x JOIN "groups" g ON "g"."id" = "x"."group_id" WHERE "x"."bug_id" IN (?...);
 
 -- statement 10
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 11
 COMMIT;

@@ -129,6 +129,10 @@ export class BugSearchInput {
   @IsOptional() @IsInt() @IntParam()
   offset?: number;
 
+  @ApiPropertyOptional({ description: 'Beyond 5.0 (issue 44): the `next` cursor of the previous page of this same search; the page continues after it (keyset, no offset). A cursor altered, malformed or of another search is 10600.' })
+  @IsOptional() @IsString() @ScalarParam()
+  cursor?: string;
+
   @ApiPropertyOptional({ description: 'Quicksearch syntax (search.md "Quicksearch subset"); replaces every other criterion.' })
   @IsOptional() @IsString() @ScalarParam()
   quicksearch?: string;

@@ -64,11 +64,12 @@ const FOLLOWED_CHANGES = new Set([
 const FOLLOWED_QUIET = new Set(['work_time', 'longdescs.isprivate']);
 
 /**
- * The tables an update it follows writes: the bug's row, cc and keywords, its comments and history, the outboxes. A
- * write to any other may change what a loaded bug shows with no change recorded to follow (a flag rewritten with its
- * requestee's login in another case; custom values whose text reads the same): then nothing is kept.
+ * The tables an update it follows writes: the bug's row, cc and keywords, its comments and history, the outboxes and
+ * the change feed (a bug shows none of their rows). A write to any other may change what a loaded bug shows with no
+ * change recorded to follow (a flag rewritten with its requestee's login in another case; custom values whose text
+ * reads the same): then nothing is kept.
  */
-const FOLLOWED_TABLES = new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', 'bug_activity', 'mail_queue', 'webhook_deliveries']);
+const FOLLOWED_TABLES = new Set(['bugs', 'bug_cc', 'bug_keywords', 'comments', 'bug_activity', 'mail_queue', 'webhook_deliveries', 'bug_changes']);
 
 /** Whether a transaction that wrote `tables` wrote only what `stateAfter` can follow. */
 export function followsWrites(tables: ReadonlySet<string>): boolean {

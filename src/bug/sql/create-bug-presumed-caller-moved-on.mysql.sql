@@ -75,4 +75,5 @@ INSERT INTO `mail_queue` (`created_at`, `to_address`, `subject`, `body`, `header
 SELECT `w`.`id` AS `w_id`, `w`.`owner_id` AS `w_owner_id`, `w`.`name` AS `w_name`, `w`.`url` AS `w_url`, `w`.`secret` AS `w_secret`, `w`.`format` AS `w_format`, `w`.`events` AS `w_events`, `w`.`product_id` AS `w_product_id`, `w`.`api_key_header` AS `w_api_key_header`, `w`.`api_key_value` AS `w_api_key_value`, `w`.`component_id` AS `w_component_id`, `w`.`enabled` AS `w_enabled`, `w`.`disabled_reason` AS `w_disabled_reason`, `w`.`created_at` AS `w_created_at` FROM `webhooks` `w` WHERE `w`.`enabled` = 1 OR `w`.`disabled_reason` IS NOT NULL;
 
 -- round trip 20
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (@tracker_new_row_1, ?, ?);
 COMMIT;

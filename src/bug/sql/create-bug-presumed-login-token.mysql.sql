@@ -13,4 +13,5 @@ SELECT ~0 + (NOT EXISTS (SELECT 1 FROM `login_tokens` t WHERE `t`.`token_hash` =
 
 -- round trip 2
 INSERT INTO `mail_queue` (`created_at`, `to_address`, `subject`, `body`, `headers`, `attempts`, `next_attempt_at`, `last_error`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (@tracker_new_row_1, ?, ?);
 COMMIT;

@@ -26,4 +26,7 @@ INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time
 INSERT INTO "mail_queue" ("created_at", "to_address", "subject", "body", "headers", "attempts", "next_attempt_at", "last_error", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- statement 8
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 9
 COMMIT;

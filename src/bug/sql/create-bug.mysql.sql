@@ -8,6 +8,7 @@ START TRANSACTION;
 INSERT INTO `bugs` (`summary`, `status`, `resolution`, `product_id`, `component_id`, `version`, `target_milestone`, `op_sys`, `platform`, `priority`, `severity`, `reporter_id`, `assigned_to_id`, `qa_contact_id`, `url`, `whiteboard`, `is_confirmed`, `is_creator_accessible`, `is_cc_accessible`, `estimated_time`, `remaining_time`, `deadline`, `creation_time`, `last_change_time`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 SET @tracker_new_row_1 = LAST_INSERT_ID();
 INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time`, `is_private`, `type`, `extra_data`, `attachment_id`) VALUES (@tracker_new_row_1, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (@tracker_new_row_1, ?, ?);
 SELECT ~0 + (NOT EXISTS (SELECT 1 FROM `api_keys` k WHERE `k`.`key_hash` = ? AND `k`.`revoked` = 0 AND `k`.`user_id` = ?
          AND COALESCE((SELECT `version` FROM `change_marks` WHERE `name` = 'settings'), 0) = ?)) AS `caller_unchanged`;
 COMMIT;

@@ -17,4 +17,7 @@ INSERT INTO "bugs" ("summary", "status", "resolution", "product_id", "component_
 INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- statement 5
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 6
 COMMIT;

@@ -35,5 +35,6 @@ INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time
 UPDATE `bugs` SET `whiteboard` = ?, `last_change_time` = ?, `revision` = `revision` + 1 WHERE `id` = ?;
 INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `mail_queue` (`created_at`, `to_address`, `subject`, `body`, `headers`, `attempts`, `next_attempt_at`, `last_error`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (?, ?, ?);
 SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
 COMMIT;

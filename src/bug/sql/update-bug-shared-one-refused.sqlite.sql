@@ -73,76 +73,91 @@ UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revisi
 INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
 
 -- statement 18
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
 
 -- statement 19
-COMMIT;
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
 
 -- statement 20
-BEGIN TRANSACTION;
+COMMIT;
 
 -- statement 21
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
+BEGIN TRANSACTION;
 
 -- statement 22
-SAVEPOINT tracker_step_1;
-
--- statement 23
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 24
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 25
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 26
-SAVEPOINT tracker_step_2;
-
--- statement 27
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 28
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 29
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 30
-SAVEPOINT tracker_step_3;
-
--- statement 31
-INSERT INTO "bug_cc" ("bug_id", "user_id") VALUES (?, ?);
-
--- statement 32
-ROLLBACK TO SAVEPOINT tracker_step_3;
-
--- statement 33
-SAVEPOINT tracker_step_4;
-
--- statement 34
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 35
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 36
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 37
-SAVEPOINT tracker_step_5;
-
--- statement 38
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 39
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 40
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 41
 SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
 
+-- statement 23
+SAVEPOINT tracker_step_1;
+
+-- statement 24
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 25
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 26
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 27
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 28
+SAVEPOINT tracker_step_2;
+
+-- statement 29
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 30
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 31
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 32
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 33
+SAVEPOINT tracker_step_3;
+
+-- statement 34
+INSERT INTO "bug_cc" ("bug_id", "user_id") VALUES (?, ?);
+
+-- statement 35
+ROLLBACK TO SAVEPOINT tracker_step_3;
+
+-- statement 36
+SAVEPOINT tracker_step_4;
+
+-- statement 37
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 38
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 39
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 40
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 41
+SAVEPOINT tracker_step_5;
+
 -- statement 42
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 43
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 44
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 45
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 46
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
+
+-- statement 47
 COMMIT;

@@ -36,6 +36,7 @@ INSERT INTO `bug_cc` (`bug_id`, `user_id`) VALUES (?, ?);
 INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time`, `is_private`, `type`, `extra_data`, `attachment_id`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 UPDATE `bugs` SET `whiteboard` = ?, `last_change_time` = ?, `revision` = `revision` + 1 WHERE `id` = ?;
 INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (?, ?, ?);
 SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
 COMMIT;
 
@@ -73,6 +74,7 @@ INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time
 INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time`, `is_private`, `type`, `extra_data`, `attachment_id`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 UPDATE `bugs` SET `whiteboard` = ?, `last_change_time` = ?, `revision` = `revision` + 1 WHERE `id` = ?;
 INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (?, ?, ?), (?, ?, ?);
 SAVEPOINT tracker_step_1;
 INSERT INTO `bug_cc` (`bug_id`, `user_id`) VALUES (?, ?);
 SELECT `BugAlias`.`bug_id` AS `BugAlias_bug_id`, `BugAlias`.`alias` AS `BugAlias_alias`, `BugAlias`.`id` AS `BugAlias_id` FROM `bug_aliases` `BugAlias` WHERE ((`BugAlias`.`alias` IN (?...))) LOCK IN SHARE MODE;
@@ -83,5 +85,6 @@ INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time
 INSERT INTO `comments` (`bug_id`, `user_id`, `creation_time`, `text`, `work_time`, `is_private`, `type`, `extra_data`, `attachment_id`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 UPDATE `bugs` SET `whiteboard` = ?, `last_change_time` = ?, `revision` = `revision` + 1 WHERE `id` = ?;
 INSERT INTO `bug_activity` (`bug_id`, `attachment_id`, `comment_id`, `user_id`, `changed_at`, `field_name`, `removed`, `added`) VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (?, ?, ?), (?, ?, ?);
 SELECT `b`.`id` AS `c_id`, `b`.`revision` AS `c_revision`, 1 AS `c_visible`, (SELECT `version` FROM `change_marks` WHERE `name` = 'settings') AS `c_settings_mark` FROM `bugs` b WHERE `b`.`id` IN (?...);
 COMMIT;

@@ -73,79 +73,94 @@ UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revisi
 INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?);
 
 -- statement 18
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
 
 -- statement 19
-COMMIT;
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
 
 -- statement 20
-BEGIN TRANSACTION;
+COMMIT;
 
 -- statement 21
-SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
+BEGIN TRANSACTION;
 
 -- statement 22
-SAVEPOINT tracker_step_1;
-
--- statement 23
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 24
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 25
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 26
-SAVEPOINT tracker_step_2;
-
--- statement 27
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 28
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 29
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 30
-SAVEPOINT tracker_step_3;
-
--- statement 31
-INSERT INTO "bug_cc" ("bug_id", "user_id") VALUES (?, ?);
-
--- statement 32
-SELECT "BugAlias"."bug_id" AS "BugAlias_bug_id", "BugAlias"."alias" AS "BugAlias_alias", "BugAlias"."id" AS "BugAlias_id" FROM "bug_aliases" "BugAlias" WHERE (("BugAlias"."alias" IN (?...)));
-
--- statement 33
-ROLLBACK TO SAVEPOINT tracker_step_3;
-
--- statement 34
-SAVEPOINT tracker_step_4;
-
--- statement 35
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 36
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 37
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 38
-SAVEPOINT tracker_step_5;
-
--- statement 39
-INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 40
-UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
-
--- statement 41
-INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
-
--- statement 42
 SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
 
+-- statement 23
+SAVEPOINT tracker_step_1;
+
+-- statement 24
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 25
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 26
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 27
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 28
+SAVEPOINT tracker_step_2;
+
+-- statement 29
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 30
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 31
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 32
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 33
+SAVEPOINT tracker_step_3;
+
+-- statement 34
+INSERT INTO "bug_cc" ("bug_id", "user_id") VALUES (?, ?);
+
+-- statement 35
+SELECT "BugAlias"."bug_id" AS "BugAlias_bug_id", "BugAlias"."alias" AS "BugAlias_alias", "BugAlias"."id" AS "BugAlias_id" FROM "bug_aliases" "BugAlias" WHERE (("BugAlias"."alias" IN (?...)));
+
+-- statement 36
+ROLLBACK TO SAVEPOINT tracker_step_3;
+
+-- statement 37
+SAVEPOINT tracker_step_4;
+
+-- statement 38
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 39
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 40
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 41
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 42
+SAVEPOINT tracker_step_5;
+
 -- statement 43
+INSERT INTO "comments" ("bug_id", "user_id", "creation_time", "text", "work_time", "is_private", "type", "extra_data", "attachment_id") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 44
+UPDATE "bugs" SET "whiteboard" = ?, "last_change_time" = ?, "revision" = "revision" + 1 WHERE "id" = ?;
+
+-- statement 45
+INSERT INTO "bug_activity" ("bug_id", "attachment_id", "comment_id", "user_id", "changed_at", "field_name", "removed", "added") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- statement 46
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 47
+SELECT "b"."id" AS "c_id", "b"."revision" AS "c_revision", 1 AS "c_visible", (SELECT "version" FROM "change_marks" WHERE "name" = 'settings') AS "c_settings_mark" FROM "bugs" b WHERE "b"."id" IN (?...);
+
+-- statement 48
 COMMIT;

@@ -29,4 +29,5 @@ SELECT 2 AS `k`, `x`.`bug_id` AS `bug_id`, `u`.`id` AS `n1`, NULL AS `n2`, NULL 
 
 -- round trip 3
 INSERT INTO `mail_queue` (`created_at`, `to_address`, `subject`, `body`, `headers`, `attempts`, `next_attempt_at`, `last_error`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `bug_changes` (`bug_id`, `kinds`, `changed_at`) VALUES (?, ?, ?);
 COMMIT;

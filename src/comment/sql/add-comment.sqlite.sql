@@ -38,4 +38,7 @@ SELECT 2 AS "k", "x"."bug_id" AS "bug_id", "u"."id" AS "n1", NULL AS "n2", NULL 
 INSERT INTO "mail_queue" ("created_at", "to_address", "subject", "body", "headers", "attempts", "next_attempt_at", "last_error", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- statement 8
+INSERT INTO "bug_changes" ("bug_id", "kinds", "changed_at") VALUES (?, ?, ?);
+
+-- statement 9
 COMMIT;

@@ -282,6 +282,10 @@ export const Errors = {
   WEBHOOK_NAME_TOO_LONG: define('webhook_name_too_long', 10504, () => 'The name of a webhook is limited to 255 characters.'),
   WEBHOOK_FORMAT_INVALID: define('webhook_format_invalid', 10505, (p) => `'${p.format}' is not a webhook format: it is tracker or bmo.`),
   WEBHOOK_API_KEY_INVALID: define('webhook_api_key_invalid', 10506, (p) => `The webhook's ${p.param} is not usable: ${p.why}.`),
+  // Beyond 5.0 (issue 44): the change feed's and Search Bugs' cursors. Codes of their own outside Bugzilla's ranges.
+  CURSOR_INVALID: define('cursor_invalid', 10600, (p) => `The ${p.param} cursor is not one this service gave (it is malformed or was altered): pass back the cursor exactly as it was answered.`, 400),
+  CHANGE_CURSOR_EXPIRED: define('change_cursor_expired', 10601, (p) => `The changes after this cursor are no longer kept (the feed keeps ${p.days} days): resync with a search, then read the feed from the cursor GET /rest/changes gives without 'since'.`, 410),
+  CHANGE_CURSOR_RESYNC: define('change_cursor_resync', 10602, () => 'This cursor was given to another user, or before your groups changed (which changes the bugs you may see): resync with a search, then read the feed from the cursor GET /rest/changes gives without \'since\'.', 410),
   INTERNAL: define('internal_error', -32000, () => 'An internal error occurred. It has been logged.', 500),
 } as const;
 

@@ -9,6 +9,7 @@ import { errorBody } from './error-body.js';
 import { httpDuration, httpRequests } from '../metrics/metrics.js';
 import { peekRequestContext } from './request-context.js';
 import { etagMatches, etagOf, htmlBody, isValidCallback, JSON_TYPE, jsonpBody, negotiate } from './output-format.js';
+import { giveBackTakenToken } from './rate-limit.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 const CORS_ALLOW_HEADERS = 'origin, content-type, accept, x-requested-with, authorization, x-bugzilla-api-key, x-bugzilla-token, x-bugzilla-login, x-bugzilla-password, x-tracker-api-key, x-tracker-token, x-tracker-login, x-tracker-password';
@@ -104,7 +105,12 @@ export function configureHttp(fastify: FastifyInstance, options: { metrics: bool
   });
 
   // A callback hook, as the one above: an async one costs every response a promise and its ticks.
-  fastify.addHook('onSend', (request, reply, payload, done) => done(null, renderOutput(request, reply, payload)));
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    const rendered = renderOutput(request, reply, payload);
+    const givingBack = reply.statusCode === 304 ? giveBackTakenToken(request) : undefined;
+    if (givingBack) void givingBack.then(() => done(null, rendered));
+    else done(null, rendered);
+  });
   // Only when /metrics is served: a hook per request is not free on the fastest routes.
   if (options.metrics) {
     fastify.addHook('onResponse', async (request, reply) => {

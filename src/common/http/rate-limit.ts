@@ -26,6 +26,32 @@ export interface RateDecision {
 /** What the request hook asks: `undefined` when that kind of request is not limited. */
 export interface RateLimiter {
   take(kind: RequestKind, bucket: string): Promise<RateDecision | undefined>;
+  /** Puts back the token a request took (a conditional GET answered 304, issue 44). */
+  giveBack(kind: RequestKind, bucket: string): Promise<void>;
+}
+
+/** The token each admitted request took, until its answer is known. */
+const takenTokens = new WeakMap<object, () => Promise<void>>();
+
+/** Notes that `request` took a token that `giveBack` puts back. */
+export function noteTakenToken(request: object, giveBack: () => Promise<void>): void {
+  takenTokens.set(request, giveBack);
+}
+
+/**
+ * An unchanged poll (a conditional GET answered 304, issue 44) does not count against the rate limit: the token the
+ * request took goes back to its bucket before the answer leaves (so the client's next request finds it). Undefined
+ * when the request took none; a failure leaves the token taken.
+ */
+export function giveBackTakenToken(request: object): Promise<void> | undefined {
+  const giveBack = takenTokens.get(request);
+  takenTokens.delete(request);
+  return giveBack?.().catch(() => undefined);
+}
+
+/** A bucket's `tat` once a token taken at `tat` goes back: one interval earlier (never below 0). */
+export function tatGivenBack(tat: number, rule: RateRule): number {
+  return Math.max(0, tat - 60_000 / rule.perMinute);
 }
 
 /** The bucket's state after one request at `now`: its new `tat` (unchanged when refused) and the decision. */

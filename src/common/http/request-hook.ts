@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Errors, TrackerError } from '../errors/index.js';
-import { bucketOf, setRateHeaders, type RateLimiter } from './rate-limit.js';
+import { bucketOf, noteTakenToken, setRateHeaders, type RateLimiter } from './rate-limit.js';
 import { FieldSelection } from '../fields/field-selection.js';
 import type { CallerResolver } from '../guards/caller-resolver.js';
 import { accessRuleOf, type AccessRule } from '../guards/access.decorators.js';
@@ -118,9 +118,11 @@ function requestReader(
     const resolving = rule.ignoresApiKey ? { ...credentials, apiKey: undefined } : credentials;
     if (limiter) {
       const kind = isRead ? 'read' : 'write';
-      const decision = await limiter.take(kind, bucketOf(kind, credentials, request.ip));
+      const bucket = bucketOf(kind, credentials, request.ip);
+      const decision = await limiter.take(kind, bucket);
       if (decision) setRateHeaders(reply, decision);
       if (decision && !decision.allowed) throw TrackerError.of(Errors.RATE_LIMITED, { kind, seconds: decision.retryAfterSeconds });
+      if (decision && isRead && request.headers['if-none-match'] !== undefined) noteTakenToken(request, () => limiter.giveBack(kind, bucket));
     }
     validateCallback(params.string('callback'));
     const begin = (resolved: Pick<RequestContext, 'caller' | 'companion' | 'presumed'>): RequestContext => {
