@@ -557,6 +557,7 @@ export class BugCreateService {
       settingsMark: caller.settingsMark,
       canSee: async (userIds) => this.visibility.usersWhoCanSee(await bugNumber(id), userIds, caller, tx, !bug.groupIds.length),
     });
-    await this.bugEvents.touched(tx, [...new Set([...bug.dependsOn, ...bug.blocks])], at);
+    const linked = [...bug.dependsOn, ...bug.blocks, ...(bug.bmo ? [...bug.bmo.regressedBy, ...bug.bmo.regressions] : [])];
+    await this.bugEvents.touched(tx, [...new Set(linked)], at);
   }
 }

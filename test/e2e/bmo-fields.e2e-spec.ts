@@ -188,6 +188,20 @@ describe("BMO's bug fields", () => {
       expect(await searchIds({ f1: 'type', o1: 'changedto', v1: 'task' })).toEqual([another]);
     });
 
+    it('the change feed names the bug a new or changed regression names: its regressions changed', async () => {
+      const file = (fields: Record<string, unknown>) => fileBug(t, { product: 'Regressland', component: 'General', version: '1.0', ...fields });
+      const cause = await file({ summary: 'a cause' });
+      const later = await file({ summary: 'a later one' });
+      const feedAfter = async (since: string) => ok(await t.get('/changes', { ...admin, query: { since, limit: 1000 } })).changes
+        .filter((entry: { id: number }) => entry.id === cause || entry.id === later);
+      const start = ok(await t.get('/changes', admin)).cursor;
+      const regressed = await file({ summary: 'regressed by the cause', regressed_by: [cause] });
+      expect(await feedAfter(start)).toEqual([{ id: cause, kinds: ['update'] }]);
+      const next = ok(await t.get('/changes', { ...admin, query: { since: start, limit: 1000 } })).cursor;
+      ok(await t.put(`/bug/${regressed}`, { regressed_by: { add: [later] } }, admin));
+      expect(await feedAfter(next)).toEqual([{ id: later, kinds: ['update'] }]);
+    });
+
     it('Update Component sets and clears the triage owner and default type; bugs show the new owner', async () => {
       ok(await t.put('/component/Regressland/Chores', { triage_owner: triager.login, default_bug_type: '' }, admin));
       const chores = ok(await t.get('/product/Regressland', admin)).products[0].components.find((c: { name: string }) => c.name === 'Chores');
