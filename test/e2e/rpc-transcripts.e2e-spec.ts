@@ -41,6 +41,8 @@ const KNOWN_DIFFERENCES: Array<{ method: string; member: string; reason: string;
     method: 'Bug.comments', member: 'text', reason: "an attachment's description is not shown in its comment",
     applies: (expected, actual) => typeof expected === 'string' && /^Created attachment \d+\n/.test(expected) && expected.replace(/^(Created attachment \d+)\n[^\n]*/, '$1') === actual.replace(/\n\n$/, ''),
   },
+  // decisions.md, Issue 44: a paged search (limit) that has more bugs gives the cursor of the next page (beyond 5.0).
+  { method: 'Bug.search', member: 'next', reason: 'beyond 5.0, the cursor of the next page of a paged search' },
   // decisions.md, Products: group_controls (beyond 5.0) shown to editcomponents members.
   { method: 'Product.get', member: 'group_controls', reason: 'beyond 5.0, shown to editcomponents members' },
 ];
