@@ -12,8 +12,9 @@ import { changeGroups, DEFAULT_BUG, fileBug, productGroup } from '../e2e/bug-fix
  * Read replicas (issue 40), black-box: the production build (`node dist/src/main.js`) as three instances on one
  * MariaDB primary (DATABASE_URL) and one GTID replica (DATABASE_REPLICA_URLS, a SELECT-only user), both servers of
  * the test's own (scripts/replica-cluster.sh). What one instance wrote, every instance reads at once — the bug, its
- * change, its comment, its groups, a user's memberships —, with the replica applying at once, a second late, further
- * behind than the instances allow, not at all, killed and restarted; a replica unfit for reads leaves rotation and
+ * change, its comment, its groups, a user's memberships, the change feed naming it —, with the replica applying at
+ * once, a second late, further behind than the instances allow, not at all, killed and restarted; a replica unfit
+ * for reads leaves rotation and
  * comes back (/health/ready says so); and the primary restarted under load answers nothing but the coded 503 while
  * away. Every answer is recorded: any 5xx other than that 503, and any stale or missing read (an anomaly), fails.
  */
@@ -128,6 +129,21 @@ describe('read replicas (issue 40): three instances on a primary and a replica',
   }
 
   /**
+   * The kinds of change the feed read on `instance` from `cursor` to its end names for bug `id` (issue 44), and its
+   * last page's answer.
+   */
+  async function changeKindsSince(instance: Instance, cursor: string, id: number): Promise<{ kinds: Set<string>; last: ApiResponse }> {
+    const kinds = new Set<string>();
+    for (let since = cursor; ;) {
+      const page = await instance.t.get('/changes', { ...admin, query: { since, limit: '1000' } });
+      if (page.status !== 200) return { kinds, last: page };
+      for (const entry of page.body.changes as Array<{ id: number; kinds?: string[] }>) if (entry.id === id) entry.kinds?.forEach((kind) => kinds.add(kind));
+      if (!page.body.more) return { kinds, last: page };
+      since = page.body.cursor;
+    }
+  }
+
+  /**
    * One round of the writes an instance `x` makes and the reads other instances (`y`, `z`) make at once after it:
    * a new bug, its change, a comment on a bug `y` filed a moment before, the bug put in a group an outsider is not
    * in, and a member of that group taken out of it (and put back). Nothing waits between a write and its read.
@@ -135,6 +151,8 @@ describe('read replicas (issue 40): three instances on a primary and a replica',
   async function round(x: Instance, y: Instance, z: Instance): Promise<void> {
     const label = `${x.name}→${y.name}`;
     const summary = `replica round ${++serial}`;
+    const feedStart = await z.t.get('/changes', admin);
+    expectFresh(feedStart.status === 200, `${label}: the change feed's cursor of now on ${z.name}`, feedStart);
     const created = await x.t.post('/bug', { ...DEFAULT_BUG, summary }, admin);
     if (!written(created, `${label}: Create Bug on ${x.name}`)) return;
     const id: number = created.body.id;
@@ -148,6 +166,10 @@ describe('read replicas (issue 40): three instances on a primary and a replica',
       for (const other of [y, z]) {
         const after = await other.t.get(`/bug/${id}`, admin);
         expectFresh(summaryOf(after) === changed, `${label}: a change on ${x.name}, read back on ${other.name}`, after);
+      }
+      if (feedStart.status === 200) {
+        const { kinds, last } = await changeKindsSince(y, feedStart.body.cursor, id);
+        expectFresh(kinds.has('create') && kinds.has('update'), `${label}: the change feed on ${y.name}, from a cursor of ${z.name}, names the bug created and changed on ${x.name}`, last);
       }
     }
 
