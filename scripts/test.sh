@@ -43,7 +43,7 @@ TEST_DIALECT=sqlite jest --selectProjects e2e
 # The other supported LTS line: the production build on Node 22 and the embedded database (the native SQLite
 # binding is what depends on the runtime most), the e2e suite black-box against it. Not in-process: Jest loads ES
 # modules through require() only on Node >= 24.9 (the OpenAPI page's static files need it); the service on Node 22
-# does so natively. See docs/decisions.md, "Issue 14: runtime".
+# does so natively. See docs/decisions.md, "Runtime (issue 14)".
 node22="$(bash scripts/node-runtime.sh 22.23.3)"
 echo "== e2e suite against the production build on Node $("$node22" --version) and SQLite"
 SERVICE_NODE="$node22" SERVICE_DATABASE=sqlite bash scripts/e2e-against-build.sh

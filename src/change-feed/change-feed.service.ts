@@ -37,7 +37,7 @@ export interface FeedPage {
 /**
  * The change feed (issue 44): a row per bug change, written in the change's transaction (BUG_CHANGE_FEED), and the
  * feed read by mirrors, in commit order, through the visibility rule of Get Bug. Why the numbers can be trusted on
- * MariaDB, with two instances and read replicas: docs/decisions.md, "Issue 44".
+ * MariaDB, with two instances and read replicas: docs/mirror.md, "How the feed and the cursors work".
  */
 @Injectable()
 export class ChangeFeedService implements BugChangeFeed {
@@ -65,7 +65,7 @@ export class ChangeFeedService implements BugChangeFeed {
     this.writesSincePrune += 1;
     if (this.writesSincePrune < PRUNE_EVERY) return;
     this.writesSincePrune = 0;
-    // A day past the window: a cursor inside the window never needs a pruned change (decisions.md, "Issue 44").
+    // A day past the window: a cursor inside the window never needs a pruned change (docs/mirror.md, "How the feed and the cursors work").
     const before = storedTimeMs(at) - (this.config.changeFeed.retentionDays + 1) * DAY_SECONDS * 1000;
     await this.repository.prune(tx, toDbDateTime(new Date(before)));
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cursorPayload, signedCursor } from '../common/signed-cursor.js';
 
 /**
- * Where a reader of the change feed stands (issue 44; docs/decisions.md, "Issue 44"). Change numbers are generated
+ * Where a reader of the change feed stands (issue 44; docs/mirror.md, "How the feed and the cursors work"). Change numbers are generated
  * ids of bug_changes: handed out in the order the writes reach the table, committed in another order on MariaDB. A
  * number below the highest seen that is not there yet may belong to a transaction still open, so the position keeps
  * it as `missing` and the next read asks for it again, until its row shows up or it is older than any transaction
