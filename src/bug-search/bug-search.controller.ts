@@ -3,18 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Ctx, type RequestContext } from '../common/http/request-context.js';
 import { Input } from '../common/http/input.decorator.js';
+import { isCredentialKey } from '../common/http/request-params.js';
 import { SelectableFields } from '../common/fields/field-selection.decorator.js';
 import { BUG_FIELDS } from '../bug/bug.fields.js';
 import { BugSearchService } from './bug-search.service.js';
 import { BugSearchInput } from './dto/bug-search.dto.js';
 
-/** Credentials a client sent in the query string: never repeated in a Link header. */
-const CREDENTIAL_PARAMETER = /^(bugzilla_|tracker_)?(api_key|login|password|token|restrictlogin)$/i;
-
 /** The request's URL for the next page: its own parameters (credentials left out), `offset` dropped, `cursor` set. */
 export function nextPageUrl(url: string, cursor: string): string {
   const next = new URL(url, 'http://host');
-  for (const key of [...next.searchParams.keys()]) if (CREDENTIAL_PARAMETER.test(key) || key === 'offset') next.searchParams.delete(key);
+  for (const key of [...next.searchParams.keys()]) if (isCredentialKey(key) || key === 'offset') next.searchParams.delete(key);
   next.searchParams.set('cursor', cursor);
   return `${next.pathname}${next.search}`;
 }

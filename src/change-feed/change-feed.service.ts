@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { Caller } from '../common/caller.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import { storedTimeMs, toDbDateTime } from '../common/time/datetime.js';
+import { Clock } from '../common/time/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
@@ -19,8 +21,8 @@ export const MAX_PAGE = 1000;
 const MAX_MISSING = 100;
 /** How far back a cursor given without `since` looks for numbers still being written. */
 const START_WINDOW = 1000;
-/** One instance prunes the changes past the retained window once in this many bug changes it writes. */
-const PRUNE_EVERY = 500;
+/** How often a serving instance prunes the changes past the retained window. */
+const PRUNE_INTERVAL_MS = 3600_000;
 const DAY_SECONDS = 86_400;
 
 /** One entry of the feed: a bug that changed (with what changed), or one that left the caller's view. */
@@ -40,15 +42,39 @@ export interface FeedPage {
  * MariaDB, with two instances and read replicas: docs/mirror.md, "How the feed and the cursors work".
  */
 @Injectable()
-export class ChangeFeedService implements BugChangeFeed {
-  private writesSincePrune = 0;
+export class ChangeFeedService implements BugChangeFeed, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('ChangeFeed');
+  private pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly repository: ChangeFeedRepository,
     private readonly visibility: BugVisibilityService,
     private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly adapterHost: HttpAdapterHost,
   ) {}
+
+  /** Serving instances prune hourly, in a transaction of its own (the admin command line does not). */
+  onApplicationBootstrap(): void {
+    if (!this.adapterHost.httpAdapter) return;
+    const prune = () => this.pruneExpired().catch((err) => this.logger.error(`Change feed pruning failed: ${err instanceof Error ? err.message : String(err)}`));
+    this.pruneTimer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
+    this.pruneTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.pruneTimer);
+  }
+
+  /**
+   * Deletes the changes older than the retained window and a day: a cursor inside the window never needs one
+   * (docs/mirror.md, "How the feed and the cursors work").
+   */
+  async pruneExpired(): Promise<void> {
+    const before = this.clock.now().getTime() - (this.config.changeFeed.retentionDays + 1) * DAY_SECONDS * 1000;
+    await this.db.transaction((tx) => this.repository.prune(tx, toDbDateTime(new Date(before))));
+  }
 
   async notify(tx: Sql, event: BugChangeEvent): Promise<void> {
     await this.write(tx, [{ bugId: event.newBugId ?? await idOf(event.bugId), kinds: kindsOf(event).join(',') }], event.at);
@@ -58,16 +84,9 @@ export class ChangeFeedService implements BugChangeFeed {
     await this.write(tx, bugIds.map((bugId) => ({ bugId, kinds: 'update' })), at);
   }
 
-  /** The changes of one write (its one timestamp `at`), and now and then the pruning. */
+  /** The changes of one write (its one timestamp `at`). */
   private async write(tx: Sql, changes: ReadonlyArray<Omit<NewChange, 'changedAt'>>, at: string): Promise<void> {
-    if (!changes.length) return;
-    await this.repository.add(tx, changes.map((change) => ({ ...change, changedAt: at })));
-    this.writesSincePrune += 1;
-    if (this.writesSincePrune < PRUNE_EVERY) return;
-    this.writesSincePrune = 0;
-    // A day past the window: a cursor inside the window never needs a pruned change (docs/mirror.md, "How the feed and the cursors work").
-    const before = storedTimeMs(at) - (this.config.changeFeed.retentionDays + 1) * DAY_SECONDS * 1000;
-    await this.repository.prune(tx, toDbDateTime(new Date(before)));
+    if (changes.length) await this.repository.add(tx, changes.map((change) => ({ ...change, changedAt: at })));
   }
 
   /** The changes after `since` (from now on without it) that `caller` may know of, at most `limit`. */

@@ -168,11 +168,21 @@ export interface Credentials {
   restrictLogin: boolean;
 }
 
- /** Keys that steer the protocol rather than carry data. */
-export const PROTOCOL_KEYS: ReadonlySet<string> = new Set([
+/** The parameters `credentials()` reads a credential from but the short `login`/`password` pair. */
+const CREDENTIAL_PARAMETERS = [
   ...['api_key', 'login', 'password', 'token', 'restrictlogin'].flatMap((k) => [`Tracker_${k}`, `Bugzilla_${k}`]),
-  'api_key', 'token', 'restrict_login', 'callback', 'include_fields', 'exclude_fields',
-]);
+  'api_key', 'token', 'restrict_login',
+];
+
+/** Keys that steer the protocol rather than carry data. */
+export const PROTOCOL_KEYS: ReadonlySet<string> = new Set([...CREDENTIAL_PARAMETERS, 'callback', 'include_fields', 'exclude_fields']);
+
+const CREDENTIAL_KEYS_LOWER: ReadonlySet<string> = new Set([...CREDENTIAL_PARAMETERS, 'login', 'password'].map((key) => key.toLowerCase()));
+
+/** Whether a parameter may carry a credential (any case): what a URL the service hands out must not repeat. */
+export function isCredentialKey(key: string): boolean {
+  return CREDENTIAL_KEYS_LOWER.has(key.toLowerCase());
+}
 
 const LEGAL_KEY = /^[A-Za-z0-9_.-]+$/;
 
