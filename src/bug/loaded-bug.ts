@@ -73,13 +73,13 @@ export interface BugRelations {
 
 export type LoadedBug = BugDetail & BugRelations;
 
-export const BUG_RELATIONS = [
-  'alias', 'cc', 'keywords', 'groups', 'blocks', 'depends_on', 'see_also', 'flags', 'custom', 'tags', 'actual_time',
-  'regressed_by', 'regressions', 'duplicates', 'comment_count', 'triage_owner',
-] as const;
-
 /** The relations only BMO's fields show (the `bmo_bug_fields` parameter). */
 export const BMO_RELATIONS = ['regressed_by', 'regressions', 'duplicates', 'comment_count', 'triage_owner'] as const;
+
+export const BUG_RELATIONS = [
+  'alias', 'cc', 'keywords', 'groups', 'blocks', 'depends_on', 'see_also', 'flags', 'custom', 'tags', 'actual_time',
+  ...BMO_RELATIONS,
+] as const;
 export type BugRelation = (typeof BUG_RELATIONS)[number];
 
 export interface BugPage {

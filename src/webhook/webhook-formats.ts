@@ -29,17 +29,12 @@ export const ACTION_OF: Readonly<Record<BmoMessage, BugAction>> = {
   'attachment.modify': 'attachment',
 };
 
-const TRACKER_TO_BMO: Readonly<Record<string, readonly string[]>> = {
-  create: ['create'], modify: ['change'], comment: ['comment'], attachment: ['attachment', 'attachment_change'],
-};
-const BMO_TO_TRACKER: Readonly<Record<string, string>> = {
-  create: 'create', change: 'modify', comment: 'comment', attachment: 'attachment', attachment_change: 'attachment',
-};
-
 /** A webhook's stored events said in another format's words (a change of format that names no events). */
 export function eventsInFormat(events: string, from: WebhookFormat, to: WebhookFormat): string {
   if (from === to) return events;
-  const given = events.split(',');
-  const said = new Set(given.flatMap((event) => (to === 'bmo' ? TRACKER_TO_BMO[event] ?? [] : [BMO_TO_TRACKER[event]])));
+  const given = new Set(events.split(','));
+  const messages = Object.keys(BMO_EVENT_OF) as BmoMessage[];
+  const [own, other] = to === 'bmo' ? [ACTION_OF, BMO_EVENT_OF] : [BMO_EVENT_OF, ACTION_OF];
+  const said = new Set(messages.filter((message) => given.has(own[message])).map((message) => other[message]));
   return FORMAT_EVENTS[to].filter((event) => said.has(event)).join(',');
 }
