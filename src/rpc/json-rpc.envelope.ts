@@ -41,6 +41,15 @@ export function envelopeOfPost(body: string | undefined): JsonRpcEnvelope {
   return { v11: object.version !== undefined && object.version !== null && object.version !== '', id: object.id ?? undefined, method: object.method, params: object.params };
 }
 
+/** A JSONP callback (the GET form's, or a POST's in its query) checked; a bad one is error 32611 in the envelope. */
+export function checkCallback(envelope: JsonRpcEnvelope, callback: string | undefined): void {
+  try {
+    validateCallback(callback);
+  } catch (error) {
+    throw JsonRpcError.of(envelope, error as TrackerError);
+  }
+}
+
 /**
  * The GET form (JSON-RPC 2.0 over HTTP, as 5.0 reads it): `method`, `params` (JSON, not base64), `id` (the
  * installation's urlbase when absent, so that an answer is sent), `version` and `callback` in the query.
@@ -52,11 +61,7 @@ export function envelopeOfGet(query: Record<string, unknown>, urlbase: string): 
   };
   const version = text('version');
   const envelope: JsonRpcEnvelope = { v11: version === '1.1', id: text('id') ?? urlbase };
-  try {
-    validateCallback(text('callback'));
-  } catch (error) {
-    throw JsonRpcError.of(envelope, error as TrackerError);
-  }
+  checkCallback(envelope, text('callback'));
   const method = text('method');
   if (!method) throw JsonRpcError.of(envelope, TrackerError.of(Errors.JSON_RPC_GET_METHOD_REQUIRED));
   const params = text('params');

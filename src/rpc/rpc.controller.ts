@@ -3,12 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '../common/openapi/openapi-decorators.js';
 import { Operational } from '../common/guards/access.decorators.js';
 import { Errors, TrackerError } from '../common/errors/index.js';
-import { validateCallback } from '../common/http/output-format.js';
 import { AppConfig } from '../config/app-config.js';
 import { RpcDispatcher } from './rpc-dispatcher.service.js';
 import { isReadOnly } from './rpc-methods.js';
 import { faultResponse, methodResponse, parseMethodCall } from './xml-rpc.codec.js';
-import { callOf, envelopeOfGet, envelopeOfPost, errorBody, JsonRpcError, resultBody, type JsonRpcEnvelope } from './json-rpc.envelope.js';
+import { callOf, checkCallback, envelopeOfGet, envelopeOfPost, errorBody, JsonRpcError, resultBody, type JsonRpcEnvelope } from './json-rpc.envelope.js';
 
 /** XMLRPC_CONTENT_TYPE_WHITELIST of 5.0. */
 const XML_TYPES = new Set(['text/xml', 'application/xml']);
@@ -81,7 +80,9 @@ export class JsonRpcController {
       const call = callOf(envelope, (name) => this.dispatcher.methodOf(name) !== undefined);
       const method = this.dispatcher.methodOf(call.method)!;
       if (request.method === 'POST') {
-        validateQueryCallback(envelope, request.query as Record<string, unknown>);
+        // A POST's JSONP callback comes in the query, as on GET.
+        const { callback } = request.query as Record<string, unknown>;
+        if (callback !== undefined) checkCallback(envelope, typeof callback === 'string' ? callback : '');
         const contentType = request.headers['content-type'] ?? '';
         if (!JSON_RPC_TYPE.test(contentType)) throw JsonRpcError.of(envelope, TrackerError.of(Errors.ILLEGAL_CONTENT_TYPE, { contentType }));
       } else if (!isReadOnly(method)) {
@@ -97,13 +98,3 @@ export class JsonRpcController {
   }
 }
 
-/** A POST's JSONP callback comes in the query, as on GET; a bad one is error 32611 in the envelope. */
-function validateQueryCallback(envelope: JsonRpcEnvelope, query: Record<string, unknown>): void {
-  const callback = query.callback;
-  if (callback === undefined) return;
-  try {
-    validateCallback(typeof callback === 'string' ? callback : '');
-  } catch (error) {
-    throw JsonRpcError.of(envelope, error as TrackerError);
-  }
-}
