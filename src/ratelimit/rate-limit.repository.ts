@@ -3,7 +3,7 @@ import { LessThan } from 'typeorm';
 import { Db } from '../database/db.service.js';
 import type { Sql } from '../database/sql.js';
 import type { RateRule } from '../config/app-config.js';
-import { nextCell, tatGivenBack, type RateDecision } from '../common/http/rate-limit.js';
+import { nextCell, tokenInterval, type RateDecision } from '../common/http/rate-limit.js';
 import { RateLimitBucket } from './entities/rate-limit-bucket.entity.js';
 import type { RateBucketStore } from './rate-bucket-store.js';
 
@@ -36,14 +36,12 @@ export class RateLimitRepository implements RateBucketStore {
     return decision;
   }
 
+  /** One statement, atomic as the Redis store's script: a bucket already gone (full again) stays gone. */
   async giveBack(bucketKey: string, rule: RateRule): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const buckets = tx.repository(RateLimitBucket);
-      const query = buckets.createQueryBuilder('b').where('b.bucket_key = :bucketKey', { bucketKey });
-      if (tx.dialect === 'mysql') query.setLock('pessimistic_write');
-      const bucket = await query.getOne();
-      if (bucket) await buckets.update({ bucketKey }, { tat: tatGivenBack(bucket.tat, rule) });
-    });
+    await this.db.transaction((tx) => tx.repository(RateLimitBucket).createQueryBuilder().update()
+      .set({ tat: () => 'CASE WHEN tat > :interval THEN tat - :interval ELSE 0 END' })
+      .where('bucket_key = :bucketKey', { bucketKey, interval: tokenInterval(rule) })
+      .execute());
   }
 
   /**

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { Errors, TrackerError } from '../common/errors/index.js';
 import type { RateRule } from '../config/app-config.js';
-import { nextCell, type RateDecision } from '../common/http/rate-limit.js';
+import { nextCell, tokenInterval, type RateDecision } from '../common/http/rate-limit.js';
 import type { RateBucketStore } from './rate-bucket-store.js';
 
 /**
@@ -23,7 +23,7 @@ end
 return string.format('%.3f', tat)
 `;
 
-/** One token put back (tatGivenBack), atomically; a bucket already gone (full again) stays gone. */
+/** One token put back (`tat` one tokenInterval earlier), atomically; a bucket already gone (full again) stays gone. */
 const GIVE_BACK_CELL = `
 local tat = redis.call('GET', KEYS[1])
 if tat then
@@ -68,7 +68,7 @@ export class RedisRateBucketStore implements RateBucketStore {
   }
 
   async giveBack(bucketKey: string, rule: RateRule): Promise<void> {
-    await this.redis.giveBackRateCell(`${this.prefix}ratelimit:${bucketKey}`, 60_000 / rule.perMinute);
+    await this.redis.giveBackRateCell(`${this.prefix}ratelimit:${bucketKey}`, tokenInterval(rule));
   }
 
   async close(): Promise<void> {

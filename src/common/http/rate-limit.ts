@@ -49,14 +49,14 @@ export function giveBackTakenToken(request: object): Promise<void> | undefined {
   return giveBack?.().catch(() => undefined);
 }
 
-/** A bucket's `tat` once a token taken at `tat` goes back: one interval earlier (never below 0). */
-export function tatGivenBack(tat: number, rule: RateRule): number {
-  return Math.max(0, tat - 60_000 / rule.perMinute);
+/** How far one token moves a bucket's `tat`; a token given back moves it that much earlier (never below 0). */
+export function tokenInterval(rule: RateRule): number {
+  return 60_000 / rule.perMinute;
 }
 
 /** The bucket's state after one request at `now`: its new `tat` (unchanged when refused) and the decision. */
 export function nextCell(tat: number, now: number, rule: RateRule): { tat: number; decision: RateDecision } {
-  const interval = 60_000 / rule.perMinute;
+  const interval = tokenInterval(rule);
   const tolerance = interval * (rule.burst - 1);
   const start = Math.max(tat, now);
   const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
